@@ -1,0 +1,74 @@
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppDeps } from './deps.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { registerWebApp } from './http/web-app.ts';
+import { modules } from './modules/index.ts';
+
+export interface BuildOptions {
+  /** Where the built web app lives (tests may point elsewhere). */
+  webDist?: string;
+}
+
+/** The one place where plugins and feature modules are wired. Every test builds the app through here. */
+export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log,
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 30_000,
+    connectionTimeout: 35_000,
+    keepAliveTimeout: 72_000,
+    trustProxy: false,
+    genReqId: () => crypto.randomUUID(),
+    ajv: undefined,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) deps.mounted.push({ method, url: r.url });
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", 'https://js.stripe.com'],
+        // Ant Design injects its CSS-in-JS as style elements.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", 'https://api.stripe.com'],
+        frameSrc: ["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com'],
+        formAction: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cookie);
+  if (deps.rateLimit) {
+    await app.register(rateLimit, {
+      global: true,
+      max: deps.rateLimit.max,
+      timeWindow: deps.rateLimit.timeWindow,
+      errorResponseBuilder: (_req, ctx) => ({
+        statusCode: 429,
+        error: { code: 'RATE_LIMITED', msg: `Too many requests. Try again in ${Math.ceil(ctx.ttl / 1000)} seconds.` },
+      }),
+    });
+  }
+  await registerOpenApi(app);
+  for (const register of modules) await register(app, deps);
+  await registerWebApp(app, opts.webDist);
+  return app;
+}

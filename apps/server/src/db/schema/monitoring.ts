@@ -1,0 +1,107 @@
+import { bigserial, foreignKey, index, integer, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { tenants } from './accounts.ts';
+import { createdAt, tenantId, tstz, updatedAt } from './columns.ts';
+
+/** A customer's portal (spec "Customer / portal"). */
+export const portals = pgTable(
+  'portals',
+  {
+    tenantId: tenantId().references(() => tenants.id),
+    id: serial('id').notNull(),
+    name: text('name').notNull(),
+    /** AES-256-GCM with a key derived from APP_SECRET (security/secret-box.ts). */
+    apiKeyEnc: text('api_key_enc').notNull(),
+    webhookSecretEnc: text('webhook_secret_enc').notNull(),
+    previousWebhookSecretEnc: text('previous_webhook_secret_enc'),
+    previousSecretExpiresAt: tstz('previous_secret_expires_at'),
+    deletedAt: tstz('deleted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('portals_id_idx').on(t.id), index('portals_tenant_name_idx').on(t.tenantId, t.name)],
+);
+
+export const devices = pgTable(
+  'devices',
+  {
+    tenantId: tenantId(),
+    id: serial('id').notNull(),
+    portalId: integer('portal_id').notNull(),
+    externalId: text('external_id').notNull(),
+    name: text('name').notNull(),
+    deviceType: smallint('device_type').notNull(),
+    deviceModel: text('device_model').notNull().default(''),
+    /** 1 online, 0 offline */
+    status: smallint('status').notNull(),
+    /** `at` of the newest report applied to the current state. */
+    lastReportAt: tstz('last_report_at').notNull(),
+    /** Last time seen online: the Last Check-in column. */
+    lastOnline: tstz('last_online'),
+    statusSince: tstz('status_since').notNull(),
+    firstSeenAt: tstz('first_seen_at').notNull(),
+    /** The open case holding this device (spec isClosed 0), null when none. */
+    openCaseId: integer('open_case_id'),
+    removedAt: tstz('removed_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('devices_external_key').on(t.tenantId, t.portalId, t.externalId),
+    foreignKey({ columns: [t.tenantId, t.portalId], foreignColumns: [portals.tenantId, portals.id] }),
+    index('devices_id_idx').on(t.id),
+    index('devices_portal_status_idx').on(t.tenantId, t.portalId, t.status),
+    index('devices_tenant_status_idx').on(t.tenantId, t.status),
+    index('devices_tenant_type_idx').on(t.tenantId, t.deviceType),
+    index('devices_tenant_name_idx').on(t.tenantId, t.name),
+    index('devices_last_report_idx').on(t.status, t.lastReportAt),
+    index('devices_open_case_idx').on(t.tenantId, t.openCaseId),
+  ],
+);
+
+/** Status history: one row per period of one status; ended_at null while current. */
+export const deviceStatusPeriods = pgTable(
+  'device_status_periods',
+  {
+    tenantId: tenantId(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    deviceId: integer('device_id').notNull(),
+    portalId: integer('portal_id').notNull(),
+    status: smallint('status').notNull(),
+    startedAt: tstz('started_at').notNull(),
+    endedAt: tstz('ended_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    foreignKey({ columns: [t.tenantId, t.deviceId], foreignColumns: [devices.tenantId, devices.id] }),
+    index('periods_device_idx').on(t.tenantId, t.deviceId, t.startedAt),
+    index('periods_portal_idx').on(t.tenantId, t.portalId, t.startedAt),
+  ],
+);
+
+/** Reports older than a device's current state: kept, never applied to state or history. */
+export const lateDeviceReports = pgTable(
+  'late_device_reports',
+  {
+    tenantId: tenantId(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    deviceId: integer('device_id').notNull(),
+    status: smallint('status').notNull(),
+    reportedAt: tstz('reported_at').notNull(),
+    receivedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('late_reports_device_idx').on(t.tenantId, t.deviceId)],
+);
+
+/** Accepted webhook ids: a second delivery of the same id has no effect (Standard Webhooks). */
+export const webhookMessages = pgTable(
+  'webhook_messages',
+  {
+    tenantId: tenantId(),
+    portalId: integer('portal_id').notNull(),
+    webhookId: text('webhook_id').notNull(),
+    deviceCount: integer('device_count').notNull(),
+    receivedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.portalId, t.webhookId] }), index('webhook_messages_received_idx').on(t.receivedAt)],
+);

@@ -1,0 +1,47 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Database } from './client.ts';
+
+/** The non-superuser role every request transaction switches to, so row-level security applies. */
+export const APP_ROLE = 'vigil_app';
+
+const TENANT_MATCH = `nullif(current_setting('app.tenant_id', true), '')::int`;
+const ALL_TENANTS = `current_setting('app.all_tenants', true) = 'on'`;
+
+/** Tables that carry a tenant column: every table with tenant_id, and tenants itself (by id). */
+export async function tenantTables(database: Database): Promise<{ table: string; column: string }[]> {
+  return queryRows<{ table: string; column: string }>(database.db, sql`
+    select c.table_name as "table", c.column_name as "column"
+    from information_schema.columns c
+    join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+    where c.table_schema = 'public' and t.table_type = 'BASE TABLE'
+      and (c.column_name = 'tenant_id' or (c.table_name = 'tenants' and c.column_name = 'id'))
+    order by 1`);
+}
+
+/**
+ * Idempotent: creates the application role, grants it the tables, and enables and
+ * forces row-level security with a tenant policy on every tenant table. Runs after
+ * migrations at every start, so a table added later is never left without its policy.
+ */
+export async function applySecurity(database: Database): Promise<void> {
+  const statements = [
+    `DO $$ BEGIN
+       IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${APP_ROLE}') THEN
+         BEGIN CREATE ROLE ${APP_ROLE} NOLOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END;
+       END IF;
+     END $$`,
+    `GRANT USAGE ON SCHEMA public TO ${APP_ROLE}`,
+    `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${APP_ROLE}`,
+    `GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO ${APP_ROLE}`,
+  ];
+  for (const { table, column } of await tenantTables(database)) {
+    const rule = `"${column}" = ${TENANT_MATCH} OR ${ALL_TENANTS}`;
+    statements.push(
+      `ALTER TABLE "${table}" ENABLE ROW LEVEL SECURITY`,
+      `ALTER TABLE "${table}" FORCE ROW LEVEL SECURITY`,
+      `DROP POLICY IF EXISTS tenant_isolation ON "${table}"`,
+      `CREATE POLICY tenant_isolation ON "${table}" USING (${rule}) WITH CHECK (${rule})`,
+    );
+  }
+  await database.exec(statements.join(';\n'));
+}

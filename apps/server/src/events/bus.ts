@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import type { Database, Executor } from '../db/client.ts';
+
+/** The one channel carrying every cross-process event; payload `{topic, event}` as JSON (< 8 kB). */
+export const EVENTS_CHANNEL = 'vigil_events';
+
+export type Handler = (event: Record<string, unknown>) => void;
+
+/**
+ * Events that must reach every server process (live events, alert triggers).
+ * On PostgreSQL they travel by NOTIFY/LISTEN; on PGlite within the one process.
+ * Publishing inside a transaction delivers only at commit, never before.
+ */
+export interface EventBus {
+  start(): Promise<void>;
+  publish(topic: string, event: Record<string, unknown>, executor?: Executor): Promise<void>;
+  subscribe(topic: string, handler: Handler): () => void;
+  stop(): Promise<void>;
+}
+
+export function createEventBus(database: Database): EventBus {
+  const handlers = new Map<string, Set<Handler>>();
+  let unlisten: (() => Promise<void>) | undefined;
+  const dispatch = (payload: string) => {
+    try {
+      const { topic, event } = JSON.parse(payload) as { topic: string; event: Record<string, unknown> };
+      handlers.get(topic)?.forEach((h) => h(event));
+    } catch {
+      /* a malformed payload is not ours */
+    }
+  };
+  return {
+    async start() {
+      unlisten ??= await database.listen(EVENTS_CHANNEL, dispatch);
+    },
+    async publish(topic, event, executor) {
+      const payload = JSON.stringify({ topic, event });
+      if (executor) await executor.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${payload})`);
+      else await database.notify(EVENTS_CHANNEL, payload);
+    },
+    subscribe(topic, handler) {
+      let set = handlers.get(topic);
+      if (!set) handlers.set(topic, (set = new Set()));
+      set.add(handler);
+      return () => set!.delete(handler);
+    },
+    async stop() {
+      await unlisten?.();
+      unlisten = undefined;
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import type { Endpoint } from '@vigil/contracts';
+import { MSG } from '@vigil/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import type { Tx } from '../db/client.ts';
+import { allTenants, inScope, tenantScope, type Scope } from '../db/scope.ts';
+import type { AppDeps } from '../deps.ts';
+import { AppError, forbidden, unauthorized } from './errors.ts';
+import { allows, hasTenant, isSuperAdmin, type Permission, type Principal } from './permissions.ts';
+
+type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface RouteContext<E extends Endpoint> {
+  params: Out<E['params']>;
+  query: Out<E['query']>;
+  body: Out<E['body']>;
+  /** The verified caller; for 'public' routes, present only when a valid token was sent. */
+  principal: E extends Endpoint ? Principal : never;
+  /** Rows this caller may touch: its tenant, or all for the superAdmin. */
+  scope: Scope;
+  /** One transaction in the caller's scope with row-level security on. */
+  tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface RouteOptions<E extends Endpoint> {
+  permission: Permission;
+  handler: (ctx: RouteContext<E>) => Promise<z.input<E['response']>> | z.input<E['response']>;
+  /** fastify route options (bodyLimit, rate limit config, ...). */
+  options?: Pick<RouteShorthandOptions, 'bodyLimit' | 'config'>;
+}
+
+export interface RegisteredRoute {
+  method: string;
+  path: string;
+  permission: Permission;
+  endpoint: Endpoint;
+}
+
+export async function principalOf(deps: AppDeps, req: FastifyRequest): Promise<Principal | null> {
+  const header = req.headers.authorization;
+  if (!header?.startsWith('Bearer ')) return null;
+  return deps.accessTokens.verify(header.slice(7).trim());
+}
+
+function scopeOf(p: Principal | null): Scope | null {
+  if (!p) return null;
+  if (isSuperAdmin(p)) return allTenants;
+  return hasTenant(p) ? tenantScope(p.tenantId) : null;
+}
+
+/**
+ * Registers one endpoint of the contracts: schemas from the contract, the
+ * permission rule checked before the handler, the answer serialized through the
+ * response schema (so an extra column never leaks).
+ */
+export function route<E extends Endpoint>(app: FastifyInstance, deps: AppDeps, endpoint: E, opts: RouteOptions<E>): void {
+  const registry = deps.routes;
+  registry.push({ method: endpoint.method, path: endpoint.path, permission: opts.permission, endpoint });
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: endpoint.method,
+    url: endpoint.path,
+    ...opts.options,
+    schema: {
+      tags: [endpoint.tag],
+      summary: endpoint.summary,
+      ...(endpoint.params && { params: endpoint.params }),
+      ...(endpoint.query && { querystring: endpoint.query }),
+      ...(endpoint.body && { body: endpoint.body }),
+      response: { [endpoint.status ?? 200]: endpoint.response },
+      ...(opts.permission !== 'public' && { security: [{ bearerAuth: [] }] }),
+    },
+    handler: async (req, reply) => {
+      const principal = await principalOf(deps, req);
+      if (opts.permission !== 'public') {
+        if (!principal) throw unauthorized();
+        if (!allows(opts.permission, principal)) {
+          req.log.warn({ userId: principal.userId, tenantId: principal.tenantId, permission: opts.permission }, 'access denied');
+          throw forbidden(isSuperAdmin(principal) ? MSG.tenantOnly : undefined);
+        }
+      }
+      const scope = scopeOf(principal);
+      const ctx = {
+        params: req.params,
+        query: req.query,
+        body: req.body,
+        principal,
+        get scope(): Scope {
+          if (!scope) throw new AppError('FORBIDDEN');
+          return scope;
+        },
+        tx: <T>(fn: (tx: Tx) => Promise<T>) => {
+          if (!scope) throw new AppError('FORBIDDEN');
+          return inScope(deps.database.db, scope, fn);
+        },
+        req,
+        reply,
+      } as unknown as RouteContext<E>;
+      const result = await opts.handler(ctx);
+      reply.code(endpoint.status ?? 200);
+      return result;
+    },
+  });
+}

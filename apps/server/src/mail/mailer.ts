@@ -1,0 +1,41 @@
+import nodemailer, { type TransportOptions } from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/client.ts';
+import { mailOutbox } from '../db/schema/index.ts';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+}
+
+/**
+ * SMTP through nodemailer when SMTP_URL is set; otherwise the local outbox
+ * (a table, with the mail's text in the server log) so the flows work on one machine.
+ */
+export function createMailer(opts: { smtpUrl?: string; from: string; database: Database; log: FastifyBaseLogger }): Mailer {
+  const transport = opts.smtpUrl
+    ? nodemailer.createTransport({ url: opts.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as TransportOptions)
+    : null;
+  return {
+    async send(mail) {
+      if (transport) {
+        await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      } else {
+        opts.log.info({ to: mail.to, subject: mail.subject }, `mail to local outbox:\n${mail.text}`);
+      }
+      await opts.database.db.insert(mailOutbox).values({
+        recipient: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html ?? null,
+        transport: transport ? 'smtp' : 'outbox',
+      });
+    },
+  };
+}

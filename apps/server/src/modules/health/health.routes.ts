@@ -1,0 +1,20 @@
+import { healthEndpoints } from '@vigil/contracts';
+import { sql } from 'drizzle-orm';
+import type { AppModule } from '../index.ts';
+import { AppError } from '../../http/errors.ts';
+import { route } from '../../http/route.ts';
+
+export const healthModule: AppModule = (app, deps) => {
+  route(app, deps, healthEndpoints.healthz, { permission: 'public', handler: () => ({ status: 'ok' as const }) });
+  route(app, deps, healthEndpoints.readyz, {
+    permission: 'public',
+    handler: async () => {
+      try {
+        await deps.database.db.execute(sql`select 1`);
+      } catch {
+        throw new AppError('UNAVAILABLE', 'The database is not reachable.');
+      }
+      return { status: 'ok' as const, database: deps.database.kind === 'pglite' ? ('pglite' as const) : ('postgres' as const) };
+    },
+  });
+};

@@ -1,0 +1,51 @@
+import { healthEndpoints } from '@vigil/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './harness.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('server core', () => {
+  it('answers health and readiness', async () => {
+    expect((await t.call(healthEndpoints.healthz)).body).toEqual({ status: 'ok' });
+    const ready = await t.call(healthEndpoints.readyz);
+    expect(ready.status).toBe(200);
+    expect(ready.body.database).toBe(process.env.VIGIL_TEST_DB === 'postgres' ? 'postgres' : 'pglite');
+  });
+
+  it('answers unknown API routes with a JSON 404 in the error model', async () => {
+    for (const url of ['/v0/api/nothing-here', '/v0/nope', '/v0']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ error: { code: 'NOT_FOUND', msg: 'Resource not found.' } });
+    }
+  });
+
+  it('serves the OpenAPI document generated from the contracts', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v0/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.info.title).toBe('Vigil API');
+    expect(doc.paths['/readyz'].get).toBeDefined();
+  });
+
+  it('sets security headers and a request id', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['content-security-policy']).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(res.headers['x-request-id']).toBeTruthy();
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('rejects malformed JSON and oversized bodies with 4xx, never 5xx', async () => {
+    const bad = await t.app.inject({ method: 'POST', url: '/v0/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('VALIDATION_FAILED');
+    const big = await t.app.inject({ method: 'POST', url: '/v0/auth/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: 'x'.repeat(1024 * 1024 + 10) }) });
+    expect(big.statusCode).toBe(413);
+  });
+});

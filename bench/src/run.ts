@@ -1,0 +1,1 @@
+console.log("benchmarks: not written yet");

@@ -1,0 +1,43 @@
+/** Role values exactly as the spec writes them (spec §6). */
+export const ROLES = ['superAdmin', 'Admin', 'Project Manager', 'Salesman'] as const;
+export type Role = (typeof ROLES)[number];
+/** Selectable in user forms: every role except the first (spec §6). */
+export const SELECTABLE_ROLES = ROLES.slice(1) as Exclude<Role, 'superAdmin'>[];
+
+/** Device type codes (spec §4). */
+export const DEVICE_TYPES = ['Camera', 'Intercom', 'Access Control', 'Alarm', 'Environmental'] as const;
+export const DEVICE_COUNT_KEYS = ['cameraCount', 'intercomCount', 'accessCount', 'alarmCount', 'environmentalCount'] as const;
+
+/** Case status display codes 0..4 (spec §4). */
+export const CASE_STATUSES = ['New', 'In Progress', 'Awaiting Delivery', 'Requires Testing', 'Completed'] as const;
+export const CASE_COMPLETED = 4;
+export const caseStatusLabel = (code: number): string => CASE_STATUSES[code] ?? 'Unknown';
+
+/** Alert type codes (spec §4). */
+export const ALERT_TYPES = ['Device Offline', 'License Renewal Pending (90 Days)'] as const;
+/** Alert status: 0 ok (resolved), 1 warning (open), 2 error (open > 24 h or critical). */
+export const ALERT_STATUSES = ['ok', 'warning', 'error'] as const;
+
+/** Report periods (spec §2 Reports, §4). */
+export const REPORT_PERIODS = ['This Week', 'This Month', 'This Quarter', 'This Year'] as const;
+export const REPORT_FREQUENCIES = ['Weekly', 'Monthly', 'Quarterly', 'Yearly'] as const;
+export const REPORT_TYPES = ['Open Cases', 'Portal Pulse', 'Reliability Score'] as const;
+
+export const LICENSE_TERMS = [1, 3, 5, 10] as const;
+
+/** Business constants (spec §9, decisions.md). */
+export const LIMITS = {
+  pageSizeDefault: 10,
+  pageSizeMax: 1000,
+  goalScoreDefault: 95,
+  heartbeatTimeoutDefault: 10,
+  licenseRenewalDays: 90,
+  trialDays: 30,
+  pricePerPortalUsd: 49.99,
+  webhookMaxDevices: 5000,
+  webhookToleranceSeconds: 300,
+  searchMinChars: 2,
+  searchMaxResults: 20,
+} as const;
+
+export const PRODUCT_NAME = 'Vigil';

@@ -1,0 +1,43 @@
+import { defineConfig } from 'vitest/config';
+
+const pg = Boolean(process.env.TEST_DATABASE_URL);
+const serverProject = (name: string, db: 'pglite' | 'postgres') => ({
+  test: {
+    name,
+    root: './apps/server',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    environment: 'node',
+    // One migrated database per worker, shared by the files it runs (test/database.ts).
+    isolate: false,
+    pool: 'forks' as const,
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    globalSetup: ['./test/global-setup.ts'],
+    env: { VIGIL_TEST_DB: db },
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'contracts', root: './packages/contracts', include: ['src/**/*.test.ts'], environment: 'node' } },
+      serverProject('server', 'pglite'),
+      ...(pg ? [serverProject('server-postgres', 'postgres')] : []),
+      './apps/web/vitest.config.ts',
+      {
+        test: {
+          name: 'e2e',
+          root: './e2e',
+          include: ['tests/**/*.e2e.ts'],
+          environment: 'node',
+          pool: 'forks' as const,
+          maxWorkers: 1,
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
+  },
+});
