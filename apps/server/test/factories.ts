@@ -1,5 +1,6 @@
 import type { Role } from '@vigil/contracts';
-import { tenants, users } from '../src/db/schema/index.ts';
+import { devices, deviceStatusPeriods, portals, tenants, users } from '../src/db/schema/index.ts';
+import { newWebhookSecret } from '../src/security/webhook-secret.ts';
 import { hashPassword } from '../src/security/passwords.ts';
 import type { TestApp } from './harness.ts';
 
@@ -68,4 +69,61 @@ export async function createCast(t: TestApp) {
   const other = await createTenant(t);
   const otherAdmin = await createUser(t, { tenant: other, roles: ['Admin'] });
   return { tenant, admin: admin!, pm: pm!, salesman: salesman!, superAdmin, other, otherAdmin };
+}
+
+export interface TestPortal {
+  id: number;
+  tenantId: number;
+  name: string;
+  webhookSecret: string;
+}
+
+/** A portal row with a real sealed API key and webhook secret (bypasses billing rules). */
+export async function createPortal(t: TestApp, tenant: TestTenant, name = `Portal ${next()}`): Promise<TestPortal> {
+  const webhookSecret = newWebhookSecret();
+  const [row] = await t.database.db
+    .insert(portals)
+    .values({ tenantId: tenant.id, name, apiKeyEnc: t.deps.secretBox.seal(`key-${name}`), webhookSecretEnc: t.deps.secretBox.seal(webhookSecret) })
+    .returning({ id: portals.id });
+  return { id: row!.id, tenantId: tenant.id, name, webhookSecret };
+}
+
+export interface DeviceSpec {
+  name?: string;
+  deviceType?: number;
+  status?: 0 | 1;
+  /** When the device was first seen (its history starts then); default: 1 day before the clock. */
+  since?: Date;
+}
+
+/**
+ * Devices with one open status period each, written directly (for tests of
+ * features that read devices). Ingestion tests send signed webhooks instead.
+ */
+export async function createDevices(t: TestApp, portal: TestPortal, specs: DeviceSpec[]): Promise<{ id: number; name: string; status: number }[]> {
+  const created: { id: number; name: string; status: number }[] = [];
+  for (const spec of specs) {
+    const n = next();
+    const since = spec.since ?? new Date(t.clock.now().getTime() - 86_400_000);
+    const status = spec.status ?? 1;
+    const [row] = await t.database.db
+      .insert(devices)
+      .values({
+        tenantId: portal.tenantId,
+        portalId: portal.id,
+        externalId: `ext-${n}`,
+        name: spec.name ?? `Device ${n}`,
+        deviceType: spec.deviceType ?? 0,
+        deviceModel: 'Model X',
+        status,
+        lastReportAt: since,
+        lastOnline: status === 1 ? since : null,
+        statusSince: since,
+        firstSeenAt: since,
+      })
+      .returning({ id: devices.id, name: devices.name, status: devices.status });
+    await t.database.db.insert(deviceStatusPeriods).values({ tenantId: portal.tenantId, deviceId: row!.id, portalId: portal.id, status, startedAt: since });
+    created.push(row!);
+  }
+  return created;
 }

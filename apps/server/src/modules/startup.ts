@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
+import { superAdminStartup } from './auth/auth.startup.ts';
+import { monitoringJobsStartup } from './devices/devices.startup.ts';
+import { operationsJobsStartup } from './alerts/alerts.startup.ts';
+import { demoStartup } from './stats/demo.startup.ts';
 
 /**
  * Work done once at start after migrations (superAdmin from the environment,
@@ -8,4 +12,4 @@ import type { AppDeps } from '../deps.ts';
  */
 export type StartupTask = (deps: AppDeps, app: FastifyInstance) => Promise<(() => Promise<void> | void) | void>;
 
-export const startups: StartupTask[] = [];
+export const startups: StartupTask[] = [superAdminStartup, monitoringJobsStartup, operationsJobsStartup, demoStartup];

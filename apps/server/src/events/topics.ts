@@ -1,0 +1,35 @@
+/**
+ * Topics on the event bus (events/bus.ts) and their payloads. Published after
+ * (or inside) the transaction that made the change, so subscribers see committed data.
+ */
+export const TOPICS = {
+  /** Devices changed status (webhook or offline sweep). */
+  deviceStatus: 'devices.status',
+  /** A portal was created or deleted (billing keeps the subscription quantity in step). */
+  portalsChanged: 'portals.changed',
+  /** An alert was opened (the web app's banner). */
+  alertOpened: 'alerts.opened',
+} as const;
+
+export interface DeviceStatusEvent extends Record<string, unknown> {
+  tenantId: number;
+  portalId: number;
+  /** Device ids that went offline / came online in this change. */
+  offline: number[];
+  online: number[];
+  /** ISO time of the change. */
+  at: string;
+}
+
+export interface PortalsChangedEvent extends Record<string, unknown> {
+  tenantId: number;
+}
+
+export interface AlertOpenedEvent extends Record<string, unknown> {
+  tenantId: number;
+  alertId: number;
+  portalId: number;
+  customerName: string;
+  alertType: number;
+  offlineCount: number;
+}

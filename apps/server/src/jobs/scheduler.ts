@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import type { AppDeps } from '../deps.ts';
+import { queryRows } from '../db/client.ts';
+
+export interface Job {
+  /** Unique job name, e.g. 'offline-sweep'. */
+  name: string;
+  /** Tick length; each tick runs at most once across every process. */
+  everyMs: number;
+  run(deps: AppDeps, tickStart: Date): Promise<void>;
+}
+
+/**
+ * Claims one tick of a job for this process: inserting (job, tick) succeeds for
+ * exactly one process however many run on the database (PostgreSQL or PGlite),
+ * so a tick runs once. Returns false when another process has it.
+ */
+export async function claimTick(deps: AppDeps, job: string, tickStart: Date): Promise<boolean> {
+  const rows = await queryRows<{ job: string }>(
+    deps.database.db,
+    sql`insert into job_runs (job, tick) values (${job}, ${tickStart.toISOString()}) on conflict do nothing returning job`,
+  );
+  return rows.length === 1;
+}
+
+export const tickOf = (now: Date, everyMs: number) => new Date(Math.floor(now.getTime() / everyMs) * everyMs);
+
+/** Runs the job for the current tick if no process has claimed it yet; returns whether it ran here. */
+export async function runTickOnce(deps: AppDeps, job: Job): Promise<boolean> {
+  const tick = tickOf(deps.clock.now(), job.everyMs);
+  if (!(await claimTick(deps, job.name, tick))) return false;
+  await job.run(deps, tick);
+  await deps.database.db.execute(sql`update job_runs set finished_at = now() where job = ${job.name} and tick = ${tick.toISOString()}`);
+  return true;
+}
+
+/**
+ * Starts the timers for the given jobs (unless deps.jobs is false, as in tests,
+ * which call runTickOnce with a fake clock). Returns the stop function.
+ */
+export function scheduleJobs(deps: AppDeps, jobs: Job[]): () => Promise<void> {
+  if (!deps.jobs) return async () => {};
+  const running = new Set<Promise<unknown>>();
+  const timers = jobs.map((job) =>
+    setInterval(() => {
+      const p = runTickOnce(deps, job)
+        .catch((err) => deps.log.error({ err, job: job.name }, 'job failed'))
+        .finally(() => running.delete(p));
+      running.add(p);
+    }, Math.min(job.everyMs, 5_000)),
+  );
+  return async () => {
+    timers.forEach(clearInterval);
+    await Promise.allSettled([...running]);
+  };
+}
+
+/** Old claims are only bookkeeping; keep a day of them. */
+export async function pruneJobRuns(deps: AppDeps): Promise<void> {
+  await deps.database.db.execute(sql`delete from job_runs where claimed_at < now() - interval '1 day'`);
+}

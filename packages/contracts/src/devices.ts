@@ -1,0 +1,2 @@
+// Contracts of the devices endpoints (filled in by its module's work).
+export {};
