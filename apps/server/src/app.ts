@@ -61,6 +61,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
       global: true,
       max: deps.rateLimit.max,
       timeWindow: deps.rateLimit.timeWindow,
+      // Signed webhooks are authenticated per message and come in bursts from a few device clouds.
+      allowList: (req) => req.url.startsWith('/v0/webhooks/'),
       errorResponseBuilder: (_req, ctx) => ({
         statusCode: 429,
         error: { code: 'RATE_LIMITED', msg: `Too many requests. Try again in ${Math.ceil(ctx.ttl / 1000)} seconds.` },

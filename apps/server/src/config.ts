@@ -29,6 +29,7 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_API_BASE: z.url().optional(),
   COMMAND_PORTAL_URL: z.url().default('https://command.example.com'),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   LOG_LEVEL: flag(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -47,6 +48,8 @@ export interface Config {
   stripe: { secretKey?: string; webhookSecret?: string; apiBase?: string };
   commandPortalUrl: string;
   logLevel: string;
+  /** Requests per minute per client address on the API; 0 turns the limiter off. */
+  rateLimitPerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -82,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
     commandPortalUrl: e.COMMAND_PORTAL_URL,
     logLevel: e.LOG_LEVEL,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
   };
 }
 

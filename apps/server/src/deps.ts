@@ -46,7 +46,7 @@ export function createDeps(
     bus: overrides.bus ?? createEventBus(database),
     routes: [],
     mounted: [],
-    rateLimit: overrides.rateLimit ?? { max: 1200, timeWindow: 60_000 },
+    rateLimit: overrides.rateLimit ?? (config.rateLimitPerMinute > 0 ? { max: config.rateLimitPerMinute, timeWindow: 60_000 } : false),
     jobs: overrides.jobs ?? true,
   };
 }
