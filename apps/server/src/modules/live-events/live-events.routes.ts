@@ -1,4 +1,35 @@
+import { liveEventsEndpoints } from '@vigil/contracts';
 import type { AppModule } from '../index.ts';
+import { route } from '../../http/route.ts';
+import { tenantOf } from '../stats/stats.routes.ts';
+import { LiveHub } from './live-hub.ts';
+import { liveEventsPage } from './live-events.repository.ts';
+import { registerLiveStream } from './live-stream.ts';
+import { issueStreamTicket } from './stream-tickets.ts';
 
-/** Routes of the live-events module (placeholder until the module lands). */
-export const liveEventsModule: AppModule = () => {};
+/** Live events: the list, stream tickets and the Server-Sent Events stream (decisions.md §5). */
+export const liveEventsModule: AppModule = (app, deps) => {
+  const hub = new LiveHub(deps);
+  hub.start();
+  // Before the server waits for open connections to finish: end the streams, which never finish alone.
+  app.addHook('preClose', async () => hub.stop());
+
+  route(app, deps, liveEventsEndpoints.list, {
+    permission: 'monitoring:read',
+    handler: async ({ query, scope, tx }) => {
+      const page = await tx((t) => liveEventsPage(t, tenantOf(scope), query!));
+      const list = scope.kind === 'all' ? page.list : page.list.map(({ tenantName: _omit, ...row }) => row);
+      return { data: { list, count: page.count } };
+    },
+  });
+
+  route(app, deps, liveEventsEndpoints.ticket, {
+    permission: 'monitoring:read',
+    handler: async ({ principal, tx }) => {
+      const issued = await tx((t) => issueStreamTicket(t, principal.userId, deps.clock.now()));
+      return { data: { ticket: issued.ticket, expiresAt: issued.expiresAt.toISOString() } };
+    },
+  });
+
+  registerLiveStream(app, deps, hub);
+};

@@ -1,4 +1,47 @@
+import { DEVICE_TYPES, statsEndpoints } from '@vigil/contracts';
 import type { AppModule } from '../index.ts';
+import { route } from '../../http/route.ts';
+import type { Scope } from '../../db/scope.ts';
+import { deviceStatsPage, typeTotals } from './stats.repository.ts';
+import { customerDeviceSummary, customerStats, pulseSummary, windowOf } from './stats.service.ts';
 
-/** Routes of the stats module (placeholder until the module lands). */
-export const statsModule: AppModule = () => {};
+/** The tenant a caller reads: its own, or undefined (every tenant) for the superAdmin. */
+export const tenantOf = (scope: Scope) => (scope.kind === 'tenant' ? scope.tenantId : undefined);
+
+/** Pulse and portal statistics (decisions.md §5; every role reads, superAdmin across tenants). */
+export const statsModule: AppModule = (app, deps) => {
+  route(app, deps, statsEndpoints.pulseSummary, {
+    permission: 'monitoring:read',
+    handler: async ({ query, scope, tx }) => ({ data: await tx((t) => pulseSummary(t, tenantOf(scope), windowOf(query, deps.clock.now()))) }),
+  });
+
+  route(app, deps, statsEndpoints.deviceTypeTotals, {
+    permission: 'monitoring:read',
+    handler: async ({ scope, tx }) => {
+      const totals = await tx((t) => typeTotals(t, tenantOf(scope)));
+      return { data: DEVICE_TYPES.map((_, deviceType) => ({ deviceType, totalCount: totals[deviceType] ?? 0 })) };
+    },
+  });
+
+  route(app, deps, statsEndpoints.deviceStats, {
+    permission: 'monitoring:read',
+    handler: async ({ query, scope, tx }) => {
+      const page = await tx((t) => deviceStatsPage(t, tenantOf(scope), query!));
+      // Tenant users do not see the tenant column (spec: superAdmin only).
+      const list = scope.kind === 'all' ? page.list : page.list.map(({ tenantName: _omit, ...row }) => row);
+      return { data: { list, count: page.count } };
+    },
+  });
+
+  route(app, deps, statsEndpoints.customerDeviceSummary, {
+    permission: 'monitoring:read',
+    handler: async ({ params, scope, tx }) => ({ data: await tx((t) => customerDeviceSummary(t, tenantOf(scope), params!.id)) }),
+  });
+
+  route(app, deps, statsEndpoints.customerStats, {
+    permission: 'monitoring:read',
+    handler: async ({ params, query, scope, tx }) => ({
+      data: await tx((t) => customerStats(t, tenantOf(scope), params!.id, windowOf(query, deps.clock.now()))),
+    }),
+  });
+};

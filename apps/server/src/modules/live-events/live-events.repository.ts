@@ -1,0 +1,112 @@
+import type { LiveEvent } from '@vigil/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.ts';
+
+/**
+ * Live-event rows (decisions.md §5): one per live portal with offline devices, offlineSince =
+ * the earliest status_since among them. `tenantId` undefined = every tenant (superAdmin).
+ */
+
+export interface LiveEventsPage {
+  offset: number;
+  limit: number;
+  sort?: { field: 'customerName' | 'offlineCount' | 'offlineSince'; dir: 'ASC' | 'DESC' };
+  filter: { customerId?: number; q?: string; tenantName?: string };
+}
+
+const ORDER: Record<NonNullable<LiveEventsPage['sort']>['field'], SQL> = {
+  customerName: sql`lower(customer_name)`,
+  offlineCount: sql`offline_count`,
+  offlineSince: sql`offline_since`,
+};
+
+const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+interface Row {
+  customer_id: number | null;
+  customer_name: string;
+  tenant_name: string;
+  offline_count: string | number;
+  offline_since: Date | string;
+  full_count?: string | number;
+}
+
+const toLiveEvent = (r: Row): LiveEvent => ({
+  customerId: Number(r.customer_id),
+  customerName: r.customer_name,
+  tenantName: r.tenant_name,
+  offlineCount: Number(r.offline_count),
+  offlineSince: new Date(r.offline_since).toISOString(),
+});
+
+function groupedRows(conds: SQL[]): SQL {
+  return sql`select p.id as customer_id, p.name as customer_name, t.name as tenant_name,
+                    count(*) as offline_count, min(d.status_since) as offline_since
+               from devices d
+               join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id and p.deleted_at is null
+               join tenants t on t.id = d.tenant_id and t.deleted_at is null
+              where d.status = 0 and d.removed_at is null and ${sql.join(conds, sql` and `)}
+              group by p.id, p.name, t.name`;
+}
+
+const tenantCond = (tenantId: number | undefined) => (tenantId === undefined ? sql`true` : sql`d.tenant_id = ${tenantId}`);
+
+/** The paged list; `count` is the number of matching portals. */
+export async function liveEventsPage(executor: Executor, tenantId: number | undefined, page: LiveEventsPage): Promise<{ list: LiveEvent[]; count: number }> {
+  const conds = [tenantCond(tenantId)];
+  if (page.filter.customerId !== undefined) conds.push(sql`p.id = ${page.filter.customerId}`);
+  if (page.filter.q) conds.push(sql`p.name ilike ${likeOf(page.filter.q)}`);
+  if (page.filter.tenantName) conds.push(sql`t.name ilike ${likeOf(page.filter.tenantName)}`);
+  const dir = page.sort?.dir === 'DESC' ? sql`desc` : sql`asc`;
+  // Default: the longest-running outage first.
+  const order = page.sort ? sql`${ORDER[page.sort.field]} ${dir}, customer_id` : sql`offline_since asc, customer_id`;
+  const rows = await queryRows<Row>(
+    executor,
+    sql`with g as (${groupedRows(conds)})
+        select c.full_count, r.* from (select count(*) as full_count from g) c
+        left join lateral (select * from g order by ${order} limit ${page.limit} offset ${page.offset}) r on true
+        order by ${order}`,
+  );
+  return { count: Number(rows[0]?.full_count ?? 0), list: rows.filter((r) => r.customer_id !== null).map(toLiveEvent) };
+}
+
+/** Every live-event row of a tenant (or all tenants), longest outage first, capped for the stream snapshot. */
+export async function liveEventsSnapshot(executor: Executor, tenantId: number | undefined, limit = 1000): Promise<LiveEvent[]> {
+  const rows = await queryRows<Row>(executor, sql`${groupedRows([tenantCond(tenantId)])} order by offline_since, customer_id limit ${limit}`);
+  return rows.map(toLiveEvent);
+}
+
+export interface PortalLiveState {
+  customerId: number;
+  customerName: string;
+  tenantName: string;
+  onlineCount: number;
+  offlineCount: number;
+  /** null when the portal has no offline device. */
+  offlineSince: string | null;
+}
+
+/** One portal's counts and earliest offline time in one query (what a status change pushes). */
+export async function portalLiveState(executor: Executor, tenantId: number, portalId: number): Promise<PortalLiveState | undefined> {
+  const [row] = await queryRows<{ id: number; name: string; tenant_name: string; online: string | number; offline: string | number; since: Date | string | null }>(
+    executor,
+    sql`select p.id, p.name, t.name as tenant_name,
+               count(d.id) filter (where d.status = 1) as online,
+               count(d.id) filter (where d.status = 0) as offline,
+               min(d.status_since) filter (where d.status = 0) as since
+          from portals p
+          join tenants t on t.id = p.tenant_id
+          left join devices d on d.tenant_id = p.tenant_id and d.portal_id = p.id and d.removed_at is null
+         where p.tenant_id = ${tenantId} and p.id = ${portalId} and p.deleted_at is null
+         group by p.id, p.name, t.name`,
+  );
+  if (!row) return undefined;
+  return {
+    customerId: Number(row.id),
+    customerName: row.name,
+    tenantName: row.tenant_name,
+    onlineCount: Number(row.online),
+    offlineCount: Number(row.offline),
+    offlineSince: row.since ? new Date(row.since).toISOString() : null,
+  };
+}

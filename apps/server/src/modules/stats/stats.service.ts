@@ -1,0 +1,46 @@
+import type { StatsWindowQuery } from '@vigil/contracts';
+import type { Executor } from '../../db/client.ts';
+import { notFound } from '../../http/errors.ts';
+import { reliabilityByPortal, reliabilityOfTenant } from './reliability.ts';
+import { findPortal, statusCounts, typeTotals } from './stats.repository.ts';
+
+/** Default reliability window (decisions.md §5): the last 30 days up to now. */
+export const DEFAULT_WINDOW_MS = 30 * 86_400_000;
+
+/** The window of a stats call: `to` defaults to now, `from` to 30 days before `to`. */
+export function windowOf(query: StatsWindowQuery | undefined, now: Date): { from: Date; to: Date } {
+  const to = query?.to ? new Date(query.to) : now;
+  const from = query?.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_WINDOW_MS);
+  return { from, to };
+}
+
+/** Pulse summary: online/offline now and the reliability of every device of the tenant (or all tenants). */
+export async function pulseSummary(tx: Executor, tenantId: number | undefined, win: { from: Date; to: Date }) {
+  const counts = await statusCounts(tx, tenantId);
+  const avgReliabilityScore = await reliabilityOfTenant(tx, { tenantId, ...win });
+  return { ...counts, avgReliabilityScore };
+}
+
+export async function customerDeviceSummary(tx: Executor, tenantId: number | undefined, portalId: number) {
+  const portal = await findPortal(tx, tenantId, portalId);
+  if (!portal) throw notFound();
+  const [camera, intercom, access, alarm, environmental] = await typeTotals(tx, portal.tenantId, portal.id);
+  const counts = await statusCounts(tx, portal.tenantId, portal.id);
+  return {
+    cameraCount: camera ?? 0,
+    intercomCount: intercom ?? 0,
+    accessCount: access ?? 0,
+    alarmCount: alarm ?? 0,
+    environmentalCount: environmental ?? 0,
+    ...counts,
+  };
+}
+
+/** Portal stats; goalScore is the portal's tenant's goal. */
+export async function customerStats(tx: Executor, tenantId: number | undefined, portalId: number, win: { from: Date; to: Date }) {
+  const portal = await findPortal(tx, tenantId, portalId);
+  if (!portal) throw notFound();
+  const counts = await statusCounts(tx, portal.tenantId, portal.id);
+  const scores = await reliabilityByPortal(tx, { tenantId: portal.tenantId, portalIds: [portal.id], ...win });
+  return { ...counts, reliabilityScore: scores.get(portal.id) ?? -1, goalScore: portal.goalScore };
+}
