@@ -1,0 +1,79 @@
+import { AUTH_MSG } from '@vigil/contracts';
+import { inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { loginThrottle } from '../../db/schema/index.ts';
+import { AppError } from '../../http/errors.ts';
+
+/**
+ * Sign-in throttling (security guide rule 5): growing delays per account and per IP,
+ * stored in `login_throttle` so every process sees the same state. Never a permanent
+ * lockout: the delay is capped and failures are forgotten after a quiet hour.
+ */
+export interface ThrottleRule {
+  /** Failures before the first delay (the Nth failure blocks 1 s, then doubling). */
+  freeFailures: number;
+}
+
+/** An account is one person: short leash. An IP may be a whole office behind NAT: more room. */
+export const ACCOUNT_RULE: ThrottleRule = { freeFailures: 5 };
+export const IP_RULE: ThrottleRule = { freeFailures: 20 };
+export const MAX_DELAY_MS = 15 * 60_000;
+/** Failures older than this (since the last one) start counting from zero again. */
+export const FORGET_AFTER_MS = 60 * 60_000;
+
+export const accountKey = (email: string) => `acct:${email.trim().toLowerCase()}`;
+export const ipKey = (ip: string) => `ip:${ip}`;
+
+/** Delay after the n-th consecutive failure: 0 before the threshold, then 1 s, 2 s, 4 s, ... capped at 15 min. */
+export function delayAfter(failures: number, rule: ThrottleRule): number {
+  if (failures < rule.freeFailures) return 0;
+  return Math.min(2 ** (failures - rule.freeFailures) * 1000, MAX_DELAY_MS);
+}
+
+/** "32 seconds", "1 second", "15 minutes": rounded up so the user never retries too early. */
+export function waitText(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 120) return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minutes`;
+}
+
+/** Throws 429 RATE_LIMITED (with Retry-After) while any of the keys is blocked. */
+export async function assertNotThrottled(executor: Executor, keys: string[], now: Date): Promise<void> {
+  const rows = await executor.select({ blockedUntil: loginThrottle.blockedUntil }).from(loginThrottle).where(inArray(loginThrottle.key, keys));
+  const until = Math.max(0, ...rows.map((r) => r.blockedUntil?.getTime() ?? 0));
+  const wait = until - now.getTime();
+  if (wait > 0) {
+    throw new AppError('RATE_LIMITED', AUTH_MSG.tooManyAttempts(waitText(wait)), { 'retry-after': String(Math.ceil(wait / 1000)) });
+  }
+}
+
+/** Counts one failure on the key (atomically, so concurrent failures all count) and sets its block. */
+export async function recordFailure(executor: Executor, key: string, rule: ThrottleRule, now: Date): Promise<number> {
+  const forgetBefore = new Date(now.getTime() - FORGET_AFTER_MS);
+  const [row] = await executor
+    .insert(loginThrottle)
+    .values({ key, failures: 1, updatedAt: now })
+    .onConflictDoUpdate({
+      target: loginThrottle.key,
+      set: {
+        failures: sql`case when ${loginThrottle.updatedAt} < ${forgetBefore.toISOString()}::timestamptz then 1 else ${loginThrottle.failures} + 1 end`,
+        updatedAt: now,
+      },
+    })
+    .returning({ failures: loginThrottle.failures });
+  const failures = row?.failures ?? 1;
+  const delay = delayAfter(failures, rule);
+  if (delay > 0) {
+    await executor
+      .update(loginThrottle)
+      .set({ blockedUntil: new Date(now.getTime() + delay) })
+      .where(inArray(loginThrottle.key, [key]));
+  }
+  return failures;
+}
+
+/** A successful sign-in forgets the account's failures (the IP's stay: one good account must not unlock guessing at others). */
+export async function clearFailures(executor: Executor, key: string): Promise<void> {
+  await executor.delete(loginThrottle).where(inArray(loginThrottle.key, [key]));
+}
