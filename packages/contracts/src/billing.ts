@@ -1,2 +1,79 @@
-// Contracts of the billing endpoints (filled in by its module's work).
-export {};
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { dataOf, isoDateTime, listOf } from './envelope.ts';
+import { listQuery } from './list-query.ts';
+import { tenantFormFields, tenantSchema } from './tenants.ts';
+
+const TAG = 'billing';
+
+/** The tenant form's fields, flat (decisions.md §7), with the spec's messages. */
+export const subscriptionSignupBody = z.strictObject(tenantFormFields);
+
+export const checkoutSession = z.object({ sessionId: z.string(), url: z.string() });
+
+export const verifyCheckoutBody = z.strictObject({
+  sessionId: z.string({ error: 'sessionId is required' }).trim().min(1, 'sessionId is required').max(255),
+  /** Sent by the web app from the return URL; the server uses the caller's own tenant instead. */
+  tenantId: z.union([z.number().int(), z.string().max(20)]).optional(),
+  /** The redirect flag: never trusted, the provider is asked. */
+  success: z.union([z.boolean(), z.string().max(10)]).optional(),
+});
+
+export const PAYMENT_STATUSES = ['paid', 'unpaid', 'cancelled'] as const;
+export const verifyCheckoutResponse = dataOf(
+  z.object({
+    paymentStatus: z.enum(PAYMENT_STATUSES),
+    accessToken: z.string().optional(),
+    refreshToken: z.string().optional(),
+  }),
+);
+
+/** One checkout / subscription record (GET /billings). */
+export const billingRecord = z.object({
+  id: z.number().int(),
+  provider: z.string(),
+  sessionId: z.string(),
+  subscriptionId: z.string().nullable(),
+  /** pending | paid | unpaid | cancelled */
+  status: z.string(),
+  quantity: z.number().int(),
+  /** Total per month in `currency` units (quantity x unit price), e.g. 49.99. */
+  amount: z.number(),
+  currency: z.string(),
+  periodStart: isoDateTime.nullable(),
+  periodEnd: isoDateTime.nullable(),
+  createdAt: isoDateTime,
+});
+export type BillingRecord = z.infer<typeof billingRecord>;
+
+const billingListQuery = listQuery({
+  sort: ['id', 'createdAt', 'status', 'quantity', 'amount', 'periodStart', 'periodEnd'],
+  filter: { status: z.enum(['pending', 'paid', 'unpaid', 'cancelled']).optional(), provider: z.enum(['sandbox', 'stripe']).optional() },
+});
+
+export const billingEndpoints = {
+  registerWithSubscription: endpoint({
+    method: 'POST',
+    path: '/v0/api/tenants/register-with-subscription-redirect',
+    tag: TAG,
+    summary: "Create (or update) the caller's tenant and open a hosted checkout",
+    body: subscriptionSignupBody,
+    response: dataOf(z.object({ tenant: tenantSchema, checkout: checkoutSession })),
+  }),
+  verifyCheckoutSession: endpoint({
+    method: 'POST',
+    path: '/v0/api/tenants/verify-checkout-session',
+    tag: TAG,
+    summary: 'Confirm a checkout with the provider; activates the subscription only when paid for this tenant',
+    body: verifyCheckoutBody,
+    response: verifyCheckoutResponse,
+  }),
+  list: endpoint({ method: 'GET', path: '/v0/api/billings', tag: TAG, summary: "The tenant's billing records", query: billingListQuery, response: listOf(billingRecord) }),
+  stripeWebhook: endpoint({
+    method: 'POST',
+    path: '/v0/webhooks/stripe',
+    tag: TAG,
+    summary: 'Stripe events (signature verified on the raw body)',
+    response: dataOf(z.object({ received: z.literal(true), duplicate: z.boolean() })),
+  }),
+};
