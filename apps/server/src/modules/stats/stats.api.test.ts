@@ -53,10 +53,10 @@ describe('GET /device-summary/sumup', () => {
     expect(res.body.data.avgReliabilityScore).toBe(-1);
     const bad = await t.call(statsEndpoints.pulseSummary, { token: cast.admin.token, query: { from: 'yesterday' } });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.msg).toContain('from and to must be ISO 8601 timestamps');
+    expect(bad.body.error!.msg).toContain('from and to must be ISO 8601 timestamps');
     const reversed = await t.call(statsEndpoints.pulseSummary, { token: cast.admin.token, query: { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' } });
     expect(reversed.status).toBe(400);
-    expect(reversed.body.error.msg).toContain('from must be before to');
+    expect(reversed.body.error!.msg).toContain('from must be before to');
   });
 
   it('covers every tenant for the superAdmin, and refuses anonymous and tenantless callers', async () => {
