@@ -14,7 +14,6 @@ export const AUTH_MSG = {
   passwordTooLong: 'Password must be at most 128 characters',
   passwordCommon: 'This password is too common. Please choose a less common one.',
   currentPasswordIncorrect: 'Current password is incorrect.',
-  currentPasswordRequired: 'Please input current password',
   passwordIncorrect: 'Password is incorrect.',
   emailNotYours: 'The email does not match your account.',
   resetSent: 'If an account exists for this email, a password reset link has been sent.',
@@ -101,8 +100,11 @@ export const registerBody = z.preprocess(
 export const tokenPair = z.object({ accessToken: z.string(), refreshToken: z.string() });
 export type TokenPairDto = z.infer<typeof tokenPair>;
 
-/** Refresh and logout take the token in the body or, from the web app, in the httpOnly cookie. */
-const refreshBody = z.strictObject({ refreshToken: z.string().max(512).optional() }).optional();
+/**
+ * Refresh and logout take the token in the body or, from the web app, in the httpOnly
+ * cookie; the body may then be `{}` or absent (a request without content type).
+ */
+const refreshBody = z.strictObject({ refreshToken: z.string().max(512).optional() }).nullish();
 
 export const profile = z.object({
   id: z.number().int(),
@@ -162,9 +164,10 @@ export const authEndpoints = {
     body: z
       .strictObject({
         email: loginEmail,
-        currentPassword: givenPassword(AUTH_MSG.currentPasswordRequired),
-        newPassword: newPasswordField(MSG.password),
-        confirmPassword: z.string({ error: MSG.confirmPassword }).min(1, MSG.confirmPassword),
+        // The spec's change-password form: current, new and confirm non-blank, generic message.
+        currentPassword: givenPassword(MSG.required),
+        newPassword: newPasswordField(MSG.required),
+        confirmPassword: z.string({ error: MSG.required }).min(1, MSG.required),
       })
       .refine((b) => b.confirmPassword === b.newPassword, { message: MSG.passwordsMatch, path: ['confirmPassword'] }),
     response: dataOf(z.object({ msg: z.string(), accessToken: z.string(), refreshToken: z.string() })),

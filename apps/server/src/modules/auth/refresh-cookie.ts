@@ -26,7 +26,7 @@ export function clearRefreshCookie(reply: FastifyReply, config: Config): void {
 }
 
 /** The body's token wins over the cookie (an API client states what it means). */
-export function presentedRefreshToken(req: FastifyRequest, body: { refreshToken?: string } | undefined): string | undefined {
+export function presentedRefreshToken(req: FastifyRequest, body: { refreshToken?: string } | null | undefined): string | undefined {
   const fromBody = body?.refreshToken?.trim();
   if (fromBody) return fromBody;
   const fromCookie = req.cookies?.[REFRESH_COOKIE];
