@@ -1,4 +1,17 @@
+import { deviceEndpoints } from '@vigil/contracts';
+import { route } from '../../http/route.ts';
 import type { AppModule } from '../index.ts';
+import * as devices from './devices.service.ts';
 
-/** Routes of the devices module (placeholder until the module lands). */
-export const devicesModule: AppModule = () => {};
+/** Devices (`/v0/api/devices`): the portal, case and alert device tables. */
+export const devicesModule: AppModule = (app, deps) => {
+  route(app, deps, deviceEndpoints.list, {
+    permission: 'monitoring:read',
+    handler: async ({ query, scope, tx }) => ({ data: await tx((t) => devices.listDevices(t, scope, query!)) }),
+  });
+
+  route(app, deps, deviceEndpoints.get, {
+    permission: 'monitoring:read',
+    handler: async ({ params, scope, tx }) => ({ data: await tx((t) => devices.getDevice(t, scope, params!.id)) }),
+  });
+};

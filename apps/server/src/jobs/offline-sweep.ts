@@ -1,0 +1,99 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '../db/client.ts';
+import { allTenants, inScope } from '../db/scope.ts';
+import type { AppDeps } from '../deps.ts';
+import { publishStatusChanges, type DeviceStatusChange } from '../modules/devices/status-events.ts';
+import type { Job } from './scheduler.ts';
+
+/**
+ * Offline sweep (decisions.md §5): a device online with no report for its tenant's
+ * `heartbeat_timeout` minutes goes offline AT `last_report_at + timeout` (not at the
+ * time the sweep notices), so history and reliability do not depend on when the
+ * sweep ran. Set-based across all tenants, in batches; idempotent (a device already
+ * offline is not a candidate). Each 30 s tick runs in one process (runTickOnce).
+ */
+export const SWEEP_BATCH = 10_000;
+
+interface Candidate {
+  tenant_id: number;
+  id: number;
+  portal_id: number;
+  status_since: Date | string;
+  off_at: Date | string;
+}
+
+/**
+ * Locks the overdue devices first (a statement of its own, so the next statement's
+ * snapshot sees any period committed meanwhile). SKIP LOCKED: a device a webhook is
+ * updating right now has just reported; the next tick looks at it again.
+ */
+function lockOverdue(tx: Executor, now: Date): Promise<Candidate[]> {
+  const nowText = now.toISOString();
+  return queryRows<Candidate>(
+    tx,
+    sql`select d.tenant_id, d.id, d.portal_id, d.status_since,
+               d.last_report_at + make_interval(mins => t.heartbeat_timeout) as off_at
+          from devices d
+          join tenants t on t.id = d.tenant_id
+          join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id
+         where d.status = 1 and d.removed_at is null and t.deleted_at is null and p.deleted_at is null
+           and d.last_report_at <= ${nowText}::timestamptz - interval '1 minute'
+           and d.last_report_at + make_interval(mins => t.heartbeat_timeout) <= ${nowText}::timestamptz
+         order by d.tenant_id, d.id
+         limit ${SWEEP_BATCH}
+           for update of d skip locked`,
+  );
+}
+
+/** Closes each online period and opens the offline one at `off_at`; the open period starts at `status_since`. */
+async function markOffline(tx: Executor, rows: Candidate[], now: Date): Promise<void> {
+  const iso = (v: Date | string) => new Date(v).toISOString();
+  await tx.execute(sql`
+    with s as (
+      select * from unnest(${sql.param(rows.map((r) => r.tenant_id))}::int[], ${sql.param(rows.map((r) => r.id))}::int[],
+                           ${sql.param(rows.map((r) => r.portal_id))}::int[], ${sql.param(rows.map((r) => iso(r.off_at)))}::timestamptz[],
+                           ${sql.param(rows.map((r) => iso(r.status_since)))}::timestamptz[])
+             as s(tenant_id, id, portal_id, off_at, status_since)
+    ), closed as (
+      update device_status_periods p set ended_at = s.off_at
+        from s
+       where p.tenant_id = s.tenant_id and p.device_id = s.id and p.started_at >= s.status_since and p.ended_at is null
+    ), opened as (
+      insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
+      select tenant_id, id, portal_id, 0, off_at from s
+    )
+    update devices d set status = 0, status_since = s.off_at, updated_at = ${now.toISOString()}::timestamptz
+      from s
+     where d.tenant_id = s.tenant_id and d.id = s.id`);
+}
+
+/** Runs the sweep at `now`; returns how many devices went offline. */
+export async function sweepOfflineDevices(deps: AppDeps, now: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const swept = await inScope(deps.database.db, allTenants, async (tx) => {
+      const rows = await lockOverdue(tx, now);
+      if (rows.length === 0) return 0;
+      await markOffline(tx, rows, now);
+      const byPortal = new Map<string, { tenantId: number; portalId: number; changes: DeviceStatusChange[] }>();
+      for (const r of rows) {
+        const key = `${r.tenant_id}:${r.portal_id}`;
+        const group = byPortal.get(key) ?? { tenantId: Number(r.tenant_id), portalId: Number(r.portal_id), changes: [] };
+        group.changes.push({ id: Number(r.id), status: 0, at: new Date(r.off_at).toISOString() });
+        byPortal.set(key, group);
+      }
+      for (const g of byPortal.values()) await publishStatusChanges(deps, tx, g, g.changes);
+      return rows.length;
+    });
+    total += swept;
+    if (swept < SWEEP_BATCH) return total;
+  }
+}
+
+export const offlineSweepJob: Job = {
+  name: 'offline-sweep',
+  everyMs: 30_000,
+  run: async (deps) => {
+    await sweepOfflineDevices(deps, deps.clock.now());
+  },
+};

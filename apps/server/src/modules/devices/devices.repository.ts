@@ -1,0 +1,78 @@
+import type { DeviceSortField } from '@vigil/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.ts';
+import type { Scope } from '../../db/scope.ts';
+import { containsPattern, direction, tenantCondition } from '../portals/sql-fragments.ts';
+
+export interface DeviceRow {
+  id: number;
+  name: string;
+  device_type: number;
+  device_model: string;
+  status: number;
+  last_online: Date | string | null;
+  open_case_id: number | null;
+  portal_id: number;
+  customer_name: string;
+  tenant_name: string;
+  created_at: Date | string;
+}
+
+export interface DeviceFilter {
+  scope: Scope;
+  id?: number;
+  customerId?: number;
+  caseId?: number;
+  alertId?: number;
+  status?: number;
+  deviceType?: number;
+  q?: string;
+}
+
+const SORT_SQL: Record<DeviceSortField, SQL> = {
+  name: sql`lower(d.name)`,
+  deviceType: sql`d.device_type`,
+  deviceModel: sql`lower(d.device_model)`,
+  status: sql`d.status`,
+  lastOnline: sql`d.last_online`,
+  customerName: sql`lower(p.name)`,
+  createdAt: sql`d.created_at`,
+};
+
+/** Removed devices, and devices of deleted portals or tenants, are never listed. */
+function whereOf(f: DeviceFilter): SQL {
+  const parts = [sql`d.removed_at is null`, sql`p.deleted_at is null`, sql`t.deleted_at is null`, tenantCondition(f.scope, sql`d.tenant_id`)];
+  if (f.id !== undefined) parts.push(sql`d.id = ${f.id}`);
+  if (f.customerId !== undefined) parts.push(sql`d.portal_id = ${f.customerId}`);
+  // A case's or an alert's devices, including ones a completed case has released.
+  if (f.caseId !== undefined) parts.push(sql`exists (select 1 from case_devices cd where cd.tenant_id = d.tenant_id and cd.case_id = ${f.caseId} and cd.device_id = d.id)`);
+  if (f.alertId !== undefined) parts.push(sql`exists (select 1 from alert_devices ad where ad.tenant_id = d.tenant_id and ad.alert_id = ${f.alertId} and ad.device_id = d.id)`);
+  if (f.status !== undefined) parts.push(sql`d.status = ${f.status}`);
+  if (f.deviceType !== undefined) parts.push(sql`d.device_type = ${f.deviceType}`);
+  if (f.q) parts.push(sql`d.name ilike ${containsPattern(f.q)}`);
+  return sql.join(parts, sql` and `);
+}
+
+const FROM = sql`from devices d
+  join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id
+  join tenants t on t.id = d.tenant_id`;
+
+export async function listDevices(
+  executor: Executor,
+  f: DeviceFilter & { sort: { field: DeviceSortField; dir: 'ASC' | 'DESC' }; offset: number; limit: number },
+): Promise<DeviceRow[]> {
+  return queryRows<DeviceRow>(
+    executor,
+    sql`select d.id, d.name, d.device_type, d.device_model, d.status, d.last_online, d.open_case_id, d.portal_id,
+               p.name as customer_name, t.name as tenant_name, d.created_at
+          ${FROM}
+         where ${whereOf(f)}
+         order by ${SORT_SQL[f.sort.field]} ${direction(f.sort.dir)} nulls last, d.id ${direction(f.sort.dir)}
+         limit ${f.limit} offset ${f.offset}`,
+  );
+}
+
+export async function countDevices(executor: Executor, f: DeviceFilter): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(executor, sql`select count(*)::int as n ${FROM} where ${whereOf(f)}`);
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,36 @@
+import type { Device, DeviceListQuery } from '@vigil/contracts';
+import type { Tx } from '../../db/client.ts';
+import type { Scope } from '../../db/scope.ts';
+import { notFound } from '../../http/errors.ts';
+import { toIso, toIsoOrNull } from '../portals/sql-fragments.ts';
+import * as repo from './devices.repository.ts';
+
+function present(row: repo.DeviceRow): Device {
+  return {
+    id: row.id,
+    name: row.name,
+    deviceType: Number(row.device_type),
+    deviceModel: row.device_model,
+    status: Number(row.status),
+    lastOnline: toIsoOrNull(row.last_online),
+    isClosed: row.open_case_id === null ? 1 : 0,
+    caseId: row.open_case_id === null ? null : Number(row.open_case_id),
+    customerId: row.portal_id,
+    customerName: row.customer_name,
+    tenantName: row.tenant_name,
+    createdAt: toIso(row.created_at),
+  };
+}
+
+export async function listDevices(tx: Tx, scope: Scope, query: DeviceListQuery): Promise<{ list: Device[]; count: number }> {
+  const filter = { scope, ...query.filter };
+  const sort = query.sort ?? { field: 'name' as const, dir: 'ASC' as const };
+  const [rows, count] = [await repo.listDevices(tx, { ...filter, sort, offset: query.offset, limit: query.limit }), await repo.countDevices(tx, filter)];
+  return { list: rows.map(present), count };
+}
+
+export async function getDevice(tx: Tx, scope: Scope, id: number): Promise<Device> {
+  const [row] = await repo.listDevices(tx, { scope, id, sort: { field: 'name', dir: 'ASC' }, offset: 0, limit: 1 });
+  if (!row) throw notFound();
+  return present(row);
+}

@@ -1,0 +1,47 @@
+import type { Executor } from '../../db/client.ts';
+import type { AppDeps } from '../../deps.ts';
+import { TOPICS, type DeviceStatusEvent } from '../../events/topics.ts';
+
+/** Ids per event, so one NOTIFY payload stays well under PostgreSQL's 8 kB limit. */
+export const IDS_PER_EVENT = 500;
+
+export interface DeviceStatusChange {
+  id: number;
+  /** The device's status after the change: 1 came online, 0 went offline. */
+  status: number;
+  /** ISO time the change took effect. */
+  at: string;
+}
+
+/**
+ * Publishes `devices.status` for one portal, delivered at commit of `tx`. When a
+ * device changed more than once, only its last change counts. Big changes are split
+ * into several events of at most IDS_PER_EVENT ids (subscribers recount from the
+ * database, so how the ids are split does not matter to them).
+ */
+export async function publishStatusChanges(
+  deps: AppDeps,
+  tx: Executor,
+  portal: { tenantId: number; portalId: number },
+  changes: DeviceStatusChange[],
+  extra: { removed?: number[] } = {},
+): Promise<void> {
+  const last = new Map<number, DeviceStatusChange>();
+  for (const change of changes) last.set(change.id, change);
+  const finals = [...last.values()];
+  const removed = extra.removed ?? [];
+  if (finals.length === 0 && removed.length === 0) return;
+  for (let i = 0; i < Math.max(finals.length, 1); i += IDS_PER_EVENT) {
+    const chunk = finals.slice(i, i + IDS_PER_EVENT);
+    const at = chunk.reduce((max, c) => (c.at > max ? c.at : max), chunk[0]?.at ?? deps.clock.now().toISOString());
+    const event: DeviceStatusEvent = {
+      tenantId: portal.tenantId,
+      portalId: portal.portalId,
+      offline: chunk.filter((c) => c.status === 0).map((c) => c.id),
+      online: chunk.filter((c) => c.status === 1).map((c) => c.id),
+      at,
+      ...(i === 0 && removed.length > 0 && { removed }),
+    };
+    await deps.bus.publish(TOPICS.deviceStatus, event, tx);
+  }
+}

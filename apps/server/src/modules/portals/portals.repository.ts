@@ -1,0 +1,183 @@
+import type { PortalSortField } from '@vigil/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.ts';
+import type { Scope } from '../../db/scope.ts';
+import { containsPattern, direction, prefixPattern, tenantCondition } from './sql-fragments.ts';
+
+/** One portal with its tenant's name and per-type device counts (removed devices excluded). */
+export interface PortalRow {
+  id: number;
+  name: string;
+  tenant_id: number;
+  tenant_name: string;
+  created_at: Date | string;
+  camera_count: number;
+  intercom_count: number;
+  access_count: number;
+  alarm_count: number;
+  environmental_count: number;
+}
+
+export interface PortalSecretsRow extends PortalRow {
+  api_key_enc: string;
+  webhook_secret_enc: string;
+}
+
+/** Sort keys computed in SQL; `reliabilityScore` is sorted by the service (it is not a column). */
+const SORT_SQL: Record<Exclude<PortalSortField, 'reliabilityScore'>, SQL> = {
+  name: sql`lower(p.name)`,
+  customerName: sql`lower(p.name)`,
+  tenantName: sql`lower(t.name)`,
+  cameraCount: sql`camera_count`,
+  intercomCount: sql`intercom_count`,
+  accessCount: sql`access_count`,
+  alarmCount: sql`alarm_count`,
+  environmentalCount: sql`environmental_count`,
+  createdAt: sql`p.created_at`,
+};
+
+export interface PortalFilter {
+  scope: Scope;
+  q?: string;
+  ids?: number[];
+}
+
+function whereOf(f: PortalFilter): SQL {
+  const parts = [sql`p.deleted_at is null`, sql`t.deleted_at is null`, tenantCondition(f.scope, sql`p.tenant_id`)];
+  if (f.q) parts.push(sql`p.name ilike ${containsPattern(f.q)}`);
+  if (f.ids) parts.push(sql`p.id = any(${sql.param(f.ids)}::int[])`);
+  return sql.join(parts, sql` and `);
+}
+
+/** Per-type counts of every portal in scope, one aggregate (not one query per portal). */
+function countsOf(scope: Scope): SQL {
+  return sql`(select d.tenant_id, d.portal_id,
+                     count(*) filter (where d.device_type = 0)::int as camera_count,
+                     count(*) filter (where d.device_type = 1)::int as intercom_count,
+                     count(*) filter (where d.device_type = 2)::int as access_count,
+                     count(*) filter (where d.device_type = 3)::int as alarm_count,
+                     count(*) filter (where d.device_type = 4)::int as environmental_count
+                from devices d
+               where d.removed_at is null and ${tenantCondition(scope, sql`d.tenant_id`)}
+               group by d.tenant_id, d.portal_id)`;
+}
+
+const SELECT_PORTAL = sql`p.id, p.name, p.tenant_id, t.name as tenant_name, p.created_at,
+  coalesce(c.camera_count, 0) as camera_count, coalesce(c.intercom_count, 0) as intercom_count,
+  coalesce(c.access_count, 0) as access_count, coalesce(c.alarm_count, 0) as alarm_count,
+  coalesce(c.environmental_count, 0) as environmental_count`;
+
+function fromPortals(scope: Scope): SQL {
+  return sql`from portals p
+    join tenants t on t.id = p.tenant_id
+    left join ${countsOf(scope)} c on c.tenant_id = p.tenant_id and c.portal_id = p.id`;
+}
+
+export async function listPortals(
+  executor: Executor,
+  f: PortalFilter & { sort: { field: Exclude<PortalSortField, 'reliabilityScore'>; dir: 'ASC' | 'DESC' }; offset: number; limit: number },
+): Promise<PortalRow[]> {
+  return queryRows<PortalRow>(
+    executor,
+    sql`select ${SELECT_PORTAL} ${fromPortals(f.scope)}
+         where ${whereOf(f)}
+         order by ${SORT_SQL[f.sort.field]} ${direction(f.sort.dir)}, p.id ${direction(f.sort.dir)}
+         limit ${f.limit} offset ${f.offset}`,
+  );
+}
+
+/** Rows for the given ids (any order); used after the service sorted ids by reliability. */
+export async function portalsByIds(executor: Executor, scope: Scope, ids: number[]): Promise<PortalRow[]> {
+  if (ids.length === 0) return [];
+  return queryRows<PortalRow>(executor, sql`select ${SELECT_PORTAL} ${fromPortals(scope)} where ${whereOf({ scope, ids })}`);
+}
+
+/** Id and name of every portal matching the filter (to sort by reliability, or for selects). */
+export async function portalOptions(executor: Executor, f: PortalFilter): Promise<{ id: number; name: string }[]> {
+  return queryRows(executor, sql`select p.id, p.name from portals p join tenants t on t.id = p.tenant_id where ${whereOf(f)} order by lower(p.name), p.id`);
+}
+
+export async function countPortals(executor: Executor, f: PortalFilter): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(executor, sql`select count(*)::int as n from portals p join tenants t on t.id = p.tenant_id where ${whereOf(f)}`);
+  return Number(row?.n ?? 0);
+}
+
+/** Header search: prefix matches first, then the other contains-matches; `total` counts all matches. */
+export async function searchPortals(executor: Executor, scope: Scope, text: string, limit: number): Promise<{ rows: { id: number; name: string }[]; total: number }> {
+  const rows = await queryRows<{ id: number; name: string; total: number }>(
+    executor,
+    sql`select p.id, p.name, count(*) over ()::int as total
+          from portals p join tenants t on t.id = p.tenant_id
+         where ${whereOf({ scope, q: text })}
+         order by (p.name ilike ${prefixPattern(text)}) desc, lower(p.name), p.id
+         limit ${limit}`,
+  );
+  return { rows: rows.map(({ id, name }) => ({ id, name })), total: Number(rows[0]?.total ?? 0) };
+}
+
+export async function findPortal(executor: Executor, scope: Scope, id: number): Promise<PortalSecretsRow | undefined> {
+  const [row] = await queryRows<PortalSecretsRow>(
+    executor,
+    sql`select ${SELECT_PORTAL}, p.api_key_enc, p.webhook_secret_enc ${fromPortals(scope)}
+         where ${whereOf({ scope, ids: [id] })}`,
+  );
+  return row;
+}
+
+/** What decides whether the tenant may add a portal (decisions.md §7); locks the tenant row so two creations count right. */
+export async function lockTenantForNewPortal(
+  executor: Executor,
+  tenantId: number,
+): Promise<{ freeTier: boolean; freeCount: number; subscriptionStatus: string; portalCount: number } | undefined> {
+  const [row] = await queryRows<{ free_tier: boolean; free_count: number; subscription_status: string }>(
+    executor,
+    sql`select free_tier, free_count, subscription_status from tenants where id = ${tenantId} and deleted_at is null for update`,
+  );
+  if (!row) return undefined;
+  const [count] = await queryRows<{ n: number }>(executor, sql`select count(*)::int as n from portals where tenant_id = ${tenantId} and deleted_at is null`);
+  return { freeTier: row.free_tier, freeCount: Number(row.free_count), subscriptionStatus: row.subscription_status, portalCount: Number(count?.n ?? 0) };
+}
+
+export async function insertPortal(
+  executor: Executor,
+  v: { tenantId: number; name: string; apiKeyEnc: string; webhookSecretEnc: string; now: Date },
+): Promise<number> {
+  const [row] = await queryRows<{ id: number }>(
+    executor,
+    sql`insert into portals (tenant_id, name, api_key_enc, webhook_secret_enc, created_at, updated_at)
+        values (${v.tenantId}, ${v.name}, ${v.apiKeyEnc}, ${v.webhookSecretEnc}, ${v.now.toISOString()}, ${v.now.toISOString()})
+        returning id`,
+  );
+  return Number(row!.id);
+}
+
+/** Returns false when no portal of the scope has this id. */
+export async function updatePortal(executor: Executor, scope: Scope, id: number, v: { name: string; apiKeyEnc: string; now: Date }): Promise<boolean> {
+  const rows = await queryRows(
+    executor,
+    sql`update portals p set name = ${v.name}, api_key_enc = ${v.apiKeyEnc}, updated_at = ${v.now.toISOString()}
+         where p.id = ${id} and p.deleted_at is null and ${tenantCondition(scope, sql`p.tenant_id`)}
+         returning p.id`,
+  );
+  return rows.length === 1;
+}
+
+/** The current secret becomes the previous one (valid until `previousUntil`); returns false when not found. */
+export async function rotatePortalSecret(
+  executor: Executor,
+  scope: Scope,
+  id: number,
+  v: { webhookSecretEnc: string; previousUntil: Date; now: Date },
+): Promise<boolean> {
+  const rows = await queryRows(
+    executor,
+    sql`update portals p
+           set previous_webhook_secret_enc = p.webhook_secret_enc,
+               previous_secret_expires_at = ${v.previousUntil.toISOString()},
+               webhook_secret_enc = ${v.webhookSecretEnc},
+               updated_at = ${v.now.toISOString()}
+         where p.id = ${id} and p.deleted_at is null and ${tenantCondition(scope, sql`p.tenant_id`)}
+         returning p.id`,
+  );
+  return rows.length === 1;
+}

@@ -1,0 +1,229 @@
+import { WEBHOOK_MSG } from '@vigil/contracts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TOPICS, type DeviceStatusEvent } from '../../events/topics.ts';
+import { createPortal, createTenant, type TestPortal } from '../../../test/factories.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { countRows, deviceState, periodsOf, removed, reported, sendWebhook, signatureHeaders } from './webhook-test-kit.ts';
+
+let t: TestApp;
+let portal: TestPortal;
+const MIN = 60_000;
+const ago = (ms: number) => new Date(t.clock.now().getTime() - ms);
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  t.clock.set('2026-11-22T06:00:00.000Z');
+  portal = await createPortal(t, await createTenant(t));
+});
+
+const UNAUTHORIZED = { error: { code: 'UNAUTHORIZED', msg: WEBHOOK_MSG.unauthorized } };
+
+describe('POST /v0/webhooks/portals/:id: signature, timestamp and portal', () => {
+  it('accepts a message signed by the standardwebhooks library and creates the devices with their first period', async () => {
+    const at = ago(MIN);
+    const res = await sendWebhook(t, portal, reported([
+      { externalId: 'cam-1', name: 'Lobby camera', deviceType: 0, deviceModel: 'Axis P1', status: 1, at },
+      { externalId: 'door-1', name: 'Front door', deviceType: 2, status: 0, at },
+    ]));
+    expect(res).toEqual({ status: 202, body: { data: { accepted: 2 } } });
+    const cam = await deviceState(t, portal.id, 'cam-1');
+    expect(cam).toMatchObject({ name: 'Lobby camera', device_type: 0, status: 1, last_report_at: at.toISOString(), last_online: at.toISOString(), status_since: at.toISOString(), first_seen_at: at.toISOString(), removed_at: null });
+    const door = await deviceState(t, portal.id, 'door-1');
+    expect(door).toMatchObject({ device_type: 2, status: 0, last_online: null });
+    expect(await periodsOf(t, cam!.id)).toEqual([{ status: 1, from: at.toISOString(), to: null }]);
+    expect(await periodsOf(t, door!.id)).toEqual([{ status: 0, from: at.toISOString(), to: null }]);
+  });
+
+  it('answers the same 401 for a bad signature, stale or future timestamps, missing headers and unknown portals', async () => {
+    const payload = reported([{ externalId: 'x', status: 1, at: ago(MIN) }]);
+    const attempts = [
+      await sendWebhook(t, portal, payload, { secrets: ['whsec_' + Buffer.alloc(32, 7).toString('base64')] }),
+      await sendWebhook(t, portal, payload, { signedAt: ago(5 * MIN + 1000) }),
+      await sendWebhook(t, portal, payload, { signedAt: new Date(t.clock.now().getTime() + 5 * MIN + 1000) }),
+      await sendWebhook(t, portal, payload, { headers: { 'webhook-signature': '' } }),
+      await sendWebhook(t, portal, payload, { headers: { 'webhook-signature': 'v2,abc' } }),
+      await sendWebhook(t, portal, payload, { headers: { 'webhook-timestamp': 'soon' } }),
+      await sendWebhook(t, { id: 999_999, webhookSecret: portal.webhookSecret }, payload),
+      await sendWebhook(t, { id: 'abc', webhookSecret: portal.webhookSecret }, payload),
+      // No signature headers at all.
+      await t.app
+        .inject({ method: 'POST', url: `/v0/webhooks/portals/${portal.id}`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) })
+        .then((r) => ({ status: r.statusCode, body: r.json() })),
+    ];
+    for (const res of attempts) expect(res).toEqual({ status: 401, body: UNAUTHORIZED });
+    expect(await countRows(t, 'devices', portal.id)).toBe(0);
+  });
+
+  it('verifies over the bytes as sent: reformatting the JSON after signing is refused', async () => {
+    const body = JSON.stringify(reported([{ externalId: 'x', status: 1, at: ago(MIN) }]));
+    const signedFor = signatureHeaders([portal.webhookSecret], 'msg_fmt', t.clock.now(), body);
+    const pretty = JSON.stringify(JSON.parse(body), null, 2);
+    const res = await t.app.inject({ method: 'POST', url: `/v0/webhooks/portals/${portal.id}`, headers: { ...signedFor, 'content-type': 'application/json' }, payload: pretty });
+    expect(res.statusCode).toBe(401);
+    const ok = await t.app.inject({ method: 'POST', url: `/v0/webhooks/portals/${portal.id}`, headers: { ...signedFor, 'content-type': 'application/json' }, payload: body });
+    expect(ok.statusCode).toBe(202);
+  });
+
+  it('accepts a timestamp just inside the 5-minute window on either side', async () => {
+    const payload = reported([{ externalId: 'x', status: 1, at: ago(10 * MIN) }]);
+    expect((await sendWebhook(t, portal, payload, { signedAt: ago(5 * MIN - 1000) })).status).toBe(202);
+    expect((await sendWebhook(t, portal, payload, { signedAt: new Date(t.clock.now().getTime() + 5 * MIN - 1000) })).status).toBe(202);
+  });
+
+  it('refuses a deleted portal with the same 401', async () => {
+    await t.database.exec(`update portals set deleted_at = now() where id = ${portal.id}`);
+    expect(await sendWebhook(t, portal, reported([{ externalId: 'x', status: 1, at: ago(MIN) }]))).toEqual({ status: 401, body: UNAUTHORIZED });
+  });
+});
+
+describe('idempotency and validation', () => {
+  it('applies a webhook-id once: a redelivery answers 200 duplicate with no second effect', async () => {
+    const first = await sendWebhook(t, portal, reported([{ externalId: 'a', status: 1, at: ago(2 * MIN) }]), { id: 'msg_same' });
+    expect(first.status).toBe(202);
+    const again = await sendWebhook(t, portal, reported([{ externalId: 'a', status: 0, at: ago(MIN) }, { externalId: 'b', status: 1, at: ago(MIN) }]), { id: 'msg_same' });
+    expect(again).toEqual({ status: 200, body: { data: { accepted: 0, duplicate: true } } });
+    expect(await countRows(t, 'devices', portal.id)).toBe(1);
+    expect((await deviceState(t, portal.id, 'a'))!.status).toBe(1);
+    // Another portal may use the same id: ids are per portal.
+    const other = await createPortal(t, await createTenant(t));
+    expect((await sendWebhook(t, other, reported([{ externalId: 'a', status: 1, at: ago(MIN) }]), { id: 'msg_same' })).status).toBe(202);
+  });
+
+  it('answers 400 naming the first bad path and applies nothing of the message', async () => {
+    const payload = reported([
+      { externalId: 'ok-1', status: 1, at: ago(MIN) },
+      { externalId: 'ok-2', status: 1, at: ago(MIN) },
+      { externalId: 'bad', status: 1, at: ago(MIN) },
+    ]);
+    (payload.data.devices[2] as { status: number }).status = 2;
+    const res = await sendWebhook(t, portal, payload, { id: 'msg_bad' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({ code: 'VALIDATION_FAILED', msg: 'data.devices.2.status: status must be 0 (offline) or 1 (online)' });
+    expect(await countRows(t, 'devices', portal.id)).toBe(0);
+    expect(await countRows(t, 'webhook_messages', portal.id)).toBe(0);
+    // Nothing was recorded, so the corrected message may reuse its id.
+    (payload.data.devices[2] as { status: number }).status = 0;
+    expect((await sendWebhook(t, portal, payload, { id: 'msg_bad' })).status).toBe(202);
+  });
+
+  it.each([
+    [{ type: 'devices.reported', data: { devices: [] } }, 'data.devices: devices must hold at least 1 device'],
+    [{ type: 'device.updated', data: {} }, 'type: type must be "devices.reported" or "device.removed"'],
+    [{ type: 'devices.reported', data: { devices: [{ externalId: 'a', name: 'A', deviceType: 5, deviceModel: '', status: 1, at: '2026-11-22T05:59:00Z' }] } }, 'data.devices.0.deviceType: deviceType must be an integer from 0 to 4'],
+    [{ type: 'devices.reported', data: { devices: [{ externalId: 'a', name: 'A', deviceType: 1, deviceModel: '', status: 1, at: 'yesterday' }] } }, 'data.devices.0.at: at must be an ISO 8601 timestamp with a time zone (e.g. 2026-11-22T06:00:00Z)'],
+    [{ type: 'devices.reported', data: { devices: [{ externalId: '', name: 'A', deviceType: 1, deviceModel: '', status: 1, at: '2026-11-22T05:59:00Z' }] } }, 'data.devices.0.externalId: externalId must not be empty'],
+    [{ type: 'devices.reported', data: { devices: [{ externalId: 'a', name: 'A', deviceType: 1, deviceModel: '', status: 1, at: '2026-11-22T05:59:00Z', extra: 1 }] } }, 'data.devices.0: Unrecognized key: "extra"'],
+    [{ type: 'devices.reported', data: { devices: [{ externalId: 'a', name: 'A', deviceType: 1, deviceModel: '', status: 1, at: '2026-11-22T06:30:00Z' }] } }, 'data.devices.0.at: must not be more than 5 minutes in the future'],
+    [{ type: 'device.removed', data: {} }, 'data.externalId: externalId must be a string'],
+  ])('rejects %j with a message naming the path', async (payload, msg) => {
+    const res = await sendWebhook(t, portal, payload);
+    expect(res.status).toBe(400);
+    expect(res.body.error!.msg).toBe(msg);
+  });
+
+  it('rejects a body that is not JSON (after the signature) with 400', async () => {
+    const res = await sendWebhook(t, portal, null, { rawBody: '{"type":' });
+    expect(res).toEqual({ status: 400, body: { error: { code: 'VALIDATION_FAILED', msg: WEBHOOK_MSG.invalidJson } } });
+  });
+
+  it('takes 5,000 devices in one message (a body over the 1 MiB API limit) and refuses 5,001', async () => {
+    const at = ago(MIN);
+    const many = Array.from({ length: 5000 }, (_, i) => ({ externalId: `dev-${i}`, name: `Device number ${i} ${'x'.repeat(150)}`, deviceType: i % 5, status: (i % 3 === 0 ? 0 : 1) as 0 | 1, at }));
+    const payload = reported(many);
+    expect(JSON.stringify(payload).length).toBeGreaterThan(1024 * 1024);
+    const res = await sendWebhook(t, portal, payload);
+    expect(res).toEqual({ status: 202, body: { data: { accepted: 5000 } } });
+    expect(await countRows(t, 'devices', portal.id)).toBe(5000);
+    expect(await countRows(t, 'device_status_periods', portal.id)).toBe(5000);
+    const tooMany = await sendWebhook(t, portal, reported([...many, { externalId: 'one-more', status: 1, at }]));
+    expect(tooMany.body.error!.msg).toBe('data.devices: devices must hold at most 5000 devices');
+  });
+});
+
+describe('device state and history', () => {
+  it('records a status change as a closed period and a new one; lastOnline keeps the last online report', async () => {
+    const t1 = ago(20 * MIN);
+    const t2 = ago(10 * MIN);
+    const t3 = ago(5 * MIN);
+    await sendWebhook(t, portal, reported([{ externalId: 'cam', status: 1, at: t1 }]));
+    await sendWebhook(t, portal, reported([{ externalId: 'cam', status: 1, at: t2, name: 'Renamed', deviceType: 3 }]));
+    await sendWebhook(t, portal, reported([{ externalId: 'cam', status: 0, at: t3 }]));
+    const cam = (await deviceState(t, portal.id, 'cam'))!;
+    expect(cam).toMatchObject({ status: 0, last_report_at: t3.toISOString(), last_online: t2.toISOString(), status_since: t3.toISOString(), first_seen_at: t1.toISOString() });
+    expect(await periodsOf(t, cam.id)).toEqual([
+      { status: 1, from: t1.toISOString(), to: t3.toISOString() },
+      { status: 0, from: t3.toISOString(), to: null },
+    ]);
+  });
+
+  it('keeps a late report without flipping the state or rewriting history', async () => {
+    const t1 = ago(20 * MIN);
+    const t2 = ago(10 * MIN);
+    await sendWebhook(t, portal, reported([{ externalId: 'cam', status: 1, at: t2 }]));
+    const cam = (await deviceState(t, portal.id, 'cam'))!;
+    const before = await periodsOf(t, cam.id);
+    const res = await sendWebhook(t, portal, reported([{ externalId: 'cam', status: 0, at: t1 }]));
+    expect(res).toEqual({ status: 202, body: { data: { accepted: 1 } } });
+    expect(await deviceState(t, portal.id, 'cam')).toMatchObject({ status: 1, last_report_at: t2.toISOString(), status_since: t2.toISOString() });
+    expect(await periodsOf(t, cam.id)).toEqual(before);
+    expect(await countRows(t, 'late_device_reports', portal.id)).toBe(1);
+  });
+
+  it('applies several reports for one device in one message in `at` order, whatever their order in the message', async () => {
+    const [t1, t2, t3] = [ago(30 * MIN), ago(20 * MIN), ago(10 * MIN)];
+    await sendWebhook(t, portal, reported([
+      { externalId: 'cam', status: 1, at: t3 },
+      { externalId: 'other', status: 1, at: t1 },
+      { externalId: 'cam', status: 1, at: t1 },
+      { externalId: 'cam', status: 0, at: t2 },
+    ]));
+    const cam = (await deviceState(t, portal.id, 'cam'))!;
+    expect(cam).toMatchObject({ status: 1, last_report_at: t3.toISOString(), last_online: t3.toISOString(), first_seen_at: t1.toISOString() });
+    expect(await periodsOf(t, cam.id)).toEqual([
+      { status: 1, from: t1.toISOString(), to: t2.toISOString() },
+      { status: 0, from: t2.toISOString(), to: t3.toISOString() },
+      { status: 1, from: t3.toISOString(), to: null },
+    ]);
+  });
+
+  it('device.removed hides the device and closes its period; a later report brings it back with a new period', async () => {
+    const t1 = ago(30 * MIN);
+    await sendWebhook(t, portal, reported([{ externalId: 'cam', status: 1, at: t1 }]));
+    const res = await sendWebhook(t, portal, removed('cam'));
+    expect(res).toEqual({ status: 202, body: { data: { accepted: 1 } } });
+    const cam = (await deviceState(t, portal.id, 'cam'))!;
+    expect(cam.removed_at).toBe(t.clock.now().toISOString());
+    expect(await periodsOf(t, cam.id)).toEqual([{ status: 1, from: t1.toISOString(), to: t.clock.now().toISOString() }]);
+    // Removing an unknown (or already removed) device accepts nothing and changes nothing.
+    expect(await sendWebhook(t, portal, removed('cam'))).toEqual({ status: 202, body: { data: { accepted: 0 } } });
+    // A report older than the removal is late; a newer one un-removes the device.
+    await sendWebhook(t, portal, reported([{ externalId: 'cam', status: 1, at: ago(MIN) }]));
+    expect((await deviceState(t, portal.id, 'cam'))!.removed_at).toBe(t.clock.now().toISOString());
+    t.clock.advance(2 * MIN);
+    const back = t.clock.now();
+    await sendWebhook(t, portal, reported([{ externalId: 'cam', status: 0, at: back }]));
+    expect(await deviceState(t, portal.id, 'cam')).toMatchObject({ removed_at: null, status: 0, status_since: back.toISOString() });
+    expect((await periodsOf(t, cam.id)).at(-1)).toEqual({ status: 0, from: back.toISOString(), to: null });
+  });
+
+  it('publishes devices.status at commit with the devices that went offline or came online', async () => {
+    const events: DeviceStatusEvent[] = [];
+    const stop = t.deps.bus.subscribe(TOPICS.deviceStatus, (e) => events.push(e as DeviceStatusEvent));
+    try {
+      await sendWebhook(t, portal, reported([{ externalId: 'a', status: 1, at: ago(3 * MIN) }, { externalId: 'b', status: 1, at: ago(3 * MIN) }]));
+      const a = (await deviceState(t, portal.id, 'a'))!;
+      await sendWebhook(t, portal, reported([{ externalId: 'a', status: 0, at: ago(MIN) }, { externalId: 'b', status: 1, at: ago(MIN) }]));
+      await expect.poll(() => events.length).toBe(2);
+      expect(events[1]).toEqual({ tenantId: portal.tenantId, portalId: portal.id, offline: [a.id], online: [], at: ago(MIN).toISOString() });
+      // No change, no event.
+      await sendWebhook(t, portal, reported([{ externalId: 'b', status: 1, at: ago(30_000) }]));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(events).toHaveLength(2);
+    } finally {
+      stop();
+    }
+  });
+});
