@@ -86,7 +86,7 @@ describe('POST /tenants', () => {
     for (const body of [missing, form({ [field]: field === 'goalScore' ? '' : '   ' }), form({ [field]: null })]) {
       const res = await t.call(tenantsEndpoints.create, { token: cast.superAdmin.token, body });
       expect(res.status).toBe(400);
-      expect(res.body.error.msg).toBe(msg);
+      expect(res.body.error?.msg).toBe(msg);
     }
   });
 
