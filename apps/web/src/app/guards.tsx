@@ -1,0 +1,26 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { isSuperAdmin } from '../features/auth/authSlice.ts';
+import { useAuth } from './hooks.ts';
+
+export const SIGN_IN = '/auth/signin';
+
+/** /dashboards and /useraccount need a session (spec §2). */
+export function RequireSession() {
+  const auth = useAuth();
+  const location = useLocation();
+  if (!auth.accessTaken) return <Navigate to={SIGN_IN} replace state={{ from: location.pathname + location.search }} />;
+  return <Outlet />;
+}
+
+/** The tenants route is for the superAdmin; others go to sign-in (spec §2). */
+export function RequireSuperAdmin() {
+  const auth = useAuth();
+  if (!isSuperAdmin(auth)) return <Navigate to={SIGN_IN} replace />;
+  return <Outlet />;
+}
+
+/** /dashboards index: tenants for the superAdmin, pulse for everyone else. */
+export function DashboardIndex() {
+  const auth = useAuth();
+  return <Navigate to={isSuperAdmin(auth) ? '/dashboards/tenants' : '/dashboards/pulse'} replace />;
+}

@@ -1,0 +1,57 @@
+import { SearchOutlined } from '@ant-design/icons';
+import { AutoComplete, Input } from 'antd';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { highlightParts, searchTermOf, useDebouncedValue } from '../../lib/search.ts';
+import { useSearchCustomersQuery } from './api.ts';
+
+export const UNKNOWN_CUSTOMER = 'Unknown Customer';
+
+export function Highlighted({ label, query }: { label: string; query: string }) {
+  return (
+    <span>
+      {highlightParts(label, query).map((part, i) =>
+        part.match ? (
+          <mark key={i} className="vigil-highlight">
+            {part.text}
+          </mark>
+        ) : (
+          <span key={i}>{part.text}</span>
+        ),
+      )}
+    </span>
+  );
+}
+
+/**
+ * Header customer search (spec §2, §5): queries at 2+ characters after 200 ms of
+ * quiet; shorter text clears the results; a failure is logged and empties them.
+ */
+export function CustomerSearch() {
+  const navigate = useNavigate();
+  const [text, setText] = useState('');
+  const term = searchTermOf(useDebouncedValue(text));
+  const { data, error } = useSearchCustomersQuery(term, { skip: !term });
+  useEffect(() => {
+    if (error) console.warn('customer search failed', error);
+  }, [error]);
+  const results = term && !error ? (data ?? []) : [];
+
+  return (
+    <AutoComplete
+      value={text}
+      onChange={setText}
+      style={{ width: 'min(360px, 32vw)' }}
+      options={results.map((c) => {
+        const label = c.name || UNKNOWN_CUSTOMER;
+        return { value: String(c.id), key: c.id, label: <Highlighted label={label} query={term} />, customerName: label };
+      })}
+      onSelect={(value: string, option) => {
+        setText('');
+        navigate(`/dashboards/portals/${value}`, { state: { customerName: (option as { customerName: string }).customerName } });
+      }}
+    >
+      <Input prefix={<SearchOutlined />} placeholder="Search for something" aria-label="Search customers" allowClear size="large" />
+    </AutoComplete>
+  );
+}

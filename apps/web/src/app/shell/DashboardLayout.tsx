@@ -1,0 +1,66 @@
+import { Drawer, Layout, Spin } from 'antd';
+import { Suspense, useState } from 'react';
+import { Outlet, useNavigation } from 'react-router';
+import { useMediaQuery } from '../../lib/useMediaQuery.ts';
+import { useAppSelector } from '../hooks.ts';
+import { NARROW_QUERY, SIDER_COLLAPSED_WIDTH, SIDER_WIDTH } from '../theme.ts';
+import { GlobalBanner } from './GlobalBanner.tsx';
+import { NarrowHeader, WideHeader } from './HeaderBar.tsx';
+import { SideNav } from './SideNav.tsx';
+
+/**
+ * The dashboard shell (spec §2): side navigation 80/250 px, collapsible and hideable;
+ * at 769 px and below a 95vw drawer closed by tapping outside; sticky header.
+ */
+export default function DashboardLayout() {
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const [collapsed, setCollapsed] = useState(false);
+  const [hidden, setHidden] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const navigation = useNavigation();
+  const mode = useAppSelector((s) => s.theme.mode);
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      {!narrow && !hidden && (
+        <Layout.Sider
+          width={SIDER_WIDTH}
+          collapsedWidth={SIDER_COLLAPSED_WIDTH}
+          collapsed={collapsed}
+          trigger={null}
+          style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}
+        >
+          <SideNav collapsed={collapsed} />
+        </Layout.Sider>
+      )}
+      {narrow && (
+        <Drawer
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          placement="left"
+          size="95vw"
+          closable={false}
+          styles={{ body: { padding: 0, background: mode === 'dark' ? '#0a1f1d' : '#0b3b37' } }}
+          aria-label="Navigation"
+        >
+          <SideNav onNavigate={() => setDrawerOpen(false)} />
+        </Drawer>
+      )}
+      <Layout>
+        {narrow ? (
+          <NarrowHeader onOpenMenu={() => setDrawerOpen(true)} />
+        ) : (
+          <WideHeader collapsed={collapsed} hidden={hidden} onToggleCollapsed={() => setCollapsed((c) => !c)} onToggleHidden={() => setHidden((h) => !h)} />
+        )}
+        <GlobalBanner />
+        <Layout.Content style={{ padding: narrow ? 12 : 24, minWidth: 0 }}>
+          <Spin spinning={navigation.state === 'loading'} delay={150} description="Loading">
+            <Suspense fallback={<Spin style={{ display: 'block', margin: 48 }} />}>
+              <Outlet />
+            </Suspense>
+          </Spin>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

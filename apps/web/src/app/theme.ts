@@ -1,0 +1,38 @@
+import { theme, type ThemeConfig } from 'antd';
+import type { ThemeMode } from './uiSlices.ts';
+
+/** Status colours: one meaning each, everywhere (visual-design.md). */
+export const STATUS_COLORS = {
+  online: '#52c41a',
+  offline: '#ff4d4f',
+  offlineFaint: '#d9a3a3',
+  warning: '#faad14',
+  unknown: '#bfbfbf',
+} as const;
+
+export const BRAND = '#0f766e';
+export const SIDER_WIDTH = 250;
+export const SIDER_COLLAPSED_WIDTH = 80;
+export const HEADER_HEIGHT = 100;
+export const NARROW_QUERY = '(max-width: 769px)';
+
+/** The one theme source: antd tokens with the light or dark algorithm. */
+export function themeOf(mode: ThemeMode): ThemeConfig {
+  return {
+    algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
+    token: {
+      colorPrimary: BRAND,
+      colorInfo: BRAND,
+      colorSuccess: STATUS_COLORS.online,
+      colorError: STATUS_COLORS.offline,
+      colorWarning: STATUS_COLORS.warning,
+      borderRadius: 8,
+      fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+      ...(mode === 'light' ? { colorBgLayout: '#f3f5f7' } : {}),
+    },
+    components: {
+      Layout: mode === 'light' ? { siderBg: '#0b3b37', headerBg: '#ffffff', bodyBg: '#f3f5f7' } : { siderBg: '#0a1f1d' },
+      Menu: mode === 'light' ? { darkItemBg: '#0b3b37', darkSubMenuItemBg: '#082e2b', darkItemSelectedBg: BRAND } : { darkItemSelectedBg: BRAND },
+    },
+  };
+}

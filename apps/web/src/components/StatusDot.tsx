@@ -1,0 +1,33 @@
+import { Badge, Tooltip } from 'antd';
+import { STATUS_COLORS } from '../app/theme.ts';
+
+export type DotStatus = 'online' | 'offline' | 'warning' | 'unknown';
+
+const COLOR: Record<DotStatus, string> = {
+  online: STATUS_COLORS.online,
+  offline: STATUS_COLORS.offline,
+  warning: STATUS_COLORS.warning,
+  unknown: STATUS_COLORS.unknown,
+};
+const WORD: Record<DotStatus, string> = { online: 'Online', offline: 'Offline', warning: 'Warning', unknown: 'Unknown' };
+
+/** Device status code (1 online, 0 offline) to a dot status. */
+export const deviceDotStatus = (status: number | null | undefined): DotStatus => (status === 1 ? 'online' : status === 0 ? 'offline' : 'unknown');
+
+/**
+ * A status dot that never relies on colour alone: the word beside it (default) or
+ * in a tooltip (`compact`). `faint` is the spec's faint red for offline in dense tables.
+ */
+export function StatusDot({ status, compact = false, faint = false, label }: { status: DotStatus; compact?: boolean; faint?: boolean; label?: string }) {
+  const color = status === 'offline' && faint ? STATUS_COLORS.offlineFaint : COLOR[status];
+  const word = label ?? WORD[status];
+  if (compact)
+    return (
+      <Tooltip title={word}>
+        <span role="img" aria-label={word}>
+          <Badge color={color} />
+        </span>
+      </Tooltip>
+    );
+  return <Badge color={color} text={word} />;
+}

@@ -1,0 +1,55 @@
+import { Button, Form, Input, Typography } from 'antd';
+import { Link, useNavigate } from 'react-router';
+import { MSG } from '@vigil/contracts';
+import { useAppDispatch } from '../../../app/hooks.ts';
+import { notify } from '../../../lib/notify.ts';
+import { useLoginMutation } from '../api.ts';
+import { homeOf, tokensReceived } from '../authSlice.ts';
+import { claimsOf } from '../../../lib/jwt.ts';
+
+interface SignInForm {
+  email: string;
+  password: string;
+}
+
+/** Sign in (spec §4 Login): toast, tokens saved, then the role's home. */
+export default function SignInPage() {
+  const [login, { isLoading }] = useLoginMutation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+
+  const onFinish = async (values: SignInForm) => {
+    const result = await login({ email: values.email.trim(), password: values.password });
+    if (!('data' in result) || !result.data) return; // the error is shown by the session layer
+    const { accessToken } = result.data.data;
+    dispatch(tokensReceived({ accessToken }));
+    notify.success(MSG.loggedIn);
+    const claims = claimsOf(accessToken);
+    navigate(homeOf(claims ?? { roles: [], tenantId: -1 }), { replace: true });
+  };
+
+  return (
+    <>
+      <Typography.Title level={2} style={{ marginTop: 0 }}>
+        Sign in
+      </Typography.Title>
+      <Form<SignInForm> layout="vertical" onFinish={onFinish} requiredMark={false} size="large">
+        <Form.Item label="Email" name="email" rules={[{ required: true, whitespace: true, message: MSG.email }]}>
+          <Input type="email" autoComplete="username" />
+        </Form.Item>
+        <Form.Item label="Password" name="password" rules={[{ required: true, message: MSG.password }]}>
+          <Input.Password autoComplete="current-password" />
+        </Form.Item>
+        <div style={{ textAlign: 'right', marginTop: -8, marginBottom: 16 }}>
+          <Link to="/auth/password-reset">Forgot password</Link>
+        </div>
+        <Button type="primary" htmlType="submit" block loading={isLoading}>
+          Sign in
+        </Button>
+      </Form>
+      <Typography.Paragraph style={{ marginTop: 16, marginBottom: 0, textAlign: 'center' }}>
+        No account yet? <Link to="/auth/signup">Sign up</Link>
+      </Typography.Paragraph>
+    </>
+  );
+}

@@ -1,0 +1,23 @@
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { useAppDispatch } from '../../app/hooks.ts';
+import { api } from '../../lib/api/apiSlice.ts';
+import { useLogoutMutation } from './api.ts';
+import { signedOut } from './authSlice.ts';
+
+/** Logout (spec §4): tell the server, clear auth state and cached data, go to the root. */
+export function useSignOut() {
+  const [logout] = useLogoutMutation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  return useCallback(async () => {
+    try {
+      await logout().unwrap();
+    } catch {
+      // The session ends locally even if the server could not be reached.
+    }
+    dispatch(signedOut());
+    dispatch(api.util.resetApiState());
+    navigate('/', { replace: true });
+  }, [logout, dispatch, navigate]);
+}

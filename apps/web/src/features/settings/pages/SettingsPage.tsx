@@ -1,0 +1,57 @@
+import { Card, Form, Tabs } from 'antd';
+import { useCallback, useState } from 'react';
+import { useAuth } from '../../../app/hooks.ts';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { isSuperAdmin } from '../../auth/authSlice.ts';
+import type { TenantFormValues } from '../../tenants/components/TenantFormFields.tsx';
+import { ProfilePanel } from '../components/ProfilePanel.tsx';
+import { TenantPanel } from '../components/TenantPanel.tsx';
+import { WelcomeDialog } from '../components/WelcomeDialog.tsx';
+import { useCheckoutReturn } from '../useCheckoutReturn.ts';
+
+/** Settings (spec §2): superAdmin sees only the profile; others Profile and Tenant (Tenant first without a tenant). */
+export default function SettingsPage() {
+  const auth = useAuth();
+  const [tab, setTab] = useState(auth.tenantId === -1 ? 'tenant' : 'profile');
+  const [welcomeOpen, setWelcomeOpen] = useState(false);
+  const [form] = Form.useForm<TenantFormValues>();
+  const openWelcome = useCallback(() => {
+    setTab('tenant');
+    setWelcomeOpen(true);
+  }, []);
+  useCheckoutReturn(openWelcome);
+
+  if (isSuperAdmin(auth))
+    return (
+      <>
+        <PageHeader title="Settings" />
+        <Card title="Profile">
+          <ProfilePanel />
+        </Card>
+      </>
+    );
+
+  return (
+    <>
+      <PageHeader title="Settings" />
+      <Card>
+        <Tabs
+          activeKey={tab}
+          onChange={setTab}
+          items={[
+            { key: 'profile', label: 'Profile', children: <ProfilePanel /> },
+            { key: 'tenant', label: 'Tenant', forceRender: true, children: <TenantPanel form={form} onNeedsSubscription={openWelcome} /> },
+          ]}
+        />
+      </Card>
+      <WelcomeDialog
+        open={welcomeOpen}
+        onClose={() => setWelcomeOpen(false)}
+        values={() => {
+          const v = form.getFieldsValue(true) as TenantFormValues;
+          return v.name ? { ...v, goalScore: Number(v.goalScore) } : undefined;
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+import { tenantsEndpoints, type ListQueryInput, type ResponseOf, type UpdateTenantBody } from '@vigil/contracts';
+import { api, request, type RequestBodyOf } from '../../lib/api/apiSlice.ts';
+
+type E = typeof tenantsEndpoints;
+
+export const tenantsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    tenants: build.query<ResponseOf<E['list']>, ListQueryInput>({
+      query: (list) => request(tenantsEndpoints.list, { list }),
+      providesTags: ['Tenant'],
+    }),
+    allTenants: build.query<ResponseOf<E['all']>, void>({
+      query: () => request(tenantsEndpoints.all),
+      providesTags: ['Tenant'],
+    }),
+    tenant: build.query<ResponseOf<E['get']>, number>({
+      query: (id) => request(tenantsEndpoints.get, { params: { id } }),
+      providesTags: (_r, _e, id) => [{ type: 'Tenant', id }],
+    }),
+    createTenant: build.mutation<ResponseOf<E['create']>, RequestBodyOf<E['create']>>({
+      query: (body) => request(tenantsEndpoints.create, { body }),
+      invalidatesTags: ['Tenant'],
+    }),
+    updateTenant: build.mutation<ResponseOf<E['update']>, { id: number; body: UpdateTenantBody }>({
+      query: ({ id, body }) => request(tenantsEndpoints.update, { params: { id }, body }),
+      invalidatesTags: ['Tenant'],
+    }),
+    deleteTenant: build.mutation<ResponseOf<E['remove']>, number>({
+      query: (id) => request(tenantsEndpoints.remove, { params: { id } }),
+      invalidatesTags: ['Tenant', 'User'],
+    }),
+  }),
+});
+
+export const {
+  useTenantsQuery,
+  useAllTenantsQuery,
+  useTenantQuery,
+  useCreateTenantMutation,
+  useUpdateTenantMutation,
+  useDeleteTenantMutation,
+} = tenantsApi;

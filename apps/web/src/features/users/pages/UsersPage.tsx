@@ -1,0 +1,78 @@
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { Button, Card, Popconfirm, Space, Table, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { User } from '@vigil/contracts';
+import { useAuth } from '../../../app/hooks.ts';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { EmptyState, TableState } from '../../../components/TableStates.tsx';
+import { tablePagination } from '../../../lib/tablePagination.ts';
+import { useListState } from '../../../lib/useListState.ts';
+import { isAdminOrSuper, isSuperAdmin } from '../../auth/authSlice.ts';
+import { useDeleteUserMutation, useUsersQuery } from '../api.ts';
+import { AddUserDialog } from '../components/AddUserDialog.tsx';
+
+export const rolesText = (roles: readonly string[]) => (roles.length ? roles.join(', ') : '-');
+
+/** Users (spec §2): Tenant Name for the superAdmin; Add User for superAdmin and Admin. */
+export default function UsersPage() {
+  const auth = useAuth();
+  const superAdmin = isSuperAdmin(auth);
+  const list = useListState();
+  const { data, isLoading, isFetching, error, refetch } = useUsersQuery(list.query);
+  const [remove] = useDeleteUserMutation();
+  const [adding, setAdding] = useState(false);
+  const navigate = useNavigate();
+  const sortable = (key: string) => ({ key, dataIndex: key, sorter: true, sortOrder: list.sortOrderOf(key) });
+
+  const columns: TableColumnsType<User> = [
+    ...(superAdmin ? [{ title: 'Tenant Name', ...sortable('tenantName'), render: (v: string) => v || '-' }] : []),
+    { title: 'User Name', ...sortable('name') },
+    { title: 'Email', ...sortable('email') },
+    { title: 'Phone Number', ...sortable('phone') },
+    { title: 'Role', key: 'roles', dataIndex: 'roles', render: (roles: string[]) => rolesText(roles) },
+    {
+      title: 'Action',
+      key: 'action',
+      width: 110,
+      render: (_, u) => (
+        <Space>
+          <Button type="text" icon={<EditOutlined />} aria-label={`Edit ${u.name}`} onClick={() => navigate(`/dashboards/users/${u.id}`)} />
+          <Popconfirm title="Are you sure you want to delete this user?" okText="Yes" cancelText="No" onConfirm={() => remove(u.id)}>
+            <Button danger type="text" icon={<DeleteOutlined />} aria-label={`Delete ${u.name}`} />
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="Users"
+        extra={
+          isAdminOrSuper(auth) && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
+              Add User
+            </Button>
+          )
+        }
+      />
+      <Card>
+        <TableState isLoading={isLoading} error={error} onRetry={refetch}>
+          <Table<User>
+            rowKey="id"
+            columns={columns}
+            dataSource={data?.data.list ?? []}
+            loading={isFetching}
+            pagination={tablePagination(list, data?.data.count)}
+            onChange={list.onTableChange as never}
+            scroll={{ x: 760 }}
+            locale={{ emptyText: <EmptyState text="No users yet. Add User to invite a colleague." /> }}
+          />
+        </TableState>
+      </Card>
+      <AddUserDialog open={adding} onClose={() => setAdding(false)} superAdmin={superAdmin} />
+    </>
+  );
+}

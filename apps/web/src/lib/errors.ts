@@ -1,0 +1,28 @@
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { NETWORK_ERROR, STATUS_MESSAGES, UNEXPECTED_ERROR } from '@vigil/contracts';
+
+/** The text an error body carries, if any: plain text, `{error: "..."}` or `{error: {msg}}` (spec §8). */
+export function bodyMessage(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.trim() || undefined;
+  if (!body || typeof body !== 'object') return undefined;
+  const error = (body as { error?: unknown; msg?: unknown }).error;
+  if (typeof error === 'string' && error) return error;
+  if (error && typeof error === 'object') {
+    const inner = error as { msg?: unknown; error?: unknown };
+    if (typeof inner.msg === 'string' && inner.msg) return inner.msg;
+    if (typeof inner.error === 'string' && inner.error) return inner.error;
+  }
+  return undefined;
+}
+
+/** Status -> default message of the spec's catalogue, overridden by the body's own text. */
+export function messageOf(error: FetchBaseQueryError | { status?: unknown; data?: unknown } | undefined): string {
+  if (!error) return UNEXPECTED_ERROR;
+  const { status, data } = error as { status?: unknown; data?: unknown; originalStatus?: number };
+  if (status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR') return NETWORK_ERROR;
+  const code = typeof status === 'number' ? status : (error as { originalStatus?: number }).originalStatus;
+  const fromBody = bodyMessage(data);
+  if (fromBody && !/^\s*</.test(fromBody)) return fromBody;
+  if (typeof code === 'number') return STATUS_MESSAGES[code] ?? UNEXPECTED_ERROR;
+  return UNEXPECTED_ERROR;
+}

@@ -1,0 +1,74 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import type { SortDir } from '@vigil/contracts';
+import type { TablePaginationConfig } from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import { readListState, toListQuery, writeListState, type ListState } from './listState.ts';
+
+/**
+ * List state (page, pageSize, sort, filter) kept in the address bar, so it survives
+ * reload and back/forward. `onTableChange` plugs into antd Table's `onChange`.
+ */
+export function useListState(defaults: { pageSize?: number; sort?: [string, SortDir]; prefix?: string } = {}) {
+  const [params, setParams] = useSearchParams();
+  const prefix = defaults.prefix ?? '';
+  const scoped = useMemo(() => {
+    if (!prefix) return params;
+    const own = new URLSearchParams();
+    for (const key of ['page', 'pageSize', 'sort', 'filter']) {
+      const v = params.get(prefix + key);
+      if (v !== null) own.set(key, v);
+    }
+    return own;
+  }, [params, prefix]);
+  const key = scoped.toString();
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const state = useMemo(() => readListState(scoped, defaults), [key, defaults.pageSize, defaults.sort?.[0], defaults.sort?.[1]]);
+
+  const update = useCallback(
+    (patch: Partial<ListState>) =>
+      setParams((current) => {
+        if (!prefix) return writeListState(current, patch);
+        const own = new URLSearchParams();
+        for (const k of ['page', 'pageSize', 'sort', 'filter']) {
+          const v = current.get(prefix + k);
+          if (v !== null) own.set(k, v);
+        }
+        const written = writeListState(own, patch);
+        const next = new URLSearchParams(current);
+        for (const k of ['page', 'pageSize', 'sort', 'filter']) {
+          const v = written.get(k);
+          if (v === null) next.delete(prefix + k);
+          else next.set(prefix + k, v);
+        }
+        return next;
+      }),
+    [setParams, prefix],
+  );
+
+  const onTableChange = useCallback(
+    (pagination: TablePaginationConfig, _filters: unknown, sorter: SorterResult<unknown> | SorterResult<unknown>[]) => {
+      const one = Array.isArray(sorter) ? sorter[0] : sorter;
+      const field = one?.order ? String(one.columnKey ?? one.field) : undefined;
+      update({
+        page: pagination.current ?? 1,
+        pageSize: pagination.pageSize ?? state.pageSize,
+        sort: field ? [field, one!.order === 'ascend' ? 'ASC' : 'DESC'] : undefined,
+      });
+    },
+    [update, state.pageSize],
+  );
+
+  return {
+    ...state,
+    query: toListQuery(state),
+    setPage: (page: number) => update({ page }),
+    setPageSize: (pageSize: number) => update({ pageSize, page: 1 }),
+    setSort: (sort?: [string, SortDir]) => update({ sort }),
+    setFilter: (filter: Record<string, unknown>) => update({ filter, page: 1 }),
+    update,
+    onTableChange,
+    /** antd `sortOrder` of a column, from the URL state. */
+    sortOrderOf: (field: string) => (state.sort?.[0] === field ? (state.sort[1] === 'ASC' ? ('ascend' as const) : ('descend' as const)) : null),
+  };
+}
