@@ -1,1 +1,148 @@
-console.log("benchmarks: not written yet");
+/**
+ * `npm run bench [-- tiny|S|L]`, or in bench/: `npx tsx src/run.ts --size tiny|S|L [--only lists,ingestion,...]`
+ *
+ * Without --size: S on PGlite, then L on PostgreSQL when BENCH_DATABASE_URL is set (a throwaway
+ * database: it is emptied). BENCH_SIZE=tiny (or --size tiny) is the CI smoke run: every
+ * measurement at toy scale in a few seconds, so the harness cannot rot.
+ *
+ * Order per size: seed (server stopped) -> database phases (baselines straight into the tables;
+ * PGlite is single-process, so only while the server is stopped) -> start the server as a child
+ * process pinned to CPU 0 (this process on CPU 1) -> HTTP phases -> stop -> table + JSON.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase, type Database } from '../../apps/server/src/db/client.ts';
+import { migrateDatabase } from '../../apps/server/src/db/migrate.ts';
+import { tokenSigner } from './lib/auth.ts';
+import type { BenchContext, DbMeasurement, HttpMeasurement } from './lib/context.ts';
+import { cpuPlan, pinTo } from './lib/cpu.ts';
+import { markdownTable, Results, writeResults } from './lib/results.ts';
+import { startBenchServer } from './lib/server.ts';
+import { SIZES, type SizeSpec } from './lib/sizes.ts';
+import { measureNaiveDashboard, measurePulseCalls } from './measure/dashboard.ts';
+import { measureIngestionBaselines } from './measure/ingestion-baseline.ts';
+import { measureIngestion } from './measure/ingestion.ts';
+import { measureLists } from './measure/lists.ts';
+import { measureLiveEvents } from './measure/live-events.ts';
+import { measureMemory } from './measure/memory.ts';
+import { measureWebApp } from './measure/web.ts';
+import { resetPostgres, seedDatabase } from './seed.ts';
+
+/** A fixed secret: tokens and sealed portal secrets made here are valid for the server. */
+const APP_SECRET = 'vigil-bench-app-secret-0123456789abcdefghijklmnop';
+
+const DB_PHASES: [string, DbMeasurement][] = [
+  ['dashboard', measureNaiveDashboard],
+  ['ingestion', measureIngestionBaselines],
+];
+const HTTP_PHASES: [string, HttpMeasurement][] = [
+  ['dashboard', measurePulseCalls],
+  ['lists', measureLists],
+  ['ingestion', measureIngestion],
+  ['live-events', measureLiveEvents],
+  ['web', measureWebApp],
+  ['memory', measureMemory],
+];
+const ALL = [...new Set([...DB_PHASES, ...HTTP_PHASES].map(([name]) => name))];
+
+async function benchSize(size: SizeSpec, databaseUrl: string | undefined, only: Set<string>): Promise<Results> {
+  const kind = databaseUrl ? 'postgres' : 'pglite';
+  console.log(`\n== Vigil bench: size ${size.name} on ${kind} ==`);
+  const results = new Results(size.name !== 'tiny');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'vigil-bench-'));
+  const cpus = cpuPlan();
+  if (cpus.load !== undefined) pinTo(process.pid, cpus.load);
+  let database: Database | undefined = await openDatabase({ databaseUrl, dataDir });
+  try {
+    if (databaseUrl) await resetPostgres(database);
+    await migrateDatabase(database);
+    const seeded = await seedDatabase(database, size, APP_SECRET);
+    console.log(`seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.rowCounts)}`);
+    const byPortals = [...seeded.tenants].sort((a, b) => b.portals.length - a.portals.length);
+    const ctx: BenchContext = {
+      size,
+      kind,
+      seeded,
+      main: byPortals[0]!,
+      other: byPortals[1]!,
+      sign: tokenSigner(APP_SECRET),
+      results,
+      shared: { seededRows: seeded.rowCounts, seedSeconds: seeded.seconds },
+    };
+    for (const [name, measure] of DB_PHASES) {
+      if (!only.has(name)) continue;
+      try {
+        await measure(ctx, database);
+      } catch (err) {
+        results.fail(`${name} (database phase)`, err);
+      }
+    }
+    await database.close();
+    database = undefined;
+
+    const server = await startBenchServer({ dataDir, databaseUrl, appSecret: APP_SECRET, cpu: cpus.server });
+    ctx.server = server;
+    ctx.shared.rssAfterStart = server.rss();
+    try {
+      for (const [name, measure] of HTTP_PHASES) {
+        if (!only.has(name)) continue;
+        console.log(`-- ${name}`);
+        try {
+          await measure(ctx, server);
+        } catch (err) {
+          results.fail(name, err);
+        }
+      }
+    } finally {
+      await server.stop();
+      if (server.logBytes() > 0) console.log(`server log (warnings and errors): ${server.logFile}`);
+    }
+    const file = writeResults(`${size.name}-${kind}`, {
+      size: size.name,
+      database: kind,
+      at: new Date().toISOString(),
+      machine: { cpus: (await import('node:os')).availableParallelism(), node: process.version, pinned: cpus },
+      seeded: { rowCounts: seeded.rowCounts, seconds: seeded.seconds },
+      rows: results.rows,
+      failures: results.failures,
+    });
+    console.log(`\n${markdownTable(results.rows)}\n`);
+    if (results.failures.length) console.log(`failures:\n${results.failures.map((f) => `  ${f.measurement}: ${f.error}`).join('\n')}`);
+    console.log(`results written to ${path.relative(process.cwd(), file)}`);
+    return results;
+  } finally {
+    await database?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  // From the root, npm swallows `--size` (`npm run bench -- --size tiny` reaches us as `tiny`), so a
+  // bare size name is accepted too, as is BENCH_SIZE.
+  const { values, positionals } = parseArgs({ options: { size: { type: 'string' }, only: { type: 'string' } }, allowPositionals: true });
+  const sizeName = values.size ?? positionals[0] ?? process.env.BENCH_SIZE;
+  const only = new Set(values.only ? values.only.split(',') : ALL);
+  const pgUrl = process.env.BENCH_DATABASE_URL;
+  const plan: [SizeSpec, string | undefined][] = [];
+  if (sizeName) {
+    const size = SIZES[sizeName as SizeSpec['name']];
+    if (!size) throw new Error(`unknown size ${sizeName}: tiny, S or L`);
+    // L is the PostgreSQL size; tiny and S run on PGlite (tiny also on PostgreSQL if asked).
+    if (size.name === 'L' && !pgUrl) throw new Error('size L runs on PostgreSQL: set BENCH_DATABASE_URL (a throwaway database)');
+    plan.push([size, size.name === 'L' || process.env.BENCH_TINY_ON_POSTGRES ? pgUrl : undefined]);
+  } else {
+    plan.push([SIZES.S, undefined]);
+    if (pgUrl) plan.push([SIZES.L, pgUrl]);
+  }
+  let failures = 0;
+  for (const [size, url] of plan) failures += (await benchSize(size, url, only)).failures.length;
+  // The smoke run fails when a measurement could not run at all (targets missed do not fail it).
+  process.exit(failures > 0 ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

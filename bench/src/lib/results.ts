@@ -1,0 +1,74 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** One figure of the run, beside its same-run baseline and the issue's target. */
+export interface ResultRow {
+  group: string;
+  name: string;
+  value: number;
+  unit: string;
+  /** Secondary figures of the same measurement (p50, p99, errors...). */
+  detail?: string;
+  baseline?: { name: string; value: number; unit: string };
+  /** value / baseline (or baseline / value for latencies, so > 1 always means "better than baseline"). */
+  ratio?: number;
+  target?: string;
+  /** null: no target, or not measurable in this run. */
+  met?: boolean | null;
+  note?: string;
+}
+
+export class Results {
+  readonly rows: ResultRow[] = [];
+  readonly failures: { measurement: string; error: string }[] = [];
+
+  /** @param judge false for the tiny smoke run: toy-scale figures are not held against targets. */
+  constructor(private readonly judge = true) {}
+
+  add(row: ResultRow): void {
+    if (!this.judge && row.met !== undefined) row = { ...row, met: null };
+    this.rows.push(row);
+    printRow(row);
+  }
+
+  fail(measurement: string, err: unknown): void {
+    const error = err instanceof Error ? err.message : String(err);
+    this.failures.push({ measurement, error });
+    console.log(`  !! ${measurement}: ${error}`);
+  }
+}
+
+const fmt = (n: number) => (Math.abs(n) >= 100 ? Math.round(n).toLocaleString('en-US') : String(Math.round(n * 100) / 100));
+
+function printRow(r: ResultRow): void {
+  const base = r.baseline ? ` | base ${r.baseline.name}: ${fmt(r.baseline.value)} ${r.baseline.unit}` : '';
+  const ratio = r.ratio !== undefined ? ` | x${fmt(r.ratio)}` : '';
+  const target = r.target ? ` | target ${r.target}: ${r.met === true ? 'MET' : r.met === false ? 'MISSED' : 'n/a'}` : '';
+  console.log(`  ${r.group} / ${r.name}: ${fmt(r.value)} ${r.unit}${r.detail ? ` (${r.detail})` : ''}${base}${ratio}${target}`);
+}
+
+/** The final table (markdown, so it can be pasted into docs/performance.md as is). */
+export function markdownTable(rows: ResultRow[]): string {
+  const lines = ['| Group | Measurement | Figure | Baseline (same run) | Ratio | Target | Met |', '|---|---|---|---|---|---|---|'];
+  for (const r of rows) {
+    const figure = `${fmt(r.value)} ${r.unit}${r.detail ? ` (${r.detail})` : ''}`;
+    const base = r.baseline ? `${r.baseline.name}: ${fmt(r.baseline.value)} ${r.baseline.unit}` : '';
+    const met = r.met === true ? 'met' : r.met === false ? '**missed**' : '';
+    lines.push(`| ${r.group} | ${r.name} | ${figure} | ${base} | ${r.ratio !== undefined ? `${fmt(r.ratio)}x` : ''} | ${r.target ?? ''} | ${met} |`);
+  }
+  return lines.join('\n');
+}
+
+const RESULTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../results');
+
+/** Writes bench/results/<size>-<timestamp>.json and <size>-latest.json; returns the first path. */
+export function writeResults(size: string, payload: object): string {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const file = path.join(RESULTS_DIR, `${size}-${stamp}.json`);
+  const text = `${JSON.stringify(payload, null, 2)}\n`;
+  writeFileSync(file, text);
+  writeFileSync(path.join(RESULTS_DIR, `${size}-latest.json`), text);
+  return file;
+}

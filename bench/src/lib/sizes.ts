@@ -1,0 +1,73 @@
+/** Data set sizes of the benchmark issue. Each tenant's counts are split evenly over its portals. */
+export interface TenantSize {
+  portals: number;
+  devices: number;
+  cases: number;
+  alerts: number;
+}
+
+export interface SizeSpec {
+  name: 'tiny' | 'S' | 'L';
+  tenants: TenantSize[];
+  /** Days of status history. */
+  days: number;
+  /** Length of one online+offline cycle: two status changes per cycle. */
+  cycleHours: number;
+  /** Seconds per autocannon run (tiny uses a request count instead). */
+  duration: number;
+  /** Request count per autocannon run, instead of `duration` (tiny smoke runs). */
+  amount?: number;
+  sseClients: number[];
+  /** Connection counts of the list runs. */
+  listConnections: number[];
+  /** Sequential samples per Pulse call. */
+  samples: number;
+  /** Rows of the single-row INSERT baseline. */
+  baselineRows: number;
+}
+
+const even = (n: number, portals: number, devices: number, cases: number, alerts: number): TenantSize[] =>
+  Array.from({ length: n }, () => ({ portals: portals / n, devices: devices / n, cases: cases / n, alerts: alerts / n }));
+
+export const SIZES: Record<SizeSpec['name'], SizeSpec> = {
+  tiny: {
+    name: 'tiny',
+    tenants: even(2, 4, 200, 40, 100),
+    days: 8,
+    cycleHours: 96,
+    duration: 1,
+    amount: 40,
+    sseClients: [20],
+    listConnections: [10],
+    samples: 3,
+    baselineRows: 100,
+  },
+  // 2 tenants, 100 portals, 10,000 devices, 30 days, 5,000 cases, 20,000 alerts.
+  S: {
+    name: 'S',
+    tenants: even(2, 100, 10_000, 5_000, 20_000),
+    days: 30,
+    cycleHours: 96,
+    duration: 8,
+    sseClients: [1_000, 5_000],
+    listConnections: [10, 50],
+    samples: 30,
+    baselineRows: 2_000,
+  },
+  // 1,000 portals and 100,000 devices in one tenant plus 9 small tenants, 90 days, about one
+  // change per device every two days (two changes per 96 h cycle), 50,000 cases, 200,000 alerts.
+  L: {
+    name: 'L',
+    tenants: [
+      { portals: 1_000, devices: 100_000, cases: 45_000, alerts: 180_000 },
+      ...Array.from({ length: 9 }, () => ({ portals: 10, devices: 500, cases: 500, alerts: 2_000 })),
+    ],
+    days: 90,
+    cycleHours: 96,
+    duration: 10,
+    sseClients: [1_000, 5_000],
+    listConnections: [10, 50],
+    samples: 30,
+    baselineRows: 2_000,
+  },
+};

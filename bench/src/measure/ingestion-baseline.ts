@@ -1,0 +1,103 @@
+/**
+ * Ingestion baselines, straight into the database (no HTTP, no validation, no events): what the
+ * webhook route is compared against. Each device event = upsert the device by external id, close
+ * its open status period, open a new one — the minimum any ingestion must write.
+ * Runs on the `other` tenant so the main tenant's history stays as seeded for the Pulse checks.
+ */
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../../apps/server/src/db/client.ts';
+import type { BenchContext } from '../lib/context.ts';
+
+interface Event {
+  portalId: number;
+  externalId: string;
+  name: string;
+  deviceType: number;
+  status: number;
+  at: string;
+}
+
+/** N distinct devices of the tenant, portal-major, so one set-based statement never hits a device twice. */
+function events(ctx: BenchContext, count: number, status: number): Event[] {
+  const t = ctx.other;
+  const n = Math.min(count, t.portals.length * t.devicesPerPortal);
+  const at = new Date().toISOString();
+  return Array.from({ length: n }, (_, i) => {
+    const j = 1 + Math.floor(i / t.portals.length);
+    return { portalId: t.portals[i % t.portals.length]!.id, externalId: `dev-${j}`, name: `Device ${j}`, deviceType: j % 5, status, at };
+  });
+}
+
+async function rowByRow(database: Database, tenantId: number, list: Event[]): Promise<void> {
+  const db = database.db;
+  for (const e of list) {
+    const res = (await db.execute(sql`
+      insert into devices (tenant_id, portal_id, external_id, name, device_type, device_model, status,
+                           last_report_at, last_online, status_since, first_seen_at)
+      values (${tenantId}::int, ${e.portalId}::int, ${e.externalId}, ${e.name}, ${e.deviceType}::int, '', ${e.status}::int,
+              ${e.at}::timestamptz, ${e.at}::timestamptz, ${e.at}::timestamptz, ${e.at}::timestamptz)
+      on conflict (tenant_id, portal_id, external_id) do update
+        set status = excluded.status, last_report_at = excluded.last_report_at, status_since = excluded.status_since,
+            name = excluded.name, updated_at = now()
+      returning id`)) as unknown as { rows: { id: number }[] };
+    const id = res.rows[0]!.id;
+    await db.execute(sql`update device_status_periods set ended_at = ${e.at}::timestamptz
+                          where tenant_id = ${tenantId}::int and device_id = ${id}::int and ended_at is null`);
+    await db.execute(sql`insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
+                         values (${tenantId}::int, ${id}::int, ${e.portalId}::int, ${e.status}::int, ${e.at}::timestamptz)`);
+  }
+}
+
+async function setBased(database: Database, tenantId: number, list: Event[]): Promise<void> {
+  await database.db.execute(sql`
+    with x as (
+      select * from jsonb_to_recordset(${JSON.stringify(list)}::jsonb)
+        as x("portalId" int, "externalId" text, name text, "deviceType" int, status int, at timestamptz)
+    ), up as (
+      insert into devices (tenant_id, portal_id, external_id, name, device_type, device_model, status,
+                           last_report_at, last_online, status_since, first_seen_at)
+      select ${tenantId}::int, x."portalId", x."externalId", x.name, x."deviceType", '', x.status, x.at, x.at, x.at, x.at from x
+      on conflict (tenant_id, portal_id, external_id) do update
+        set status = excluded.status, last_report_at = excluded.last_report_at, status_since = excluded.status_since,
+            name = excluded.name, updated_at = now()
+      returning id, portal_id, status, status_since
+    ), closed as (
+      update device_status_periods p set ended_at = up.status_since
+        from up where p.tenant_id = ${tenantId}::int and p.device_id = up.id and p.ended_at is null
+      returning 1
+    )
+    insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
+    select ${tenantId}::int, id, portal_id, status, status_since from up`);
+}
+
+export async function measureIngestionBaselines(ctx: BenchContext, database: Database): Promise<void> {
+  const tenantId = ctx.other.id;
+  const offline = events(ctx, ctx.size.baselineRows, 0);
+  let t0 = performance.now();
+  await rowByRow(database, tenantId, offline);
+  const rowSeconds = (performance.now() - t0) / 1000;
+  const rowRate = offline.length / rowSeconds;
+
+  const online = events(ctx, ctx.size.baselineRows, 1);
+  t0 = performance.now();
+  await setBased(database, tenantId, online);
+  const setSeconds = (performance.now() - t0) / 1000;
+  const setRate = online.length / setSeconds;
+
+  ctx.shared.rowLoopEventsPerSec = rowRate;
+  ctx.shared.setBasedEventsPerSec = setRate;
+  ctx.results.add({
+    group: 'Ingestion baseline',
+    name: `single-row INSERT loop (${offline.length} events, 3 statements each)`,
+    value: rowRate,
+    unit: 'events/s',
+  });
+  ctx.results.add({
+    group: 'Ingestion baseline',
+    name: `one set-based statement (${online.length} events)`,
+    value: setRate,
+    unit: 'events/s',
+    baseline: { name: 'row loop', value: rowRate, unit: 'events/s' },
+    ratio: setRate / rowRate,
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * Lists under load (autocannon): portals, devices, cases and alerts; first page, a deep page,
+ * sorted and filtered; at 10 and 50 connections. Baseline: /healthz of the same server.
+ */
+import type { BenchContext } from '../lib/context.ts';
+import { runLoad, type LoadResult } from '../lib/load.ts';
+import type { BenchServer } from '../lib/server.ts';
+import { round } from '../lib/stats.ts';
+
+const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));
+const page = (offset: number) => `range=${enc([offset, offset + 9])}`;
+
+interface ListCase {
+  resource: string;
+  variant: 'first page' | 'deep page' | 'sorted' | 'filtered';
+  path: string;
+}
+
+function listCases(ctx: BenchContext): ListCase[] {
+  const t = ctx.main;
+  const deep = (count: number) => Math.max(0, count - 10);
+  const resources: { resource: string; base: string; count: number; sort: [string, string]; filter: Record<string, unknown> }[] = [
+    { resource: 'portals', base: '/v0/api/customers', count: t.portals.length, sort: ['reliabilityScore', 'DESC'], filter: { q: 'Customer 1-00' } },
+    { resource: 'devices', base: '/v0/api/devices', count: t.deviceCount, sort: ['lastOnline', 'DESC'], filter: { status: 0 } },
+    { resource: 'cases', base: '/v0/api/case-stats', count: t.caseCount, sort: ['createdAt', 'DESC'], filter: { caseType: 1 } },
+    { resource: 'alerts', base: '/v0/api/alert-stats', count: t.alertCount, sort: ['createdAt', 'DESC'], filter: { alertType: 0 } },
+  ];
+  return resources.flatMap((r) => [
+    { resource: r.resource, variant: 'first page' as const, path: `${r.base}?${page(0)}` },
+    { resource: r.resource, variant: 'deep page' as const, path: `${r.base}?${page(deep(r.count))}` },
+    { resource: r.resource, variant: 'sorted' as const, path: `${r.base}?${page(0)}&sort=${enc(r.sort)}` },
+    { resource: r.resource, variant: 'filtered' as const, path: `${r.base}?${page(0)}&filter=${enc(r.filter)}` },
+  ]);
+}
+
+export async function measureLists(ctx: BenchContext, server: BenchServer): Promise<void> {
+  const loadOf = (path: string, connections: number, token?: string) =>
+    runLoad({
+      url: `${server.url}${path}`,
+      connections,
+      duration: ctx.size.duration,
+      amount: ctx.size.amount,
+      headers: token ? { authorization: `Bearer ${token}` } : undefined,
+    });
+  const label = ctx.kind === 'pglite' ? `S on PGlite` : `L on PostgreSQL`;
+  for (const connections of ctx.size.listConnections) {
+    const trivial = await loadOf('/healthz', connections);
+    ctx.results.add({ group: `Lists @${connections} conn`, name: 'baseline: GET /healthz', value: trivial.reqPerSec, unit: 'req/s', detail: `p50 ${trivial.p50} ms, p99 ${trivial.p99} ms` });
+    const firstPages = new Map<string, LoadResult>();
+    for (const c of listCases(ctx)) {
+      try {
+        const token = await ctx.sign(ctx.main);
+        const r = await loadOf(c.path, connections, token);
+        if (c.variant === 'first page') firstPages.set(c.resource, r);
+        const first = firstPages.get(c.resource);
+        const targets: string[] = [];
+        let met: boolean | null = null;
+        if (connections === 50) {
+          targets.push(`p99 <= 50 ms (${label})`);
+          met = r.p99 <= 50;
+          if (ctx.kind === 'postgres') {
+            targets.push('>= 0.1x trivial');
+            met = met && r.reqPerSec >= 0.1 * trivial.reqPerSec;
+          }
+          if (c.variant === 'deep page' && first) {
+            targets.push('deep p50 within 2x of first');
+            met = met && r.p50 <= 2 * Math.max(first.p50, 1);
+          }
+        }
+        ctx.results.add({
+          group: `Lists @${connections} conn`,
+          name: `${c.resource}: ${c.variant}`,
+          value: r.reqPerSec,
+          unit: 'req/s',
+          detail: `p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx ? `, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}` : ''}`,
+          baseline: { name: '/healthz', value: trivial.reqPerSec, unit: 'req/s' },
+          ratio: round(r.reqPerSec / trivial.reqPerSec, 3),
+          target: targets.join(', ') || undefined,
+          met: r.non2xx > 0 ? false : met,
+        });
+      } catch (err) {
+        ctx.results.fail(`list ${c.resource} ${c.variant} @${connections}`, err);
+      }
+    }
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Live events over Server-Sent Events: N raw HTTP clients (90 % on the main tenant, 10 % on
+ * another), each with its own single-use ticket. Each round posts a signed webhook that turns one
+ * online device of a main-tenant portal offline and times, per main-tenant client, webhook send ->
+ * `devices` event for that portal. Memory per client = server RSS growth / N. Any event naming a
+ * main-tenant portal at another tenant's client is a cross-tenant leak.
+ */
+import type { BenchContext } from '../lib/context.ts';
+import type { BenchServer } from '../lib/server.ts';
+import { openSseClient, pool, type SseClient } from '../lib/sse.ts';
+import { percentile, round } from '../lib/stats.ts';
+import { reportsFor, signedReport } from '../lib/webhook.ts';
+
+const KiB = 1024;
+
+async function ticketFor(server: BenchServer, token: string): Promise<string> {
+  const res = await fetch(`${server.url}/v0/api/live-events/ticket`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  const body = (await res.json()) as { data?: { ticket: string } };
+  if (!res.ok || !body.data) throw new Error(`ticket: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+  return body.data.ticket;
+}
+
+async function postReport(server: BenchServer, msg: ReturnType<typeof signedReport>): Promise<void> {
+  const res = await fetch(`${server.url}${msg.path}`, { method: 'POST', headers: msg.headers, body: msg.body });
+  if (res.status !== 202 && res.status !== 200) throw new Error(`webhook answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+}
+
+async function runWith(ctx: BenchContext, server: BenchServer, n: number, round_: number): Promise<void> {
+  const main = ctx.main;
+  const mainPortalIds = new Set(main.portals.map((p) => p.id));
+  const otherCount = Math.max(1, Math.round(n / 10));
+  const tenants = Array.from({ length: n }, (_, i) => (i < otherCount ? ctx.other : main));
+  const tokens = new Map([
+    [main.id, await ctx.sign(main)],
+    [ctx.other.id, await ctx.sign(ctx.other)],
+  ]);
+  const rssBefore = server.rss();
+  const tickets = await pool(tenants, 50, (t) => ticketFor(server, tokens.get(t.id)!));
+  const clients: SseClient[] = [];
+  let crossTenant = 0;
+  try {
+    await pool(tickets, 200, async (ticket, i) => {
+      const c = await openSseClient(`${server.url}/v0/api/live-events/stream?ticket=${encodeURIComponent(ticket)}`, tenants[i]!.id);
+      clients.push(c);
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    const perClient = (server.rss() - rssBefore) / n;
+
+    for (const c of clients) {
+      if (c.tenantId === main.id) continue;
+      c.onMessage = (m) => {
+        const id = (JSON.parse(m.data) as { customerId?: number }).customerId;
+        if (m.event !== 'snapshot' && (id === undefined || mainPortalIds.has(id))) crossTenant++;
+      };
+    }
+    const mainClients = clients.filter((c) => c.tenantId === main.id);
+    const latencies: number[] = [];
+    let missing = 0;
+    const rounds = ctx.size.name === 'tiny' ? 2 : 5;
+    for (let k = 0; k < rounds; k++) {
+      const portal = main.portals[(k + round_ * rounds) % main.portals.length]!;
+      const device = 2 + k + round_ * rounds;
+      // Make sure the device is online first (no measurement), so the measured report is a change.
+      await postReport(server, signedReport(portal, reportsFor(device, 1, 1)));
+      await new Promise((r) => setTimeout(r, 300));
+      const arrived = new Map<SseClient, number>();
+      let t0 = 0;
+      const all = new Promise<void>((resolve) => {
+        for (const c of mainClients) {
+          c.onMessage = (m) => {
+            if (m.event !== 'devices' || arrived.has(c)) return;
+            if ((JSON.parse(m.data) as { customerId?: number }).customerId !== portal.id) return;
+            arrived.set(c, m.at - t0);
+            if (arrived.size === mainClients.length) resolve();
+          };
+        }
+      });
+      t0 = performance.now();
+      await postReport(server, signedReport(portal, reportsFor(device, 1, 0)));
+      await Promise.race([all, new Promise((r) => setTimeout(r, 10_000))]);
+      latencies.push(...arrived.values());
+      missing += mainClients.length - arrived.size;
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const p99 = percentile(latencies, 99);
+    ctx.results.add({
+      group: 'Live events (SSE)',
+      name: `${n} clients: webhook -> browser`,
+      value: p99,
+      unit: 'ms p99',
+      detail: `p50 ${round(percentile(latencies, 50))} ms, ${latencies.length} deliveries over ${rounds} webhooks, ${missing} missed`,
+      target: n >= 5000 ? '<= 250 ms p99 at 5,000 clients' : undefined,
+      met: n >= 5000 ? p99 <= 250 && missing === 0 : missing === 0 ? null : false,
+    });
+    ctx.results.add({
+      group: 'Live events (SSE)',
+      name: `${n} clients: server memory per client`,
+      value: perClient / KiB,
+      unit: 'KB/client',
+      detail: `RSS ${Math.round(rssBefore / KiB / KiB)} -> ${Math.round(server.rss() / KiB / KiB)} MiB`,
+      target: '<= 30 KB per client',
+      met: perClient / KiB <= 30,
+    });
+    ctx.results.add({
+      group: 'Live events (SSE)',
+      name: `${n} clients: cross-tenant events at ${otherCount} other-tenant clients`,
+      value: crossTenant,
+      unit: 'events',
+      target: '0 cross-tenant events',
+      met: crossTenant === 0,
+    });
+  } finally {
+    for (const c of clients) c.close();
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+export async function measureLiveEvents(ctx: BenchContext, server: BenchServer): Promise<void> {
+  for (const [i, n] of ctx.size.sseClients.entries()) {
+    try {
+      await runWith(ctx, server, n, i);
+    } catch (err) {
+      ctx.results.fail(`live events with ${n} clients`, err);
+    }
+  }
+}

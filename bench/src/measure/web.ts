@@ -1,0 +1,139 @@
+/**
+ * Web app: initial JavaScript (gzip) per route and in total, read from apps/web/dist (run
+ * `npm run build` first): the entry of index.html plus everything it imports statically; a route
+ * adds its lazy chunk and that chunk's static imports. "Pulse incl. lazy chunks" also follows the
+ * dynamic imports made from the Pulse chunk's graph (charts loaded on demand and such).
+ * Then LCP, CLS and TBT of the seeded Pulse page in headless Chromium (web-vitals.ts).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import type { BenchContext } from '../lib/context.ts';
+import type { BenchServer } from '../lib/server.ts';
+import { measureWebVitals } from './web-vitals.ts';
+
+export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../apps/web/dist');
+const KB = 1000;
+
+const STATIC_IMPORT = /(?:^|[^\w$.])(?:import|export)\s*(?:[\w$*{}\s,]*?\s*from\s*)?["']([^"']+\.js)["']/g;
+const DYNAMIC_IMPORT = /import\(\s*["']([^"']+\.js)["']\s*\)/g;
+const MAPPED_DEPS = /["'](assets\/[^"']+\.js)["']/g;
+
+class Bundle {
+  private cache = new Map<string, { gz: number; code: string }>();
+  constructor(readonly dist: string) {}
+
+  file(rel: string) {
+    let f = this.cache.get(rel);
+    if (!f) {
+      const code = readFileSync(path.join(this.dist, rel), 'utf8');
+      f = { code, gz: gzipSync(code).length };
+      this.cache.set(rel, f);
+    }
+    return f;
+  }
+
+  private resolve(from: string, spec: string): string | null {
+    if (spec.startsWith('/')) return spec.slice(1);
+    if (spec.startsWith('assets/')) return spec;
+    if (spec.startsWith('.')) return path.posix.join(path.posix.dirname(from), spec);
+    return null;
+  }
+
+  edges(rel: string, kind: 'static' | 'dynamic'): string[] {
+    const code = this.file(rel).code;
+    const out = new Set<string>();
+    const patterns = kind === 'static' ? [STATIC_IMPORT] : [DYNAMIC_IMPORT, MAPPED_DEPS];
+    for (const re of patterns) {
+      for (const m of code.matchAll(re)) {
+        const target = this.resolve(rel, m[1]!);
+        if (target && target !== rel && existsSync(path.join(this.dist, target))) out.add(target);
+      }
+    }
+    return [...out];
+  }
+
+  /** Files reachable by static imports (and dynamic ones from files not in `noDynamicFrom`, when asked). */
+  closure(roots: string[], dynamic = false, noDynamicFrom = new Set<string>()): Set<string> {
+    const seen = new Set<string>();
+    const stack = [...roots];
+    while (stack.length) {
+      const f = stack.pop()!;
+      if (seen.has(f)) continue;
+      seen.add(f);
+      stack.push(...this.edges(f, 'static'));
+      if (dynamic && !noDynamicFrom.has(f)) stack.push(...this.edges(f, 'dynamic'));
+    }
+    return seen;
+  }
+
+  gz(files: Iterable<string>): number {
+    let total = 0;
+    for (const f of files) total += this.file(f).gz;
+    return total;
+  }
+}
+
+export function analyzeBundle(dist = WEB_DIST) {
+  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const entries = [...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g), ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) =>
+    m[1]!.replace(/^\//, ''),
+  );
+  const b = new Bundle(dist);
+  const initial = b.closure(entries);
+  const allJs = readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js')).map((f) => `assets/${f}`);
+  const lazyRoots = [...new Set([...initial].flatMap((f) => b.edges(f, 'dynamic')))].filter((f) => !initial.has(f));
+  const routeChunk = (re: RegExp) => lazyRoots.find((f) => re.test(path.basename(f)));
+  const routeInitial = (chunk: string | undefined) => (chunk ? new Set([...initial, ...b.closure([chunk])]) : initial);
+  const signIn = routeChunk(/sign-?in/i);
+  const pulse = routeChunk(/pulse/i);
+  const pulseAll = pulse ? new Set([...initial, ...b.closure([pulse], true, initial)]) : initial;
+  return {
+    entries,
+    initialGz: b.gz(initial),
+    totalGz: b.gz(allJs),
+    jsFiles: allJs.length,
+    lazyChunks: lazyRoots.length,
+    signIn: { chunk: signIn ?? null, gz: b.gz(routeInitial(signIn)) },
+    pulse: { chunk: pulse ?? null, gz: b.gz(routeInitial(pulse)), withLazyGz: b.gz(pulseAll) },
+    routes: Object.fromEntries(lazyRoots.map((f) => [path.basename(f), b.gz(routeInitial(f))])),
+  };
+}
+
+export async function measureWebApp(ctx: BenchContext, server: BenchServer): Promise<void> {
+  if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
+    ctx.results.fail('web bundle', new Error('apps/web/dist is missing: run `npm run build` first'));
+    return;
+  }
+  const a = analyzeBundle();
+  const note = a.lazyChunks === 0 ? 'no lazy route chunks: every route loads the whole app' : undefined;
+  ctx.results.add({
+    group: 'Web app (gzip)',
+    name: `initial JS (entry + static imports)`,
+    value: a.initialGz / KB,
+    unit: 'KB',
+    detail: `all JS ${Math.round(a.totalGz / KB)} KB in ${a.jsFiles} files, ${a.lazyChunks} lazy chunks`,
+  });
+  ctx.results.add({
+    group: 'Web app (gzip)',
+    name: `sign-in route initial JS${a.signIn.chunk ? ` (${path.basename(a.signIn.chunk)})` : ''}`,
+    value: a.signIn.gz / KB,
+    unit: 'KB',
+    target: '<= 250 KB',
+    met: a.signIn.gz <= 250 * KB,
+    note,
+  });
+  ctx.results.add({
+    group: 'Web app (gzip)',
+    name: `Pulse route incl. lazy chunks${a.pulse.chunk ? ` (${path.basename(a.pulse.chunk)})` : ''}`,
+    value: a.pulse.withLazyGz / KB,
+    unit: 'KB',
+    detail: `initial ${Math.round(a.pulse.gz / KB)} KB`,
+    target: '<= 450 KB',
+    met: a.pulse.withLazyGz <= 450 * KB,
+    note,
+  });
+  ctx.shared.routesGz = a.routes;
+  await measureWebVitals(ctx, server);
+}
