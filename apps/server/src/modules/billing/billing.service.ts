@@ -1,0 +1,127 @@
+import type { BillingRecord, Tenant } from '@vigil/contracts';
+import { subscriptionSignupBody } from '@vigil/contracts';
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import { tenants, users } from '../../db/schema/index.ts';
+import { allTenants, inScope } from '../../db/scope.ts';
+import type { AppDeps } from '../../deps.ts';
+import { AppError, conflict, forbidden } from '../../http/errors.ts';
+import type { Principal } from '../../http/permissions.ts';
+import { issueTokens, type TokenPair } from '../auth/sessions.ts';
+import { findTenant } from '../tenants/tenants.repository.ts';
+import * as repo from './billing.repository.ts';
+import { checkoutQuantity, CURRENCY, returnUrl, TRIAL_DAYS, unitAmountCents } from './pricing.ts';
+import type { PaymentProvider } from './providers/provider.ts';
+
+export const CHECKOUT_FAILED = 'Failed to create checkout session';
+const ACTIVE = ['trialing', 'active'];
+
+type SignupBody = z.output<typeof subscriptionSignupBody>;
+
+/** Platform work: the caller may have no tenant scope yet (onboarding). Conditions are explicit. */
+const platform = <T>(deps: AppDeps, fn: Parameters<typeof inScope<T>>[2]) => inScope(deps.database.db, allTenants, fn);
+
+/**
+ * register-with-subscription-redirect: the caller's tenant is created (they become its
+ * Admin) or, when they already have one without a running subscription, its info is
+ * updated; then a billing row and a hosted checkout are opened. The provider is called
+ * outside any transaction; when it fails the billing row is removed and the spec's
+ * 'Failed to create checkout session' is answered.
+ */
+export async function startSubscription(deps: AppDeps, provider: PaymentProvider, principal: Principal, body: SignupBody) {
+  const now = deps.clock.now();
+  const { billing, email, quantity, unit } = await platform(deps, async (tx) => {
+    const user = await repo.lockUser(tx, principal.userId);
+    if (!user || user.deactivatedAt) throw forbidden();
+    let tenantId = user.tenantId;
+    if (tenantId === null) {
+      if (user.roles.length > 0) throw forbidden();
+      const [created] = await tx.insert(tenants).values({ ...body, subscriptionStatus: 'none' }).returning({ id: tenants.id });
+      tenantId = created!.id;
+      await tx.update(users).set({ tenantId, roles: ['Admin'], updatedAt: now }).where(eq(users.id, user.id));
+    } else {
+      if (!user.roles.includes('Admin')) throw forbidden();
+      const state = await repo.tenantBillingState(tx, tenantId);
+      if (!state || state.deletedAt) throw forbidden();
+      if (ACTIVE.includes(state.subscriptionStatus)) throw conflict('The subscription is already active.');
+      await tx.update(tenants).set({ ...body, updatedAt: now }).where(eq(tenants.id, tenantId));
+    }
+    const terms = (await repo.tenantBillingState(tx, tenantId))!;
+    if (terms.freeTier) throw conflict('This tenant is on the free tier: no subscription is needed.');
+    const quantity = checkoutQuantity(terms, terms.portalCount);
+    const unit = unitAmountCents(terms);
+    const billing = await repo.insertBilling(tx, { tenantId, provider: provider.name, sessionId: '', status: 'pending', quantity, amountCents: quantity * unit, currency: CURRENCY, createdAt: now, updatedAt: now });
+    return { billing, email: body.email, quantity, unit };
+  });
+
+  const ids = { tenantId: billing.tenantId, billingId: billing.id };
+  let checkout: { sessionId: string; url: string };
+  try {
+    checkout = await provider.createCheckout({
+      ...ids,
+      quantity,
+      unitAmountCents: unit,
+      trialDays: TRIAL_DAYS,
+      successUrl: returnUrl(deps.config.publicUrl, true, { ...ids, sessionId: '{CHECKOUT_SESSION_ID}' }),
+      cancelUrl: returnUrl(deps.config.publicUrl, false, { ...ids, sessionId: '{CHECKOUT_SESSION_ID}' }),
+      customerEmail: email,
+    });
+  } catch (err) {
+    deps.log.error({ err: (err as Error).message, tenantId: billing.tenantId, provider: provider.name }, 'checkout creation failed');
+    await platform(deps, (tx) => repo.deleteBilling(tx, billing.tenantId, billing.id));
+    throw new AppError('INTERNAL', CHECKOUT_FAILED);
+  }
+  const tenant = await platform(deps, async (tx) => {
+    await repo.setBillingSession(tx, billing.tenantId, billing.id, checkout.sessionId, deps.clock.now());
+    return findTenant(tx, billing.tenantId);
+  });
+  deps.log.info({ tenantId: billing.tenantId, userId: principal.userId, billingId: billing.id }, 'checkout opened');
+  return { tenant: tenant as Tenant, checkout };
+}
+
+export type VerifyResult = { paymentStatus: 'paid' | 'unpaid' | 'cancelled' } & Partial<TokenPair>;
+
+/**
+ * verify-checkout-session: the redirect's flag and tenant id are ignored. The session must be
+ * a billing row of the caller's own tenant (as stored now, the token may predate it) AND the
+ * provider must say it is paid for that tenant; only then the subscription is activated and
+ * tokens carrying the tenant are issued. Repeating it is harmless.
+ */
+export async function verifyCheckout(deps: AppDeps, provider: PaymentProvider, principal: Principal, sessionId: string): Promise<VerifyResult> {
+  const found = await platform(deps, async (tx) => {
+    const tenantId = await repo.currentTenantOfUser(tx, principal.userId);
+    return tenantId === null ? undefined : repo.findBillingBySession(tx, provider.name, sessionId, tenantId);
+  });
+  if (!found) return { paymentStatus: 'unpaid' };
+  const state = await provider.getCheckout(sessionId);
+  const now = deps.clock.now();
+  if (state.status === 'paid' && state.tenantReference === String(found.tenantId)) {
+    const tokens = await platform(deps, async (tx) => {
+      await repo.activateSubscription(tx, found, state, now, TRIAL_DAYS);
+      return issueTokens(deps, principal.userId, tx);
+    });
+    deps.log.info({ tenantId: found.tenantId, userId: principal.userId, billingId: found.id }, 'subscription activated');
+    return { paymentStatus: 'paid', ...tokens };
+  }
+  if (state.status === 'cancelled') {
+    await platform(deps, (tx) => repo.markBillingCancelled(tx, found, now));
+    return { paymentStatus: 'cancelled' };
+  }
+  return { paymentStatus: 'unpaid' };
+}
+
+export function toBillingRecord(row: repo.BillingRow): BillingRecord {
+  return {
+    id: row.id,
+    provider: row.provider,
+    sessionId: row.sessionId,
+    subscriptionId: row.subscriptionId,
+    status: row.status,
+    quantity: row.quantity,
+    amount: row.amountCents / 100,
+    currency: row.currency,
+    periodStart: row.periodStart?.toISOString() ?? null,
+    periodEnd: row.periodEnd?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

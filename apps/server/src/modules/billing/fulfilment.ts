@@ -1,0 +1,71 @@
+import { TOPICS, type PortalsChangedEvent } from '../../events/topics.ts';
+import { allTenants, inScope } from '../../db/scope.ts';
+import type { AppDeps } from '../../deps.ts';
+import * as repo from './billing.repository.ts';
+import { billablePortals, TRIAL_DAYS, unitAmountCents } from './pricing.ts';
+import type { PaymentEvent, PaymentProvider } from './providers/provider.ts';
+
+const platform = <T>(deps: AppDeps, fn: Parameters<typeof inScope<T>>[2]) => inScope(deps.database.db, allTenants, fn);
+const MIRRORED = new Set(['trialing', 'active', 'past_due', 'canceled']);
+
+/**
+ * Applies a verified provider event once (security guide rule 8): its id is recorded in
+ * `payment_events` in the same transaction as its effects, so a replay changes nothing.
+ * Answers whether it was a duplicate.
+ */
+export async function applyPaymentEvent(deps: AppDeps, provider: PaymentProvider, event: PaymentEvent): Promise<{ duplicate: boolean }> {
+  const now = deps.clock.now();
+  return platform(deps, async (tx) => {
+    if (!(await repo.recordPaymentEvent(tx, event.id, event.type, now))) return { duplicate: true };
+    const c = event.checkout;
+    if (c?.completed && c.tenantReference && /^\d+$/.test(c.tenantReference)) {
+      const row = await repo.findBillingBySession(tx, provider.name, c.sessionId, Number(c.tenantReference));
+      if (row) await repo.activateSubscription(tx, row, c, now, TRIAL_DAYS);
+      else deps.log.warn({ eventId: event.id }, 'checkout completed for an unknown session or tenant');
+    }
+    const s = event.subscription;
+    if (s) {
+      const status = MIRRORED.has(s.status) ? s.status : s.status === 'unpaid' || s.status === 'incomplete' ? 'past_due' : s.status === 'incomplete_expired' ? 'canceled' : null;
+      if (status) await repo.setSubscriptionStatusBySubscription(tx, s.id, status, now);
+    }
+    return { duplicate: false };
+  });
+}
+
+/**
+ * Keeps the provider subscription's quantity equal to the billable portals. Several
+ * processes receive the same `portals.changed` event: the billing row is locked and only
+ * the one that changes its quantity calls the provider (setting, not adding, so even a
+ * repeat is harmless). If the provider fails, the row goes back so a later change retries.
+ */
+export async function syncQuantity(deps: AppDeps, provider: PaymentProvider, tenantId: number): Promise<void> {
+  const now = deps.clock.now();
+  const claim = await platform(deps, async (tx) => {
+    const state = await repo.tenantBillingState(tx, tenantId);
+    if (!state?.subscriptionId || !['trialing', 'active', 'past_due'].includes(state.subscriptionStatus)) return null;
+    const row = await repo.lockSubscriptionBilling(tx, tenantId, state.subscriptionId);
+    if (!row) return null;
+    const quantity = billablePortals(state, state.portalCount);
+    if (row.quantity === quantity) return null;
+    await repo.setBillingQuantity(tx, row, quantity, unitAmountCents(state), now);
+    return { row, quantity, subscriptionId: state.subscriptionId, unit: unitAmountCents(state) };
+  });
+  if (!claim) return;
+  try {
+    await provider.updateQuantity(claim.subscriptionId, claim.quantity);
+    deps.log.info({ tenantId, quantity: claim.quantity }, 'subscription quantity updated');
+  } catch (err) {
+    deps.log.error({ err: (err as Error).message, tenantId }, 'subscription quantity update failed');
+    await platform(deps, (tx) => repo.setBillingQuantity(tx, claim.row, claim.row.quantity, claim.unit, deps.clock.now()));
+  }
+}
+
+/** Subscribes the quantity sync to portal changes; answers the unsubscribe function. */
+export function followPortalChanges(deps: AppDeps, provider: PaymentProvider, onDone?: (p: Promise<void>) => void): () => void {
+  return deps.bus.subscribe(TOPICS.portalsChanged, (event) => {
+    const { tenantId } = event as PortalsChangedEvent;
+    if (typeof tenantId !== 'number') return;
+    const done = syncQuantity(deps, provider, tenantId).catch((err) => deps.log.error({ err: (err as Error).message, tenantId }, 'quantity sync failed'));
+    onDone?.(done);
+  });
+}

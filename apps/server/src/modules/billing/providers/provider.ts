@@ -1,0 +1,58 @@
+/**
+ * The payment provider seam (decisions.md §7). The product only ever asks a provider
+ * to open a hosted checkout, to tell the state of one (server-side lookup: the browser's
+ * redirect flag is never trusted), to set a subscription's quantity, and to verify and
+ * parse its webhooks. Two implementations: `sandbox` (local, default) and `stripe`.
+ */
+
+export interface CheckoutRequest {
+  tenantId: number;
+  billingId: number;
+  quantity: number;
+  unitAmountCents: number;
+  trialDays: number;
+  /** May hold `{CHECKOUT_SESSION_ID}`, replaced by the provider with the session id. */
+  successUrl: string;
+  cancelUrl: string;
+  customerEmail?: string;
+}
+
+export interface CheckoutSession {
+  sessionId: string;
+  url: string;
+}
+
+export type CheckoutStatus = 'paid' | 'unpaid' | 'cancelled';
+
+export interface CheckoutState {
+  /** paid: checkout completed (for a trial: card collected, trial started). */
+  status: CheckoutStatus;
+  /** The tenant the session was opened for (`client_reference_id`), as the provider stores it. */
+  tenantReference: string | null;
+  subscriptionId?: string;
+  customerId?: string;
+}
+
+/** A provider webhook event, reduced to what fulfilment needs. */
+export interface PaymentEvent {
+  id: string;
+  type: string;
+  /** checkout.session.completed */
+  checkout?: { sessionId: string; tenantReference: string | null; completed: boolean; subscriptionId?: string; customerId?: string };
+  /** customer.subscription.updated / deleted */
+  subscription?: { id: string; status: string };
+}
+
+export interface PaymentProvider {
+  readonly name: 'sandbox' | 'stripe';
+  createCheckout(req: CheckoutRequest): Promise<CheckoutSession>;
+  /** The session's state; an unknown session is `unpaid` with no tenant reference. */
+  getCheckout(sessionId: string): Promise<CheckoutState>;
+  /** Sets (not adds to) the subscription's quantity, so repeating it is harmless. */
+  updateQuantity(subscriptionId: string, quantity: number): Promise<void>;
+  /** Verifies the signature over the raw bytes; throws `InvalidSignature` when it does not hold. */
+  parseWebhook(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent;
+}
+
+export class InvalidSignature extends Error {}
+export class ProviderFailure extends Error {}
