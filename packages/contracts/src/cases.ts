@@ -1,2 +1,111 @@
-// Contracts of the cases endpoints (filled in by its module's work).
-export {};
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { CASE_STATUSES } from './enums.ts';
+import { dataOf, idParams, isoDateTime, listOf } from './envelope.ts';
+import { idFilter, listQuery, qFilter } from './list-query.ts';
+import { MSG } from './messages.ts';
+
+export const CASE_MSG = {
+  caseType: `caseType must be a status code from 0 to ${CASE_STATUSES.length - 1}`,
+  customerMismatch: 'customerId must be the customer of the path.',
+} as const;
+
+/** An id sent as a JSON number or a digit string (form selects send either); anything else fails with `message`. */
+export const idField = (message: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^\s*\d{1,10}\s*$/.test(v) ? Number(v) : v),
+    z.number({ error: message }).int(message).positive(message).max(2147483647, message),
+  );
+
+/** A case status code (spec §4 display codes 0..4). */
+export const caseTypeCode = z
+  .number({ error: CASE_MSG.caseType })
+  .int(CASE_MSG.caseType)
+  .min(0, CASE_MSG.caseType)
+  .max(CASE_STATUSES.length - 1, CASE_MSG.caseType);
+
+export const caseSchema = z.object({
+  id: z.number().int(),
+  customerId: z.number().int(),
+  customerName: z.string(),
+  tenantName: z.string(),
+  /** Devices the case holds (captured when it was opened). */
+  offlineCount: z.number().int(),
+  caseType: z.number().int(),
+  createdAt: isoDateTime,
+  completedAt: isoDateTime.nullable(),
+  alertId: z.number().int().nullable(),
+});
+export type Case = z.infer<typeof caseSchema>;
+
+/** A device row as the devices tables show it (spec §3 Device). */
+export const serviceDeviceSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  deviceType: z.number().int(),
+  deviceModel: z.string(),
+  /** 1 online, 0 offline. */
+  status: z.number().int(),
+  lastOnline: isoDateTime.nullable(),
+  /** 0 when the device is in an open case (spec §4), else 1. */
+  isClosed: z.number().int(),
+  /** The open case holding the device, null when none. */
+  caseId: z.number().int().nullable(),
+  customerId: z.number().int(),
+  customerName: z.string(),
+});
+export type ServiceDevice = z.infer<typeof serviceDeviceSchema>;
+
+/** Answer of a case creation that found nothing to hold (the spec's client reads data.error / data.msg). */
+export const caseRefusalSchema = z.object({ error: z.literal(true), msg: z.string() });
+export const caseCreationResponse = dataOf(z.union([caseSchema, caseRefusalSchema]));
+
+export const caseStatusCountSchema = z.object({ caseType: z.number().int(), count: z.number().int() });
+
+export const casesListQuery = listQuery({
+  sort: ['id', 'customerName', 'offlineCount', 'caseType', 'createdAt'],
+  filter: { customerId: idFilter, caseType: caseTypeCode.optional(), q: qFilter },
+});
+
+export const caseDevicesListQuery = listQuery({
+  sort: ['id', 'name', 'deviceType', 'deviceModel', 'status', 'lastOnline'],
+  filter: { status: z.number().int().min(0).max(1).optional(), deviceType: z.number().int().min(0).max(4).optional(), q: qFilter },
+});
+
+/** `{customerId}` is optional; when sent it must be the path's customer. */
+export const createCaseBody = z
+  .strictObject({
+    customerId: idField(MSG.selectCustomerForCase).optional(),
+  })
+  .nullish();
+
+/** The spec's client patches "status or caseType"; both name the status code. */
+export const updateCaseBody = z
+  .strictObject({ caseType: caseTypeCode.optional(), status: caseTypeCode.optional() })
+  .refine((b) => b.caseType !== undefined || b.status !== undefined, { message: CASE_MSG.caseType });
+
+export const caseEndpoints = {
+  list: endpoint({ method: 'GET', path: '/v0/api/case-stats', tag: 'cases', summary: 'Cases (range, sort, filter)', query: casesListQuery, response: listOf(caseSchema) }),
+  sumup: endpoint({ method: 'GET', path: '/v0/api/case-stats/sumup', tag: 'cases', summary: 'Open cases by status (0..3, zeros included)', response: listOf(caseStatusCountSchema) }),
+  quarterCompleted: endpoint({
+    method: 'GET',
+    path: '/v0/api/case-stats/quarter-completed',
+    tag: 'cases',
+    summary: 'Cases completed in the current calendar quarter (tenant time zone)',
+    response: dataOf(z.object({ count: z.number().int() })),
+  }),
+  get: endpoint({ method: 'GET', path: '/v0/api/case-stats/:id', tag: 'cases', summary: 'One case', params: idParams, response: dataOf(caseSchema) }),
+  update: endpoint({ method: 'PATCH', path: '/v0/api/case-stats/:id', tag: 'cases', summary: 'Set the case status (4 releases its devices)', params: idParams, body: updateCaseBody, response: dataOf(caseSchema) }),
+  devices: endpoint({ method: 'GET', path: '/v0/api/case-stats/:id/case-devices', tag: 'cases', summary: 'Devices of a case', params: idParams, query: caseDevicesListQuery, response: listOf(serviceDeviceSchema) }),
+  listOfCustomer: endpoint({ method: 'GET', path: '/v0/api/customers/:id/case-stats', tag: 'cases', summary: "A portal's cases", params: idParams, query: casesListQuery, response: listOf(caseSchema) }),
+  create: endpoint({
+    method: 'POST',
+    path: '/v0/api/customers/:id/case-stats',
+    tag: 'cases',
+    summary: "Open a case holding the portal's offline devices not already in an open case (201; 200 with data.error when none)",
+    params: idParams,
+    body: createCaseBody,
+    response: caseCreationResponse,
+    status: 201,
+  }),
+};

@@ -1,4 +1,44 @@
+import { alertEndpoints } from '@vigil/contracts';
 import type { AppModule } from '../index.ts';
+import { route } from '../../http/route.ts';
+import { answerRefusalWith200 } from '../cases/cases.routes.ts';
+import { listAlertDevices, listAlerts } from './alerts.repository.ts';
+import { createAlertByHand, createCaseFromAlert, getAlert } from './alerts.service.ts';
 
-/** Routes of the alerts module (placeholder until the module lands). */
-export const alertsModule: AppModule = () => {};
+/** Alerts (spec §2 Alerts, Alarms dropdown; decisions §6). The automatic rules run as jobs (alerts.startup.ts). */
+export const alertsModule: AppModule = (app, deps) => {
+  route(app, deps, alertEndpoints.list, {
+    permission: 'read',
+    handler: async ({ query, scope, tx }) => ({ data: await tx((t) => listAlerts(t, scope, query!, deps.clock.now())) }),
+  });
+
+  route(app, deps, alertEndpoints.get, {
+    permission: 'read',
+    handler: async ({ params, scope, tx }) => ({ data: await tx((t) => getAlert(t, scope, params!.id, deps.clock.now())) }),
+  });
+
+  route(app, deps, alertEndpoints.create, {
+    permission: 'alerts:write',
+    handler: async ({ body, scope, tx }) => ({
+      data: await tx((t) => createAlertByHand(t, scope, deps.bus, { portalId: body!.customerId, alertType: body!.alertType, now: deps.clock.now() })),
+    }),
+  });
+
+  route(app, deps, alertEndpoints.devices, {
+    permission: 'read',
+    handler: async ({ params, query, scope, tx }) =>
+      tx(async (t) => {
+        await getAlert(t, scope, params!.id, deps.clock.now());
+        return { data: await listAlertDevices(t, scope, params!.id, query!) };
+      }),
+  });
+
+  route(app, deps, alertEndpoints.createCase, {
+    permission: 'alerts:write',
+    handler: async ({ params, principal, scope, tx, req }) => {
+      const answer = await createCaseFromAlert(tx, scope, { alertId: params!.id, userId: principal.userId, now: deps.clock.now() });
+      answerRefusalWith200(req, answer);
+      return { data: answer };
+    },
+  });
+};

@@ -1,4 +1,89 @@
+import { caseEndpoints, CASE_STATUSES, CASE_COMPLETED } from '@vigil/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { AppModule } from '../index.ts';
+import { route } from '../../http/route.ts';
+import { countCompletedThisQuarter, countOpenCasesByType, listCaseDevices, listCases } from './cases.repository.ts';
+import { changeCaseType, createCaseForPortal, getCase, visiblePortal } from './cases.service.ts';
 
-/** Routes of the cases module (placeholder until the module lands). */
-export const casesModule: AppModule = () => {};
+/**
+ * Requests whose creation found nothing to hold: they answer 200 with
+ * `{data: {error, msg}}` (decisions §6) although a creation answers 201.
+ * route() sets the endpoint's status after the handler, so the status is
+ * corrected in onSend for these requests only.
+ */
+const refusedCreations = new WeakSet<FastifyRequest>();
+
+export function answerRefusalWith200(req: FastifyRequest, answer: object): void {
+  if ('error' in answer) refusedCreations.add(req);
+}
+
+export const casesModule: AppModule = (app, deps) => {
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (refusedCreations.has(req)) reply.code(200);
+    return payload;
+  });
+
+  route(app, deps, caseEndpoints.list, {
+    permission: 'read',
+    handler: async (ctx) => ({ data: await ctx.tx((tx) => listCases(tx, ctx.scope, ctx.query!)) }),
+  });
+
+  route(app, deps, caseEndpoints.sumup, {
+    permission: 'read',
+    handler: async (ctx) => {
+      const counts = await ctx.tx((tx) => countOpenCasesByType(tx, ctx.scope));
+      const list = CASE_STATUSES.slice(0, CASE_COMPLETED).map((_, caseType) => ({ caseType, count: counts.get(caseType) ?? 0 }));
+      return { data: { list, count: list.length } };
+    },
+  });
+
+  route(app, deps, caseEndpoints.quarterCompleted, {
+    permission: 'read',
+    handler: async (ctx) => ({ data: { count: await ctx.tx((tx) => countCompletedThisQuarter(tx, ctx.scope, deps.clock.now())) } }),
+  });
+
+  route(app, deps, caseEndpoints.get, {
+    permission: 'read',
+    handler: async (ctx) => ({ data: await ctx.tx((tx) => getCase(tx, ctx.scope, ctx.params!.id)) }),
+  });
+
+  route(app, deps, caseEndpoints.update, {
+    permission: 'cases:write',
+    handler: async (ctx) => {
+      const caseType = (ctx.body!.caseType ?? ctx.body!.status)!;
+      return { data: await changeCaseType(ctx.tx, ctx.scope, ctx.params!.id, caseType, deps.clock.now()) };
+    },
+  });
+
+  route(app, deps, caseEndpoints.devices, {
+    permission: 'read',
+    handler: async (ctx) =>
+      ctx.tx(async (tx) => {
+        await getCase(tx, ctx.scope, ctx.params!.id);
+        return { data: await listCaseDevices(tx, ctx.scope, ctx.params!.id, ctx.query!) };
+      }),
+  });
+
+  route(app, deps, caseEndpoints.listOfCustomer, {
+    permission: 'read',
+    handler: async (ctx) =>
+      ctx.tx(async (tx) => {
+        await visiblePortal(tx, ctx.scope, ctx.params!.id);
+        return { data: await listCases(tx, ctx.scope, ctx.query!, ctx.params!.id) };
+      }),
+  });
+
+  route(app, deps, caseEndpoints.create, {
+    permission: 'cases:write',
+    handler: async (ctx) => {
+      const answer = await createCaseForPortal(ctx.tx, ctx.scope, {
+        portalId: ctx.params!.id,
+        bodyCustomerId: ctx.body?.customerId,
+        userId: ctx.principal.userId,
+        now: deps.clock.now(),
+      });
+      answerRefusalWith200(ctx.req, answer);
+      return { data: answer };
+    },
+  });
+};

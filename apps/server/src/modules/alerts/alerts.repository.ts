@@ -1,0 +1,131 @@
+import type { Alert, AlertDevice } from '@vigil/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Tx } from '../../db/client.ts';
+import type { Scope } from '../../db/scope.ts';
+import type { EventBus } from '../../events/bus.ts';
+import { TOPICS, type AlertOpenedEvent } from '../../events/topics.ts';
+import { DEVICE_COLUMNS, DEVICE_SORT, deviceConditions, toServiceDevice, type DeviceListQuery } from '../cases/cases.repository.ts';
+import { allOf, at, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from '../cases/sql-list.ts';
+
+/** Alert age after which an open alert shows the error dot (decisions §6). */
+export const ALERT_ESCALATION_HOURS = 24;
+
+interface AlertRow {
+  id: number;
+  customerId: number;
+  customerName: string;
+  tenantName: string;
+  alertType: number;
+  offlineCount: number;
+  status: number;
+  createdAt: unknown;
+  resolvedAt: unknown;
+  licenseId: number | null;
+}
+
+const toAlert = (r: AlertRow): Alert => ({ ...r, createdAt: isoOf(r.createdAt), resolvedAt: isoOrNull(r.resolvedAt) });
+
+/** 0 resolved, 2 open and critical or older than 24 hours, else 1: computed with the clock at read time. */
+const statusAt = (now: Date): SQL => sql`(case when a.resolved_at is not null then 0
+  when a.critical = 1 or a.created_at < ${at(now)} - make_interval(hours => ${ALERT_ESCALATION_HOURS}) then 2 else 1 end)`;
+
+const ALERT_FROM = sql`from alerts a
+  join portals p on p.tenant_id = a.tenant_id and p.id = a.portal_id and p.deleted_at is null
+  join tenants t on t.id = a.tenant_id`;
+
+const alertColumns = (now: Date) => sql`a.id, a.portal_id as "customerId", p.name as "customerName", t.name as "tenantName",
+  a.alert_type as "alertType", a.offline_count as "offlineCount", ${statusAt(now)} as status,
+  a.created_at as "createdAt", a.resolved_at as "resolvedAt", a.license_id as "licenseId"`;
+
+export interface AlertListQuery {
+  offset: number;
+  limit: number;
+  sort?: { field: 'id' | 'createdAt' | 'customerName' | 'alertType' | 'offlineCount' | 'status'; dir: 'ASC' | 'DESC' };
+  filter: { customerId?: number; alertType?: number; status?: number; q?: string };
+}
+
+export async function listAlerts(tx: Tx, scope: Scope, q: AlertListQuery, now: Date): Promise<{ list: Alert[]; count: number }> {
+  const where: SQL[] = [inTenant(scope, sql`a.tenant_id`)];
+  if (q.filter.customerId !== undefined) where.push(sql`a.portal_id = ${q.filter.customerId}`);
+  if (q.filter.alertType !== undefined) where.push(sql`a.alert_type = ${q.filter.alertType}`);
+  if (q.filter.status !== undefined) where.push(sql`${statusAt(now)} = ${q.filter.status}`);
+  if (q.filter.q) where.push(sql`p.name ilike ${containsPattern(q.filter.q)}`);
+  const sort = {
+    id: sql`a.id`,
+    createdAt: sql`a.created_at`,
+    customerName: sql`lower(p.name)`,
+    alertType: sql`a.alert_type`,
+    offlineCount: sql`a.offline_count`,
+    status: statusAt(now),
+  };
+  const rows = await queryRows<AlertRow>(tx, sql`select ${alertColumns(now)} ${ALERT_FROM} where ${allOf(where)} ${orderBy(q.sort, sort, sql`a.id desc`)} ${pageOf(q)}`);
+  const [total] = await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${ALERT_FROM} where ${allOf(where)}`);
+  return { list: rows.map(toAlert), count: total?.count ?? 0 };
+}
+
+export async function findAlert(tx: Tx, scope: Scope, id: number, now: Date): Promise<Alert | undefined> {
+  const [row] = await queryRows<AlertRow>(tx, sql`select ${alertColumns(now)} ${ALERT_FROM} where ${inTenant(scope, sql`a.tenant_id`)} and a.id = ${id}`);
+  return row && toAlert(row);
+}
+
+/** The alert's tenant and portal, for work on it (case from alert); undefined when not visible. */
+export async function alertOwner(tx: Tx, scope: Scope, id: number): Promise<{ tenantId: number; portalId: number } | undefined> {
+  const [row] = await queryRows<{ tenantId: number; portalId: number }>(
+    tx,
+    sql`select a.tenant_id as "tenantId", a.portal_id as "portalId" ${ALERT_FROM} where ${inTenant(scope, sql`a.tenant_id`)} and a.id = ${id}`,
+  );
+  return row;
+}
+
+export async function listAlertDevices(tx: Tx, scope: Scope, alertId: number, q: DeviceListQuery): Promise<{ list: AlertDevice[]; count: number }> {
+  const from = sql`from alert_devices ad
+    join devices d on d.tenant_id = ad.tenant_id and d.id = ad.device_id
+    join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id`;
+  const where = allOf([inTenant(scope, sql`ad.tenant_id`), sql`ad.alert_id = ${alertId}`, ...deviceConditions(q.filter)]);
+  const rows = await queryRows<Parameters<typeof toServiceDevice>[0]>(tx, sql`select ${DEVICE_COLUMNS} ${from} where ${where} ${orderBy(q.sort, DEVICE_SORT, sql`d.id`)} ${pageOf(q)}`);
+  const [total] = await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${from} where ${where}`);
+  return { list: rows.map((r) => ({ ...toServiceDevice(r), isInCase: r.caseId !== null })), count: total?.count ?? 0 };
+}
+
+export interface NewAlert {
+  tenantId: number;
+  portalId: number;
+  customerName: string;
+  alertType: number;
+  offlineCount: number;
+  licenseId?: number;
+  critical?: boolean;
+  now: Date;
+}
+
+/** Inserts an alert and announces it (`alerts.opened`), delivered when the transaction commits. */
+export async function insertAlert(tx: Tx, bus: EventBus, a: NewAlert): Promise<number> {
+  const [row] = await queryRows<{ id: number }>(
+    tx,
+    sql`insert into alerts (tenant_id, portal_id, alert_type, offline_count, license_id, critical, created_at, updated_at)
+        values (${a.tenantId}, ${a.portalId}, ${a.alertType}, ${a.offlineCount}, ${a.licenseId ?? null}, ${a.critical ? 1 : 0}, ${at(a.now)}, ${at(a.now)})
+        returning id`,
+  );
+  const alertId = row!.id;
+  const event: AlertOpenedEvent = { tenantId: a.tenantId, alertId, portalId: a.portalId, customerName: a.customerName, alertType: a.alertType, offlineCount: a.offlineCount };
+  await bus.publish(TOPICS.alertOpened, event, tx);
+  return alertId;
+}
+
+/** Holds devices in an alert and sets its count to what it holds. */
+export async function holdDevices(tx: Tx, tenantId: number, alertId: number, deviceIds: number[]): Promise<void> {
+  if (deviceIds.length > 0) {
+    await tx.execute(sql`insert into alert_devices (tenant_id, alert_id, device_id)
+      select ${tenantId}, ${alertId}, d.id from devices d where d.tenant_id = ${tenantId} and d.id in (${sql.join(deviceIds.map((id) => sql`${id}`), sql`, `)})`);
+  }
+  await tx.execute(sql`update alerts set offline_count = ${deviceIds.length} where tenant_id = ${tenantId} and id = ${alertId}`);
+}
+
+/** The portal's offline devices (status 0, not removed). */
+export async function offlineDeviceIds(tx: Tx, tenantId: number, portalId: number): Promise<number[]> {
+  const rows = await queryRows<{ id: number }>(
+    tx,
+    sql`select d.id from devices d where d.tenant_id = ${tenantId} and d.portal_id = ${portalId} and d.status = 0 and d.removed_at is null order by d.id`,
+  );
+  return rows.map((r) => r.id);
+}

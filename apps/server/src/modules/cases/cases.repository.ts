@@ -1,0 +1,154 @@
+import type { Case, ServiceDevice } from '@vigil/contracts';
+import { CASE_COMPLETED } from '@vigil/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Tx } from '../../db/client.ts';
+import type { Scope } from '../../db/scope.ts';
+import { allOf, at, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from './sql-list.ts';
+
+interface CaseRow {
+  id: number;
+  customerId: number;
+  customerName: string;
+  tenantName: string;
+  offlineCount: number;
+  caseType: number;
+  createdAt: unknown;
+  completedAt: unknown;
+  alertId: number | null;
+}
+
+const toCase = (r: CaseRow): Case => ({ ...r, createdAt: isoOf(r.createdAt), completedAt: isoOrNull(r.completedAt) });
+
+const CASE_FROM = sql`
+  from cases c
+  join portals p on p.tenant_id = c.tenant_id and p.id = c.portal_id and p.deleted_at is null
+  join tenants t on t.id = c.tenant_id`;
+
+const CASE_COLUMNS = sql`c.id, c.portal_id as "customerId", p.name as "customerName", t.name as "tenantName",
+  c.offline_count as "offlineCount", c.case_type as "caseType", c.created_at as "createdAt",
+  c.completed_at as "completedAt", c.alert_id as "alertId"`;
+
+const CASE_SORT = {
+  id: sql`c.id`,
+  customerName: sql`lower(p.name)`,
+  offlineCount: sql`c.offline_count`,
+  caseType: sql`c.case_type`,
+  createdAt: sql`c.created_at`,
+};
+
+export interface CaseListQuery {
+  offset: number;
+  limit: number;
+  sort?: { field: keyof typeof CASE_SORT; dir: 'ASC' | 'DESC' };
+  filter: { customerId?: number; caseType?: number; q?: string };
+}
+
+export async function listCases(tx: Tx, scope: Scope, q: CaseListQuery, portalId?: number): Promise<{ list: Case[]; count: number }> {
+  const where: SQL[] = [inTenant(scope, sql`c.tenant_id`)];
+  const customerId = portalId ?? q.filter.customerId;
+  if (customerId !== undefined) where.push(sql`c.portal_id = ${customerId}`);
+  if (q.filter.caseType !== undefined) where.push(sql`c.case_type = ${q.filter.caseType}`);
+  if (q.filter.q) where.push(sql`p.name ilike ${containsPattern(q.filter.q)}`);
+  const rows = await queryRows<CaseRow>(tx, sql`select ${CASE_COLUMNS} ${CASE_FROM} where ${allOf(where)} ${orderBy(q.sort, CASE_SORT, sql`c.id desc`)} ${pageOf(q)}`);
+  const [total] = await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${CASE_FROM} where ${allOf(where)}`);
+  return { list: rows.map(toCase), count: total?.count ?? 0 };
+}
+
+export async function findCase(tx: Tx, scope: Scope, id: number): Promise<Case | undefined> {
+  const [row] = await queryRows<CaseRow>(tx, sql`select ${CASE_COLUMNS} ${CASE_FROM} where ${inTenant(scope, sql`c.tenant_id`)} and c.id = ${id}`);
+  return row && toCase(row);
+}
+
+/** Count of open cases (status below Completed) per status code. */
+export async function countOpenCasesByType(tx: Tx, scope: Scope): Promise<Map<number, number>> {
+  const rows = await queryRows<{ caseType: number; count: number }>(
+    tx,
+    sql`select c.case_type as "caseType", count(*)::int as count ${CASE_FROM}
+        where ${inTenant(scope, sql`c.tenant_id`)} and c.case_type < ${CASE_COMPLETED} group by c.case_type`,
+  );
+  return new Map(rows.map((r) => [r.caseType, r.count]));
+}
+
+/** Cases completed (and still so) since the start of the current calendar quarter in each tenant's time zone. */
+export async function countCompletedThisQuarter(tx: Tx, scope: Scope, now: Date): Promise<number> {
+  const [row] = await queryRows<{ count: number }>(
+    tx,
+    sql`select count(*)::int as count ${CASE_FROM}
+        where ${inTenant(scope, sql`c.tenant_id`)} and c.case_type = ${CASE_COMPLETED} and c.completed_at <= ${at(now)}
+          and c.completed_at >= (date_trunc('quarter', ${at(now)} at time zone t.timezone) at time zone t.timezone)`,
+  );
+  return row?.count ?? 0;
+}
+
+/** Locks the case row for a status change; undefined when the caller cannot see it. */
+export async function lockCaseType(tx: Tx, scope: Scope, id: number): Promise<{ tenantId: number; caseType: number } | undefined> {
+  const [row] = await queryRows<{ tenantId: number; caseType: number }>(
+    tx,
+    sql`select c.tenant_id as "tenantId", c.case_type as "caseType" ${CASE_FROM}
+        where ${inTenant(scope, sql`c.tenant_id`)} and c.id = ${id} for update of c`,
+  );
+  return row;
+}
+
+export async function setCaseType(tx: Tx, tenantId: number, id: number, caseType: number, completedAt: Date | null, now: Date): Promise<void> {
+  await tx.execute(sql`update cases set case_type = ${caseType}, completed_at = ${completedAt ? at(completedAt) : null}, updated_at = ${at(now)}
+                       where tenant_id = ${tenantId} and id = ${id}`);
+}
+
+/** Completing a case lets its devices be captured by a later case. */
+export async function releaseCaseDevices(tx: Tx, tenantId: number, caseId: number, now: Date): Promise<void> {
+  await tx.execute(sql`update case_devices set released_at = ${at(now)} where tenant_id = ${tenantId} and case_id = ${caseId} and released_at is null`);
+  await tx.execute(sql`update devices set open_case_id = null, updated_at = ${at(now)} where tenant_id = ${tenantId} and open_case_id = ${caseId}`);
+}
+
+interface DeviceRow {
+  id: number;
+  name: string;
+  deviceType: number;
+  deviceModel: string;
+  status: number;
+  lastOnline: unknown;
+  caseId: number | null;
+  customerId: number;
+  customerName: string;
+}
+
+export const DEVICE_COLUMNS = sql`d.id, d.name, d.device_type as "deviceType", d.device_model as "deviceModel", d.status,
+  d.last_online as "lastOnline", d.open_case_id as "caseId", d.portal_id as "customerId", p.name as "customerName"`;
+
+export const DEVICE_SORT = {
+  id: sql`d.id`,
+  name: sql`lower(d.name)`,
+  deviceType: sql`d.device_type`,
+  deviceModel: sql`lower(d.device_model)`,
+  status: sql`d.status`,
+  lastOnline: sql`d.last_online`,
+};
+
+export const toServiceDevice = (r: DeviceRow): ServiceDevice => ({ ...r, lastOnline: isoOrNull(r.lastOnline), isClosed: r.caseId === null ? 1 : 0 });
+
+export interface DeviceListQuery {
+  offset: number;
+  limit: number;
+  sort?: { field: keyof typeof DEVICE_SORT; dir: 'ASC' | 'DESC' };
+  filter: { status?: number; deviceType?: number; q?: string };
+}
+
+export function deviceConditions(filter: DeviceListQuery['filter']): SQL[] {
+  const where: SQL[] = [];
+  if (filter.status !== undefined) where.push(sql`d.status = ${filter.status}`);
+  if (filter.deviceType !== undefined) where.push(sql`d.device_type = ${filter.deviceType}`);
+  if (filter.q) where.push(sql`d.name ilike ${containsPattern(filter.q)}`);
+  return where;
+}
+
+/** Every device the case ever held (released ones included), as the devices tables show them. */
+export async function listCaseDevices(tx: Tx, scope: Scope, caseId: number, q: DeviceListQuery): Promise<{ list: ServiceDevice[]; count: number }> {
+  const from = sql`from case_devices cd
+    join devices d on d.tenant_id = cd.tenant_id and d.id = cd.device_id
+    join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id`;
+  const where = allOf([inTenant(scope, sql`cd.tenant_id`), sql`cd.case_id = ${caseId}`, ...deviceConditions(q.filter)]);
+  const rows = await queryRows<DeviceRow>(tx, sql`select ${DEVICE_COLUMNS} ${from} where ${where} ${orderBy(q.sort, DEVICE_SORT, sql`d.id`)} ${pageOf(q)}`);
+  const [total] = await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${from} where ${where}`);
+  return { list: rows.map(toServiceDevice), count: total?.count ?? 0 };
+}

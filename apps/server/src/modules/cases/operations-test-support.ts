@@ -1,0 +1,38 @@
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { queryRows } from '../../db/client.ts';
+import type { TestApp } from '../../../test/harness.ts';
+
+/**
+ * Helpers shared by the operations API tests (cases, comments, alerts, licenses).
+ * Device status is written directly, as the webhook ingestion would leave it.
+ */
+export async function setDeviceStatus(t: TestApp, ids: number[], status: 0 | 1): Promise<void> {
+  if (ids.length === 0) return;
+  const now = t.clock.now().toISOString();
+  await t.database.db.execute(sql`update devices set status = ${status}, status_since = ${now}::timestamptz,
+      last_online = case when ${status} = 1 then ${now}::timestamptz else last_online end
+    where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+}
+
+export async function removeDevices(t: TestApp, ids: number[]): Promise<void> {
+  await t.database.db.execute(sql`update devices set removed_at = ${t.clock.now().toISOString()}::timestamptz where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+}
+
+export async function openCaseOf(t: TestApp, deviceId: number): Promise<number | null> {
+  const [row] = await queryRows<{ open_case_id: number | null }>(t.database.db, sql`select open_case_id from devices where id = ${deviceId}`);
+  return row?.open_case_id ?? null;
+}
+
+/** An error answer with its status and message. */
+/** `msg` exact, or `{ endsWith }` for non-spec texts the error handler prefixes with the field (`body.caseType: ...`). */
+export function expectError(res: { status: number; body: unknown }, status: number, msg?: string | { endsWith: string }): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  const error = (res.body as { error?: { msg: string } }).error;
+  expect(error).toBeDefined();
+  if (typeof msg === 'string') expect(error!.msg).toBe(msg);
+  else if (msg) expect(error!.msg.endsWith(msg.endsWith), error!.msg).toBe(true);
+}
+
+export const DAY_MS = 86_400_000;
+export const HOUR_MS = 3_600_000;

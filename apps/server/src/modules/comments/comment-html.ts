@@ -1,0 +1,35 @@
+import sanitizeHtml from 'sanitize-html';
+
+/**
+ * The comment allow-list (decisions §6): paragraphs, line breaks, bold, italic,
+ * underline, strike, lists, code, and links with http/https/mailto only, which
+ * open in a new tab without access to the opener. Any other tag is dropped with
+ * its text kept; script/style-like elements are dropped with their content.
+ */
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'strike', 'ul', 'ol', 'li', 'a', 'code', 'pre'],
+  allowedAttributes: { a: ['href', 'rel', 'target'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: {},
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'title', 'xmp', 'noembed', 'noframes', 'plaintext'],
+  transformTags: {
+    a: (tagName, attribs) => ({
+      tagName,
+      attribs: { ...(attribs.href ? { href: attribs.href } : {}), rel: 'noopener noreferrer', target: '_blank' },
+    }),
+  },
+  exclusiveFilter: (frame) => frame.tag === 'a' && !frame.attribs.href && !frame.text.trim(),
+};
+
+export function sanitizeComment(html: string): string {
+  return sanitizeHtml(html, OPTIONS).trim();
+}
+
+/** Whether sanitized markup shows nothing: no text once tags, entities for spaces and whitespace are gone. */
+export function isBlankMarkup(html: string): boolean {
+  const text = sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} });
+  return text.replace(/&nbsp;|&#160;|&#xa0;|\u00a0|\u200b|\s/gi, '').length === 0;
+}
