@@ -3,7 +3,7 @@ import { endpoint } from './endpoint.ts';
 import { SELECTABLE_ROLES, ROLES } from './enums.ts';
 import { dataOf, idParams, isoDateTime, listOf, okBody } from './envelope.ts';
 import { requiredText } from './fields.ts';
-import { idFilter, listQuery, qFilter } from './list-query.ts';
+import { listQuery, qFilter } from './list-query.ts';
 import { MSG } from './messages.ts';
 
 export const USER_MSG = {
@@ -34,8 +34,11 @@ const rolesField = (message: string) =>
     .min(1, message)
     .transform((roles) => [...new Set(roles)]);
 
+/** Ids are PostgreSQL integers; anything larger is not an id (and must not reach the database). */
+const MAX_ID = 2147483647;
+
 /** Tenant select of the superAdmin's forms; null or missing means "not chosen". */
-const tenantChoice = (message: string) => z.number({ error: message }).int(message).positive(message).nullable().optional();
+const tenantChoice = (message: string) => z.number({ error: message }).int(message).positive(message).max(MAX_ID, message).nullable().optional();
 
 /** The Add New User dialog (spec §2, §5). `tenantId` is read only from a superAdmin. */
 export const createUserBody = z.strictObject({
@@ -83,7 +86,7 @@ export type User = z.infer<typeof userSchema>;
 
 export const USER_SORT_FIELDS = ['name', 'email', 'phone', 'createdAt', 'tenantName', 'id'] as const;
 /** `filter.tenantId` is honoured for the superAdmin only; an Admin always sees its own tenant. */
-export const userListQuery = listQuery({ sort: USER_SORT_FIELDS, filter: { q: qFilter, tenantId: idFilter } });
+export const userListQuery = listQuery({ sort: USER_SORT_FIELDS, filter: { q: qFilter, tenantId: z.number().int().positive().max(MAX_ID).optional() } });
 
 export const usersEndpoints = {
   list: endpoint({
