@@ -6,6 +6,8 @@ import sanitizeHtml from 'sanitize-html';
  * open in a new tab without access to the opener. Any other tag is dropped with
  * its text kept; script/style-like elements are dropped with their content.
  */
+const isAllowedHref = (href: string | undefined) => href !== undefined && /^(https?:\/\/|mailto:)[^\s]/i.test(href.trim());
+
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'strike', 'ul', 'ol', 'li', 'a', 'code', 'pre'],
   allowedAttributes: { a: ['href', 'rel', 'target'] },
@@ -16,9 +18,10 @@ const OPTIONS: sanitizeHtml.IOptions = {
   disallowedTagsMode: 'discard',
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'title', 'xmp', 'noembed', 'noframes', 'plaintext'],
   transformTags: {
+    // Only absolute http/https/mailto links keep their href (relative or odd URLs are dropped, text kept).
     a: (tagName, attribs) => ({
       tagName,
-      attribs: { ...(attribs.href ? { href: attribs.href } : {}), rel: 'noopener noreferrer', target: '_blank' },
+      attribs: { ...(isAllowedHref(attribs.href) ? { href: attribs.href!.trim() } : {}), rel: 'noopener noreferrer', target: '_blank' },
     }),
   },
   exclusiveFilter: (frame) => frame.tag === 'a' && !frame.attribs.href && !frame.text.trim(),
