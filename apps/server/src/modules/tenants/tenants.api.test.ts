@@ -36,6 +36,10 @@ describe('GET /tenants (superAdmin list)', () => {
     const [row] = res.body.data.list;
     expect(row).toMatchObject({ id: a.id, name: 'Zulu Alarm Co', freeCount: 3, remainingCount: 2, goalScore: LIMITS.goalScoreDefault, heartbeatTimeout: 10, timezone: 'UTC', subscriptionStatus: 'active' });
 
+    // LIKE wildcards in q are plain characters.
+    const wildcard = await t.call(tenantsEndpoints.list, { token: cast.superAdmin.token, query: { filter: { q: '%' } } });
+    expect(wildcard.body.data.count).toBe(0);
+
     const paged = await t.call(tenantsEndpoints.list, { token: cast.superAdmin.token, query: { sort: ['createdAt', 'ASC'], range: [0, 1] } });
     expect(paged.body.data.list).toHaveLength(1);
     expect(paged.body.data.count).toBeGreaterThanOrEqual(3);
