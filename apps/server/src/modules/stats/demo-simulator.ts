@@ -1,0 +1,63 @@
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/client.ts';
+import { allTenants, inScope } from '../../db/scope.ts';
+import type { AppDeps } from '../../deps.ts';
+import { startFleetSimulator, type RunningSimulator, type SimDevice } from '../../simulator/index.ts';
+import { DEMO_TENANT } from './demo-data.ts';
+
+/**
+ * Starts the device simulator for the demo tenant's portals against this server's own HTTP
+ * port: the inventory is read once, every change goes through signed webhooks. Devices flap
+ * a few times a minute in total; online devices report at half the tenant's heartbeat timeout.
+ * Returns undefined when there is no demo tenant to simulate.
+ */
+export async function startDemoSimulator(deps: AppDeps, baseUrl: string): Promise<RunningSimulator | undefined> {
+  const rows = await inScope(deps.database.db, allTenants, (tx) =>
+    queryRows<{
+      portal_id: number; secret: string; heartbeat_timeout: number;
+      external_id: string; name: string; device_type: number; device_model: string; status: number;
+    }>(
+      tx,
+      sql`select p.id as portal_id, p.webhook_secret_enc as secret, t.heartbeat_timeout,
+                 d.external_id, d.name, d.device_type, d.device_model, d.status
+            from tenants t
+            join portals p on p.tenant_id = t.id and p.deleted_at is null
+            join devices d on d.tenant_id = p.tenant_id and d.portal_id = p.id and d.removed_at is null
+           where t.name = ${DEMO_TENANT.name} and t.deleted_at is null
+           order by p.id, d.id`,
+    ),
+  );
+  if (rows.length === 0) return undefined;
+  const now = deps.clock.now().getTime();
+  const portals = new Map<number, { portalId: number; secret: string; fleet: SimDevice[] }>();
+  for (const r of rows) {
+    let portal = portals.get(r.portal_id);
+    if (!portal) portals.set(r.portal_id, (portal = { portalId: r.portal_id, secret: deps.secretBox.open(r.secret), fleet: [] }));
+    const bad = portal.fleet.length % 20 === 19;
+    portal.fleet.push({
+      externalId: r.external_id,
+      name: r.name,
+      deviceType: r.device_type,
+      deviceModel: r.device_model,
+      status: r.status === 1 ? 1 : 0,
+      // ~300 devices: about 2 outages a minute overall, the bad ones ten times likelier
+      flapPerMinute: bad ? 0.05 : 0.004,
+      // Offline now: back within 1-10 minutes (the first tick reports everyone else).
+      backAt: r.status === 1 ? 0 : now + 60_000 + Math.random() * 9 * 60_000,
+      lastReportAt: 0,
+    });
+  }
+  const heartbeatMs = (Number(rows[0]!.heartbeat_timeout) * 60_000) / 2;
+  let lastErrorLog = 0;
+  return startFleetSimulator({
+    url: baseUrl,
+    portals: [...portals.values()],
+    heartbeatMs,
+    now: () => deps.clock.now(),
+    onError: (err) => {
+      if (Date.now() - lastErrorLog < 60_000) return;
+      lastErrorLog = Date.now();
+      deps.log.warn({ err }, 'demo simulator: a tick failed');
+    },
+  });
+}
