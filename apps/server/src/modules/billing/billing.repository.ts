@@ -67,8 +67,10 @@ export async function markBillingCancelled(ex: Executor, row: BillingRow, now: D
 }
 
 /**
- * Fulfilment, idempotent: the billing row becomes paid with the provider's ids (its trial
- * period set once), and the tenant's subscription starts trialing unless it already runs.
+ * Fulfilment, idempotent: the billing row becomes paid with the provider's ids and its trial
+ * period, and the tenant's subscription starts trialing. Only the first fulfilment of a row
+ * changes anything (the conditional update decides it), so a repeated verification or a late
+ * webhook cannot revive a subscription that was cancelled since. Answers whether it applied.
  */
 export async function activateSubscription(
   ex: Executor,
@@ -76,26 +78,24 @@ export async function activateSubscription(
   ids: { subscriptionId?: string; customerId?: string },
   now: Date,
   trialDays: number,
-): Promise<void> {
-  await ex
+): Promise<boolean> {
+  const subscriptionId = ids.subscriptionId ?? row.subscriptionId;
+  const changed = await ex
     .update(billings)
-    .set({
-      status: 'paid',
-      subscriptionId: ids.subscriptionId ?? row.subscriptionId,
-      periodStart: row.periodStart ?? now,
-      periodEnd: row.periodEnd ?? new Date(now.getTime() + trialDays * 86_400_000),
-      updatedAt: now,
-    })
-    .where(and(eq(billings.tenantId, row.tenantId), eq(billings.id, row.id)));
+    .set({ status: 'paid', subscriptionId, periodStart: now, periodEnd: new Date(now.getTime() + trialDays * 86_400_000), updatedAt: now })
+    .where(and(eq(billings.tenantId, row.tenantId), eq(billings.id, row.id), ne(billings.status, 'paid')))
+    .returning({ id: billings.id });
+  if (changed.length === 0) return false;
   await ex
     .update(tenants)
     .set({
       subscriptionStatus: sql`case when ${tenants.subscriptionStatus} in ('trialing', 'active') then ${tenants.subscriptionStatus} else 'trialing' end`,
-      providerSubscriptionId: ids.subscriptionId ?? row.subscriptionId,
+      providerSubscriptionId: subscriptionId,
       ...(ids.customerId ? { providerCustomerId: ids.customerId } : {}),
       updatedAt: now,
     })
     .where(eq(tenants.id, row.tenantId));
+  return true;
 }
 
 /** A provider subscription's status mirrored on its tenant (webhooks). */

@@ -17,6 +17,7 @@ export class FakeStripe {
   readonly sessions = new Map<string, Record<string, unknown>>();
   readonly subscriptions = new Map<string, { id: string; quantity: number; status: string }>();
   failCheckout = false;
+  failSubscriptionUpdate = false;
   private server?: Server;
   private seq = 0;
 
@@ -77,6 +78,7 @@ export class FakeStripe {
     if (sub) {
       const found = this.subscriptions.get(sub[1]!);
       if (!found) return this.notFound();
+      if (method === 'POST' && this.failSubscriptionUpdate) return [500, { error: { type: 'api_error', message: 'boom' } }];
       if (method === 'POST' && form['items[0][quantity]'] !== undefined) found.quantity = Number(form['items[0][quantity]']);
       return [200, { id: found.id, object: 'subscription', status: found.status, items: { object: 'list', data: [{ id: `si_${found.id}`, object: 'subscription_item', quantity: found.quantity }] } }];
     }

@@ -106,6 +106,21 @@ describe('stripe provider (the real SDK against a local fake of the API)', () =>
     expect(billing).toMatchObject({ quantity: 3, amountCents: 3 * 4999 });
   });
 
+  it('when the provider refuses a quantity change, the row goes back so a later change retries', async () => {
+    fake.failSubscriptionUpdate = true;
+    await createPortal(t, { id: tenantId, name: 'Stripe Co' });
+    const { syncQuantity } = await import('./fulfilment.ts');
+    const { createPaymentProvider } = await import('./billing.routes.ts');
+    await syncQuantity(t.deps, createPaymentProvider(t.deps), tenantId);
+    const [billing] = await t.database.db.select().from(billings).where(eq(billings.tenantId, tenantId));
+    expect(billing!.quantity).toBe(3);
+    fake.failSubscriptionUpdate = false;
+    await syncQuantity(t.deps, createPaymentProvider(t.deps), tenantId);
+    expect(fake.subscriptions.get(`sub_${sessionId}`)!.quantity).toBe(4);
+    const [after] = await t.database.db.select().from(billings).where(eq(billings.tenantId, tenantId));
+    expect(after!.quantity).toBe(4);
+  });
+
   it('the provider failing answers "Failed to create checkout session" and leaves no billing row', async () => {
     const other = await createUser(t, { tenant: null, roles: [] });
     fake.failCheckout = true;
@@ -159,6 +174,11 @@ describe('stripe webhooks (signed on the raw body, applied once)', () => {
     expect((await tenantRow(tenantId)).subscriptionStatus).toBe('canceled');
     const recorded = await t.database.db.select().from(paymentEvents);
     expect(recorded.map((e) => e.eventId).sort()).toEqual(['evt_completed_1', 'evt_deleted_1', 'evt_updated_1']);
+    // Verifying the old, completed session again neither revives the cancelled subscription.
+    fake.complete(sessionId, 'sub_hook');
+    const again = await t.call(E.verifyCheckoutSession, { token: user.token, body: { sessionId } });
+    expect(again.body.data.paymentStatus).toBe('paid');
+    expect((await tenantRow(tenantId)).subscriptionStatus).toBe('canceled');
   });
 
   it('a bad or missing signature is a 400 and applies nothing', async () => {

@@ -23,7 +23,7 @@ function ensureSpace(doc: Doc, height: number): void {
 function header(doc: Doc, content: ReportContent, tenantName: string): void {
   doc.rect(0, 0, doc.page.width, 70).fill(COLORS.brand);
   doc.fillColor('#ffffff').font('Helvetica-Bold').fontSize(24).text(PRODUCT_NAME, MARGIN, 22);
-  doc.font('Helvetica').fontSize(11).text('Service report', MARGIN, 30, { width: contentWidth(doc), align: 'right' });
+  doc.font('Helvetica').fontSize(11).text('Service report', MARGIN, 32, { width: contentWidth(doc), align: 'right' });
   doc.fillColor(COLORS.ink).font('Helvetica-Bold').fontSize(20).text(content.portal.name, MARGIN, 95, { width: contentWidth(doc) });
   const tz = content.period.timezone;
   const from = formatLocalDate(new Date(content.period.from), tz);
@@ -66,7 +66,10 @@ function table(doc: Doc, headers: string[], rows: string[][], widths: number[], 
   const total = contentWidth(doc);
   const rowHeight = 18;
   const drawRow = (cells: string[], bold: boolean, shade: string | null) => {
+    const page = doc.page;
     ensureSpace(doc, rowHeight);
+    // A table continued on a new page repeats its header row.
+    if (doc.page !== page && !bold) drawRow(headers, true, COLORS.soft);
     const y = doc.y;
     if (shade) doc.rect(MARGIN, y, total, rowHeight).fill(shade);
     let x = MARGIN;
@@ -166,7 +169,7 @@ function body(doc: Doc, content: ReportContent): void {
     doc.fillColor(COLORS.ink).font('Helvetica').fontSize(11)
       .text(`Score ${pct(r.score)} against a goal of ${r.goal}%: ${r.score < 0 ? 'no devices observed in this period.' : r.meetsGoal ? 'goal met.' : 'below goal.'}`, MARGIN);
     scoreBar(doc, r.score, r.goal, r.meetsGoal);
-    sectionTitle(doc, 'Devices with the most offline time', 60);
+    sectionTitle(doc, 'Devices with the most offline time', 4 * 18);
     table(
       doc,
       ['Device', 'Type', 'Offline time'],
