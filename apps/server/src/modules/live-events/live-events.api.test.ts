@@ -1,10 +1,11 @@
 import { LIVE_EVENTS_STREAM_PATH, liveEventsEndpoints } from '@vigil/contracts';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices } from '../../db/schema/index.ts';
 import { TOPICS } from '../../events/topics.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { createCast, createDevices, createPortal, createUser, type TestPortal } from '../../../test/factories.ts';
+import { devicesReported, signWebhook, webhookUrlOf } from '../../simulator/index.ts';
 import { openSse, type SseEvent } from './sse-client.ts';
 
 let t: TestApp;
@@ -84,11 +85,14 @@ async function ticketFor(token: string): Promise<string> {
 }
 const streamUrl = (ticket: string) => `${baseUrl}${LIVE_EVENTS_STREAM_PATH}?ticket=${encodeURIComponent(ticket)}`;
 
-/** What the webhook does to a device going offline: the row, then the bus event after commit. */
-async function takeOffline(portal: TestPortal, deviceId: number) {
-  const at = t.clock.now();
-  await t.database.db.update(devices).set({ status: 0, statusSince: at, lastReportAt: at }).where(eq(devices.id, deviceId));
-  await t.deps.bus.publish(TOPICS.deviceStatus, { tenantId: portal.tenantId, portalId: portal.id, offline: [deviceId], online: [], at: at.toISOString() });
+/** Reports one device through the portal's real signed webhook; answers the device id. */
+async function report(portal: TestPortal, externalId: string, status: 0 | 1, at: Date): Promise<number> {
+  const body = devicesReported([{ externalId, name: `Door ${externalId}`, deviceType: 2, deviceModel: 'HID Signo 40', status, at: at.toISOString() }]);
+  const message = signWebhook(portal.webhookSecret, body, { timestamp: t.clock.now() });
+  const res = await fetch(webhookUrlOf(baseUrl, portal.id), { method: 'POST', headers: message.headers, body: message.body });
+  expect(res.status).toBe(202);
+  const [row] = await t.database.db.select({ id: devices.id }).from(devices).where(and(eq(devices.portalId, portal.id), eq(devices.externalId, externalId)));
+  return row!.id;
 }
 
 describe('live-events stream', () => {
@@ -131,25 +135,25 @@ describe('live-events stream', () => {
     }
   });
 
-  it("pushes a device going offline within 1 s to its tenant and the superAdmin, never to another tenant's stream", async () => {
+  it("pushes a device going offline (signed webhook) within 1 s to its tenant and the superAdmin, never to another tenant's stream", async () => {
     const own = await openSse(streamUrl(await ticketFor(cast.admin.token)));
     const other = await openSse(streamUrl(await ticketFor(cast.otherAdmin.token)));
     const platform = await openSse(streamUrl(await ticketFor(cast.superAdmin.token)));
     try {
       await Promise.all([own, other, platform].map((s) => s.next((e) => e.event === 'snapshot')));
-      const [device] = await createDevices(t, acme, [{ status: 1 }]);
+      const deviceId = await report(acme, 'door-1', 1, ago(MIN));
       const sent = Date.now();
-      await takeOffline(acme, device!.id);
-      const isAcmeChange = (e: SseEvent) => e.event === 'devices' && (e.data as { offline: number[] }).offline.includes(device!.id);
+      await report(acme, 'door-1', 0, t.clock.now());
+      const isAcmeChange = (e: SseEvent) => e.event === 'devices' && (e.data as { offline: number[] }).offline.includes(deviceId);
       const pushed = await own.next(isAcmeChange, 1000);
       expect(pushed.receivedAt - sent).toBeLessThan(1000);
       expect(pushed.data).toMatchObject({ customerId: acme.id, offlineCount: 3, onlineCount: 1, online: [] });
-      const row = await own.next((e) => e.event === 'live-events' && (e.data as { customerId: number }).customerId === acme.id);
+      const row = await own.next((e) => e.event === 'live-events' && (e.data as { row: { offlineCount: number } | null }).row?.offlineCount === 3);
       expect(row.data).toMatchObject({ row: { customerName: 'Acme Logistics', offlineCount: 3, offlineSince: ago(90 * MIN).toISOString() } });
       await platform.next(isAcmeChange, 1000);
       // The other tenant's own change arrives there, proving its stream works, and the first did not.
-      const [theirs] = await createDevices(t, foreign, [{ status: 1 }]);
-      await takeOffline(foreign, theirs!.id);
+      await report(foreign, 'door-9', 1, ago(MIN));
+      await report(foreign, 'door-9', 0, t.clock.now());
       await other.next((e) => e.event === 'devices', 1000);
       expect(other.events.filter((e) => (e.data as { customerId?: number }).customerId === acme.id)).toEqual([]);
       expect(own.events.filter((e) => (e.data as { customerId?: number }).customerId === foreign.id)).toEqual([]);
