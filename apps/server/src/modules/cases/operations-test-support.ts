@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { queryRows } from '../../db/client.ts';
+import type { TestUser } from '../../../test/factories.ts';
 import type { TestApp } from '../../../test/harness.ts';
 
 /**
@@ -36,3 +37,8 @@ export function expectError(res: { status: number; body: unknown }, status: numb
 
 export const DAY_MS = 86_400_000;
 export const HOUR_MS = 3_600_000;
+
+/** Access tokens last 15 minutes: after moving the fake clock by days, sign fresh ones for the same users. */
+export async function renewTokens(t: TestApp, users: TestUser[]): Promise<void> {
+  for (const u of users) u.token = await t.deps.accessTokens.sign({ userId: u.id, userName: u.name, tenantId: u.tenantId, tenantName: u.tenantName, roles: u.roles });
+}
