@@ -5,6 +5,7 @@ import { verifyPassword } from '../../security/passwords.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { reliabilityByPortal } from './reliability.ts';
 import { seedDemo, type SeededDemo } from './demo-seed.ts';
+import { startDemoSimulator } from './demo-simulator.ts';
 
 let t: TestApp;
 let demo: SeededDemo | null;
@@ -87,5 +88,22 @@ describe('demo seed', () => {
     expect(await count(sql`select count(*) as n from licenses where end_date < ${today}::date`)).toBeGreaterThan(0);
     expect(await count(sql`select count(*) as n from licenses where end_date >= ${today}::date and end_date <= ${today}::date + 90`)).toBeGreaterThan(0);
     expect(await count(sql`select count(*) as n from reports`)).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('demo simulator', () => {
+  it('reports every demo device through signed webhooks this server accepts', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    const sim = await startDemoSimulator(t.deps, `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+    try {
+      await sim!.tick();
+      expect(sim!.stats.errors).toBe(0);
+      expect(sim!.stats.devicesAccepted).toBe(await count(sql`select count(*) as n from devices where status = 1`));
+      // online devices all reported now: nothing for the offline sweep to catch
+      expect(await count(sql`select count(*) as n from devices where status = 1 and last_report_at < ${new Date(t.clock.now().getTime() - 60_000).toISOString()}::timestamptz`)).toBe(0);
+    } finally {
+      await sim?.stop();
+    }
   });
 });
