@@ -56,6 +56,11 @@ function toUser(row: Row): StoredUser {
   };
 }
 
+/** The API shape: without the internal tenant reference. */
+export function publicUser({ tenantRef: _internal, ...user }: StoredUser): User {
+  return user;
+}
+
 /**
  * Users managed through /users: active (not deactivated), not a platform
  * superAdmin account, not of a deleted tenant, and within the caller's reach.
@@ -89,7 +94,7 @@ export async function listUsers(ex: Executor, reach: UserReach, q: ListQuery<Use
   const order = q.sort ? (q.sort.dir === 'DESC' ? desc(SORT_COLUMNS[q.sort.field]) : asc(SORT_COLUMNS[q.sort.field])) : asc(SORT_COLUMNS.name);
   const rows = await ex.select(columns).from(users).leftJoin(tenants, eq(tenants.id, users.tenantId)).where(where).orderBy(order, asc(users.id)).limit(q.limit).offset(q.offset);
   const [total] = await ex.select({ n: count() }).from(users).leftJoin(tenants, eq(tenants.id, users.tenantId)).where(where);
-  return { list: rows.map((r) => { const { tenantRef: _internal, ...user } = toUser(r); return user; }), count: Number(total?.n ?? 0) };
+  return { list: rows.map((r) => publicUser(toUser(r))), count: Number(total?.n ?? 0) };
 }
 
 export async function findManagedUser(ex: Executor, reach: UserReach, id: number): Promise<StoredUser | null> {

@@ -1,7 +1,7 @@
 import { usersEndpoints } from '@vigil/contracts';
 import type { AppModule } from '../index.ts';
 import { route } from '../../http/route.ts';
-import { listUsers } from './users.repository.ts';
+import { listUsers, publicUser } from './users.repository.ts';
 import { sendInvitation } from './users.invitation.ts';
 import * as service from './users.service.ts';
 
@@ -24,10 +24,7 @@ export const usersModule: AppModule = (app, deps) => {
 
   route(app, deps, usersEndpoints.get, {
     permission: 'users:manage',
-    handler: async ({ params, principal, tx }) => {
-      const { tenantRef: _internal, ...user } = await tx((t) => service.visibleUser(t, principal, params!.id));
-      return { data: user };
-    },
+    handler: async ({ params, principal, tx }) => ({ data: publicUser(await tx((t) => service.visibleUser(t, principal, params!.id))) }),
   });
 
   route(app, deps, usersEndpoints.update, {

@@ -62,7 +62,7 @@ export async function createUser(tx: Tx, principal: Principal, body: CreateUserB
   const id = await withUniqueEmail(() =>
     repo.insertUser(tx, { tenantId, name: normalName(body.name), email: body.email, phone: body.phone, roles: body.roles }),
   );
-  const user = await visibleUser(tx, principal, id);
+  const user = repo.publicUser(await visibleUser(tx, principal, id));
   return { user, invitation: await newInvitation(tx, user, now) };
 }
 
@@ -99,8 +99,7 @@ export async function updateUser(tx: Tx, principal: Principal, id: number, body:
   await withUniqueEmail(() => repo.updateUser(tx, id, changes, now));
   // Claims are read at sign-in and refresh: ending the sessions makes new tokens carry the change.
   if (rolesChanged || tenantChanged) await revokeUserSessions(tx, id, now);
-  const updated = await repo.findManagedUser(tx, 'all', id);
-  return updated!;
+  return repo.publicUser((await repo.findManagedUser(tx, 'all', id))!);
 }
 
 /** Deactivation: the row stays (authorship of comments, history); sessions end; sign-in is refused. */
