@@ -91,7 +91,7 @@ export const customerSearchQuery = z.strictObject({
 });
 
 /** Empty body of the secret rotation (the web client may send `{}` or nothing). */
-export const rotateSecretBody = z.strictObject({}).optional();
+export const rotateSecretBody = z.strictObject({}).nullish();
 
 export const portalEndpoints = {
   list: endpoint({

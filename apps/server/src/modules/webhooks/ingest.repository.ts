@@ -62,9 +62,10 @@ export interface InventoryRow {
 
 /**
  * Creates unknown devices (state from their first report, with their first status
- * period) and updates name/type/model of known ones. Touching every device of the
- * message also locks its row until commit, so concurrent messages for the same
- * devices apply one after the other; input sorted by external id avoids deadlocks.
+ * period) and updates name/type/model of known ones when they changed. ON CONFLICT
+ * locks every known device of the message until commit (even when its row is not
+ * rewritten), so concurrent messages for the same devices apply one after the
+ * other; input sorted by external id avoids deadlocks.
  */
 export async function upsertInventory(executor: Executor, scope: { tenantId: number; portalId: number; now: Date }, input: InventoryInput): Promise<InventoryRow[]> {
   const { tenantId, portalId } = scope;
@@ -85,12 +86,20 @@ export async function upsertInventory(executor: Executor, scope: { tenantId: num
           on conflict (tenant_id, portal_id, external_id) do update
              set name = excluded.name, device_type = excluded.device_type, device_model = excluded.device_model,
                  updated_at = excluded.updated_at
+           where (d.name, d.device_type, d.device_model) is distinct from (excluded.name, excluded.device_type, excluded.device_model)
           returning d.id, d.external_id, d.status, d.status_since, (d.xmax = 0) as created
         ), first_periods as (
           insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
           select ${tenantId}, id, ${portalId}, status, status_since from up where created
         )
-        select id, external_id, status, created from up`,
+        select id, external_id, status, created from up
+        union all
+        -- Known devices whose inventory did not change are not rewritten (and so not returned above);
+        -- the statement's snapshot still shows them, and ON CONFLICT locked them all the same.
+        select d.id, d.external_id, d.status, false
+          from devices d
+         where d.tenant_id = ${tenantId} and d.portal_id = ${portalId} and d.external_id = any(${sql.param(input.externalIds)}::text[])
+           and not exists (select 1 from up where up.external_id = d.external_id)`,
   );
   return rows.map((r) => ({ id: Number(r.id), external_id: r.external_id, status: Number(r.status), created: r.created }));
 }

@@ -1,7 +1,7 @@
-import { WEBHOOK_MSG } from '@vigil/contracts';
+import { WEBHOOK_MSG, portalEndpoints } from '@vigil/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TOPICS, type DeviceStatusEvent } from '../../events/topics.ts';
-import { createPortal, createTenant, type TestPortal } from '../../../test/factories.ts';
+import { createPortal, createTenant, createUser, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { countRows, deviceState, periodsOf, removed, reported, sendWebhook, signatureHeaders } from './webhook-test-kit.ts';
 
@@ -225,5 +225,30 @@ describe('device state and history', () => {
     } finally {
       stop();
     }
+  });
+});
+
+describe('secret rotation', () => {
+  it('accepts the previous secret for 24 hours after a rotation, and any one valid signature among several', async () => {
+    const tenant = await createTenant(t);
+    const admin = await createUser(t, { tenant, roles: ['Admin'] });
+    const created = await t.call(portalEndpoints.create, { token: admin.token, body: { name: 'Rotating', apiKey: 'key-rotating-0001' } });
+    const oldSecret = created.body.data.webhookSecret!;
+    const target = { id: created.body.data.id, webhookSecret: oldSecret };
+    const rotated = await t.call(portalEndpoints.rotateSecret, { token: admin.token, params: { id: target.id }, body: {} });
+    const newSecret = rotated.body.data.webhookSecret!;
+    const report = () => reported([{ externalId: 'cam', status: 1, at: ago(MIN) }]);
+
+    expect((await sendWebhook(t, target, report(), { secrets: [oldSecret] })).status).toBe(202);
+    expect((await sendWebhook(t, target, report(), { secrets: [newSecret] })).status).toBe(202);
+    expect((await sendWebhook(t, target, report(), { secrets: [oldSecret, newSecret] })).status).toBe(202);
+
+    t.clock.advance(24 * 60 * MIN - 1000);
+    expect((await sendWebhook(t, target, report(), { secrets: [oldSecret] })).status).toBe(202);
+    t.clock.advance(2000);
+    expect(await sendWebhook(t, target, report(), { secrets: [oldSecret] })).toEqual({ status: 401, body: UNAUTHORIZED });
+    // A sender still signing with both secrets keeps working: one valid signature is enough.
+    expect((await sendWebhook(t, target, report(), { secrets: [oldSecret, newSecret] })).status).toBe(202);
+    expect((await sendWebhook(t, target, report(), { secrets: [newSecret] })).status).toBe(202);
   });
 });
