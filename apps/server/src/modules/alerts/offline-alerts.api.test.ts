@@ -1,0 +1,142 @@
+import { alertEndpoints } from '@vigil/contracts';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client.ts';
+import { TOPICS, type AlertOpenedEvent, type DeviceStatusEvent } from '../../events/topics.ts';
+import { offlineAlertsJob } from '../../jobs/offline-alerts.ts';
+import { runTickOnce } from '../../jobs/scheduler.ts';
+import { createCast, createDevices, createPortal } from '../../../test/factories.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { HOUR_MS, removeDevices, renewTokens, setDeviceStatus } from '../cases/operations-test-support.ts';
+import { operationsJobsStartup } from './alerts.startup.ts';
+
+let t: TestApp;
+let cast: Awaited<ReturnType<typeof createCast>>;
+const announced: AlertOpenedEvent[] = [];
+beforeAll(async () => {
+  t = await createTestApp();
+  cast = await createCast(t);
+  t.deps.bus.subscribe(TOPICS.alertOpened, (e) => announced.push(e as AlertOpenedEvent));
+});
+beforeEach(() => renewTokens(t, [cast.admin, cast.superAdmin, cast.otherAdmin]));
+afterAll(() => t.close());
+
+/** Moves to the next 5-second tick and runs the rules there. */
+async function tick(): Promise<void> {
+  t.clock.advance(offlineAlertsJob.everyMs);
+  expect(await runTickOnce(t.deps, offlineAlertsJob)).toBe(true);
+}
+const alertsOf = async (portalId: number, token = cast.admin.token) =>
+  (await t.call(alertEndpoints.list, { token, query: { filter: { customerId: portalId, alertType: 0 }, sort: ['id', 'ASC'], range: [0, 100] } })).body.data.list;
+const heldBy = async (alertId: number) =>
+  (await queryRows<{ device_id: number }>(t.database.db, sql`select device_id from alert_devices where alert_id = ${alertId} order by device_id`)).map((r) => r.device_id);
+async function until(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('Device Offline rules', () => {
+  it('opens one alert per portal for uncovered offline devices and resolves it when they are all back', async () => {
+    const portal = await createPortal(t, cast.tenant, 'Dockside');
+    const [a, b, c] = await createDevices(t, portal, [{ status: 1 }, { status: 1 }, { status: 1 }]);
+    await tick();
+    expect(await alertsOf(portal.id)).toEqual([]);
+
+    await setDeviceStatus(t, [a!.id, b!.id], 0);
+    await tick();
+    const [first] = await alertsOf(portal.id);
+    expect(first).toMatchObject({ customerName: 'Dockside', offlineCount: 2, status: 1, resolvedAt: null });
+    expect(await heldBy(first!.id)).toEqual([a!.id, b!.id]);
+    await until(async () => announced.some((e) => e.alertId === first!.id));
+    expect(announced.find((e) => e.alertId === first!.id)).toEqual({ tenantId: cast.tenant.id, alertId: first!.id, portalId: portal.id, customerName: 'Dockside', alertType: 0, offlineCount: 2 });
+
+    await tick();
+    expect(await alertsOf(portal.id)).toHaveLength(1);
+
+    await setDeviceStatus(t, [c!.id], 0);
+    await tick();
+    const [, second] = await alertsOf(portal.id);
+    expect(second).toMatchObject({ offlineCount: 1, status: 1 });
+    expect(await heldBy(second!.id)).toEqual([c!.id]);
+
+    await setDeviceStatus(t, [a!.id], 1);
+    await tick();
+    expect((await alertsOf(portal.id)).map((x) => x.status)).toEqual([1, 1]);
+
+    await setDeviceStatus(t, [b!.id], 1);
+    await tick();
+    const [resolved, open] = await alertsOf(portal.id);
+    expect(resolved).toMatchObject({ status: 0, resolvedAt: t.clock.now().toISOString() });
+    expect(open).toMatchObject({ status: 1, resolvedAt: null });
+
+    await setDeviceStatus(t, [a!.id], 0);
+    await tick();
+    const third = (await alertsOf(portal.id))[2];
+    expect(third).toMatchObject({ offlineCount: 1, status: 1 });
+    expect(await heldBy(third!.id)).toEqual([a!.id]);
+
+    await removeDevices(t, [c!.id, a!.id]);
+    await tick();
+    expect((await alertsOf(portal.id)).map((x) => x.status)).toEqual([0, 0, 0]);
+  });
+
+  it('shows an open alert as status 2 after 24 hours', async () => {
+    const portal = await createPortal(t, cast.tenant);
+    const [d] = await createDevices(t, portal, [{ status: 0 }]);
+    await tick();
+    const [alert] = await alertsOf(portal.id);
+    t.clock.advance(24 * HOUR_MS);
+    await renewTokens(t, [cast.admin]);
+    expect((await alertsOf(portal.id))[0]!.status).toBe(1);
+    t.clock.advance(1_000);
+    await renewTokens(t, [cast.admin]);
+    expect((await t.call(alertEndpoints.get, { params: { id: alert!.id }, token: cast.admin.token })).body.data.status).toBe(2);
+    const errors = await t.call(alertEndpoints.list, { token: cast.admin.token, query: { filter: { status: 2 }, range: [0, 100] } });
+    expect(errors.body.data.list.map((a) => a.id)).toContain(alert!.id);
+    await setDeviceStatus(t, [d!.id], 1);
+    await tick();
+    expect((await alertsOf(portal.id))[0]!.status).toBe(0);
+  });
+
+  it("keeps each tenant's alerts to itself and runs each tick once", async () => {
+    const ours = await createPortal(t, cast.tenant);
+    const theirs = await createPortal(t, cast.other);
+    await createDevices(t, ours, [{ status: 0 }]);
+    await createDevices(t, theirs, [{ status: 0 }, { status: 0 }]);
+    t.clock.advance(offlineAlertsJob.everyMs);
+    const runs = await Promise.all([runTickOnce(t.deps, offlineAlertsJob), runTickOnce(t.deps, offlineAlertsJob), runTickOnce(t.deps, offlineAlertsJob)]);
+    expect(runs.filter(Boolean)).toHaveLength(1);
+    expect(await alertsOf(theirs.id)).toEqual([]);
+    expect(await alertsOf(theirs.id, cast.otherAdmin.token)).toMatchObject([{ offlineCount: 2, tenantName: cast.other.name }]);
+    expect(await alertsOf(ours.id)).toHaveLength(1);
+    const [count] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from alerts where portal_id in (${ours.id}, ${theirs.id})`);
+    expect(count!.n).toBe(2);
+  });
+
+  it('runs soon after a device status event, through the tick claim', async () => {
+    const stop = await operationsJobsStartup(t.deps, t.app);
+    try {
+      const portal = await createPortal(t, cast.tenant);
+      const [d] = await createDevices(t, portal, [{ status: 1 }]);
+      t.clock.advance(offlineAlertsJob.everyMs);
+      await setDeviceStatus(t, [d!.id], 0);
+      const event: DeviceStatusEvent = { tenantId: cast.tenant.id, portalId: portal.id, offline: [d!.id], online: [], at: t.clock.now().toISOString() };
+      await t.deps.bus.publish(TOPICS.deviceStatus, event);
+      await until(async () => (await alertsOf(portal.id)).length === 1);
+
+      // Same tick already claimed: a second change waits for the next tick.
+      const [e] = await createDevices(t, portal, [{ status: 0 }]);
+      await t.deps.bus.publish(TOPICS.deviceStatus, { ...event, offline: [e!.id] });
+      await new Promise((r) => setTimeout(r, 600));
+      expect(await alertsOf(portal.id)).toHaveLength(1);
+      t.clock.advance(offlineAlertsJob.everyMs);
+      await t.deps.bus.publish(TOPICS.deviceStatus, { ...event, offline: [e!.id] });
+      await until(async () => (await alertsOf(portal.id)).length === 2);
+    } finally {
+      if (stop) await stop();
+    }
+  });
+});
