@@ -1,0 +1,170 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LIVE_EVENTS_STREAM_PATH, liveEventsEndpoints } from '@vigil/contracts';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows, type Database } from '../src/db/client.ts';
+import { devices, deviceStatusPeriods, portals, tenants, users } from '../src/db/schema/index.ts';
+import { systemClock } from '../src/lib/clock.ts';
+import { openSse, type SseConnection, type SseEvent } from '../src/modules/live-events/sse-client.ts';
+import { createAccessTokens } from '../src/security/access-tokens.ts';
+import { createSecretBox } from '../src/security/secret-box.ts';
+import { newWebhookSecret } from '../src/security/webhook-secret.ts';
+import { devicesReported, signWebhook, webhookUrlOf } from '../src/simulator/index.ts';
+import { resetDatabase, sharedDatabase, usesPostgres, workerDatabaseUrl } from './database.ts';
+
+/**
+ * Two real server processes on one PostgreSQL database (decisions.md §1 "several processes"):
+ * a live event published by one reaches SSE clients of both (LISTEN/NOTIFY), and the offline
+ * sweep runs once per tick however many processes run. PostgreSQL only: PGlite is one process
+ * by nature, so the whole suite is conditional on VIGIL_TEST_DB=postgres (CI always runs it).
+ */
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const tsx = path.resolve(serverDir, '../../node_modules/.bin/tsx');
+const APP_SECRET = 'multi-process-secret-multi-process-secret-42';
+
+interface Proc {
+  child: ChildProcess;
+  url: string;
+  output: string[];
+}
+
+async function startProcess(): Promise<Proc> {
+  const port = 20_000 + Math.floor(Math.random() * 30_000);
+  const output: string[] = [];
+  const child = spawn(tsx, [path.join(serverDir, 'src/main.ts')], {
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: workerDatabaseUrl(),
+      APP_SECRET,
+      SEED: 'none',
+      SIMULATOR: 'off',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'vigil-mp-')),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (c) => output.push(String(c)));
+  child.stderr!.on('data', (c) => output.push(String(c)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output.join('')}`);
+    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    if (ready) return { child, url, output };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not become ready:\n${output.join('')}`);
+}
+
+async function stopProcess(proc: Proc | undefined): Promise<void> {
+  if (!proc || proc.child.exitCode !== null) return;
+  const exited = new Promise((r) => proc.child.once('exit', r));
+  proc.child.kill('SIGTERM');
+  const killer = setTimeout(() => proc.child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(killer);
+}
+
+describe.runIf(usesPostgres())('several server processes on one PostgreSQL database', () => {
+  let database: Database;
+  let procs: Proc[] = [];
+  let token: string;
+  let portal: { id: number; tenantId: number; secret: string };
+  const streams: SseConnection[] = [];
+
+  beforeAll(async () => {
+    database = await sharedDatabase();
+    await resetDatabase(database);
+    const db = database.db;
+    const [tenant] = await db.insert(tenants).values({ name: 'Multi Process Co', subscriptionStatus: 'active' }).returning({ id: tenants.id, name: tenants.name });
+    const [user] = await db.insert(users).values({ tenantId: tenant!.id, email: 'mp@example.com', name: 'Multi Proc', roles: ['Admin'], emailVerifiedAt: new Date() }).returning({ id: users.id });
+    const secret = newWebhookSecret();
+    const box = createSecretBox(APP_SECRET);
+    const [row] = await db.insert(portals).values({ tenantId: tenant!.id, name: 'Twin Towers Garage', apiKeyEnc: box.seal('key'), webhookSecretEnc: box.seal(secret) }).returning({ id: portals.id });
+    portal = { id: row!.id, tenantId: tenant!.id, secret };
+    token = await createAccessTokens(APP_SECRET, systemClock).sign({ userId: user!.id, userName: 'Multi Proc', tenantId: tenant!.id, tenantName: tenant!.name, roles: ['Admin'] });
+    procs = await Promise.all([startProcess(), startProcess()]);
+  }, 90_000);
+
+  afterAll(async () => {
+    streams.forEach((s) => s.close());
+    await Promise.all(procs.map(stopProcess));
+  }, 30_000);
+
+  async function connect(proc: Proc): Promise<SseConnection> {
+    const res = await fetch(`${proc.url}${liveEventsEndpoints.ticket.path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as { data: { ticket: string } };
+    const sse = await openSse(`${proc.url}${LIVE_EVENTS_STREAM_PATH}?ticket=${encodeURIComponent(data.ticket)}`);
+    streams.push(sse);
+    expect(sse.status).toBe(200);
+    await sse.next((e) => e.event === 'snapshot', 2000);
+    return sse;
+  }
+
+  it('delivers a webhook received by one process to the SSE clients of both within 1 s', async () => {
+    const [a, b] = await Promise.all(procs.map(connect));
+    const at = new Date();
+    const send = async (status: 0 | 1, when: Date) => {
+      const msg = signWebhook(portal.secret, devicesReported([{ externalId: 'gate-1', name: 'North Gate Camera', deviceType: 0, deviceModel: 'Axis P3265-LVE', status, at: when.toISOString() }]));
+      const res = await fetch(webhookUrlOf(procs[0]!.url, portal.id), { method: 'POST', headers: msg.headers, body: msg.body });
+      expect(res.status).toBe(202);
+    };
+    await send(1, new Date(at.getTime() - 60_000));
+    const sent = Date.now();
+    await send(0, at);
+    const wentOffline = (e: SseEvent) => e.event === 'devices' && (e.data as { offlineCount: number }).offlineCount === 1;
+    const [onA, onB] = await Promise.all([a!.next(wentOffline, 1000), b!.next(wentOffline, 1000)]);
+    expect(onA.receivedAt - sent).toBeLessThan(1000);
+    expect(onB.receivedAt - sent).toBeLessThan(1000);
+    expect(onB.data).toMatchObject({ customerId: portal.id, offlineCount: 1, onlineCount: 0 });
+  });
+
+  it('runs the offline sweep once per tick while both processes run', async () => {
+    // An online device silent for 20 minutes (heartbeat timeout 10): the next sweep tick takes it offline.
+    const silentSince = new Date(Date.now() - 20 * 60_000);
+    const [device] = await database.db
+      .insert(devices)
+      .values({ tenantId: portal.tenantId, portalId: portal.id, externalId: 'silent-1', name: 'Silent Sensor', deviceType: 4, status: 1, lastReportAt: silentSince, lastOnline: silentSince, statusSince: silentSince, firstSeenAt: silentSince })
+      .returning({ id: devices.id });
+    await database.db.insert(deviceStatusPeriods).values({ tenantId: portal.tenantId, deviceId: device!.id, portalId: portal.id, status: 1, startedAt: silentSince });
+    const firstTick = await queryRows<{ n: string }>(database.db, sql`select count(*) as n from job_runs where job = 'offline-sweep'`);
+
+    // Wait for the device to be swept, then for one more tick so several ticks ran with both processes up.
+    const deadline = Date.now() + 75_000;
+    let ticksAfter = 0;
+    let offline = false;
+    while (Date.now() < deadline && !(offline && ticksAfter >= Number(firstTick[0]!.n) + 2)) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const [state] = await queryRows<{ status: number }>(database.db, sql`select status from devices where id = ${device!.id}`);
+      offline = state!.status === 0;
+      ticksAfter = Number((await queryRows<{ n: string }>(database.db, sql`select count(*) as n from job_runs where job = 'offline-sweep'`))[0]!.n);
+    }
+    expect(offline).toBe(true);
+    expect(procs.every((p) => p.child.exitCode === null)).toBe(true);
+
+    const perTick = await queryRows<{ tick: string; n: string; finished: boolean }>(
+      database.db,
+      sql`select tick, count(*) as n, bool_and(finished_at is not null) as finished from job_runs where job = 'offline-sweep' group by tick order by tick`,
+    );
+    expect(perTick.length).toBeGreaterThanOrEqual(2);
+    expect(perTick.every((t) => Number(t.n) === 1)).toBe(true);
+    const periods = await queryRows<{ status: number; started_at: Date; ended_at: Date | null }>(
+      database.db,
+      sql`select status, started_at, ended_at from device_status_periods where device_id = ${device!.id} order by started_at`,
+    );
+    // One closed online period and one open offline period starting at last report + timeout: no duplicate.
+    expect(periods.map((p) => [p.status, p.ended_at === null])).toEqual([
+      [1, false],
+      [0, true],
+    ]);
+    expect(new Date(periods[1]!.started_at).getTime()).toBe(silentSince.getTime() + 10 * 60_000);
+  }, 90_000);
+});
