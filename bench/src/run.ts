@@ -18,6 +18,7 @@ import { migrateDatabase } from '../../apps/server/src/db/migrate.ts';
 import { tokenSigner } from './lib/auth.ts';
 import type { BenchContext, DbMeasurement, HttpMeasurement } from './lib/context.ts';
 import { cpuPlan, pinTo } from './lib/cpu.ts';
+import { summarizeProfiles } from './lib/profile.ts';
 import { markdownTable, Results, writeResults } from './lib/results.ts';
 import { startBenchServer } from './lib/server.ts';
 import { SIZES, type SizeSpec } from './lib/sizes.ts';
@@ -82,7 +83,9 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, only: 
     await database.close();
     database = undefined;
 
-    const server = await startBenchServer({ dataDir, databaseUrl, appSecret: APP_SECRET, cpu: cpus.server });
+    // BENCH_CPU_PROF=1: profile the server over the HTTP phases (use with --only to profile one measurement).
+    const cpuProfileDir = process.env.BENCH_CPU_PROF ? mkdtempSync(path.join(tmpdir(), 'vigil-bench-prof-')) : undefined;
+    const server = await startBenchServer({ dataDir, databaseUrl, appSecret: APP_SECRET, cpu: cpus.server, cpuProfileDir });
     ctx.server = server;
     ctx.shared.rssAfterStart = server.rss();
     try {
@@ -99,6 +102,13 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, only: 
       await server.stop();
       if (server.logBytes() > 0) console.log(`server log (warnings and errors): ${server.logFile}`);
     }
+    if (cpuProfileDir) {
+      const summary = summarizeProfiles(cpuProfileDir);
+      ctx.shared.cpuProfile = { dir: cpuProfileDir, ...summary };
+      console.log(`server CPU profile (${cpuProfileDir}), share of busy time:`);
+      console.log(`  by kind: ${Object.entries(summary.categories).map(([k, v]) => `${k} ${v}%`).join(', ')}`);
+      console.log(summary.hot.map((h) => `  ${h.share}%  ${h.frame}`).join('\n'));
+    }
     const file = writeResults(`${size.name}-${kind}`, {
       size: size.name,
       database: kind,
@@ -106,6 +116,7 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, only: 
       machine: { cpus: (await import('node:os')).availableParallelism(), node: process.version, pinned: cpus },
       seeded: { rowCounts: seeded.rowCounts, seconds: seeded.seconds },
       rows: results.rows,
+      cpuProfile: ctx.shared.cpuProfile,
       failures: results.failures,
     });
     console.log(`\n${markdownTable(results.rows)}\n`);

@@ -3,6 +3,7 @@ import autocannon, { type AutocannonRequest } from 'autocannon';
 export interface LoadOptions {
   url: string;
   connections: number;
+  maxConnections?: number;
   /** Seconds; ignored when `amount` is set. */
   duration: number;
   amount?: number;
@@ -27,6 +28,7 @@ export interface LoadResult {
 
 /** One autocannon run; latency in ms. A run where nothing succeeded throws with the status codes seen. */
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
+  opts = { ...opts, connections: Math.min(opts.connections, opts.maxConnections ?? Infinity) };
   const result = await autocannon({
     url: opts.url,
     connections: opts.connections,

@@ -25,6 +25,8 @@ export interface ServerOptions {
   dataDir: string;
   databaseUrl?: string;
   appSecret: string;
+  /** Write a V8 CPU profile of the whole server run here (node --cpu-prof). */
+  cpuProfileDir?: string;
   /** CPU the server is pinned to (taskset), when the machine has more than one. */
   cpu?: number;
 }
@@ -56,7 +58,8 @@ export async function startBenchServer(opts: ServerOptions): Promise<BenchServer
   };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;
-  const nodeArgs = [process.execPath, '--import', 'tsx', ENTRY];
+  const profileArgs = opts.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfileDir}`] : [];
+  const nodeArgs = [process.execPath, ...profileArgs, '--import', 'tsx', ENTRY];
   // taskset execs node in place (same pid), and every thread node starts inherits the CPU.
   const [cmd, ...args] = opts.cpu !== undefined && hasTaskset() ? ['taskset', '-c', String(opts.cpu), ...nodeArgs] : nodeArgs;
   // The server's own log (warnings and errors) goes to a file, so the bench output stays a table.

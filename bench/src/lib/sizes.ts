@@ -18,6 +18,8 @@ export interface SizeSpec {
   /** Request count per autocannon run, instead of `duration` (tiny smoke runs). */
   amount?: number;
   sseClients: number[];
+  /** Caps every run's connections (tiny: the smoke run stays light on a shared CI machine). */
+  maxConnections?: number;
   /** Connection counts of the list runs. */
   listConnections: number[];
   /** Sequential samples per Pulse call. */
@@ -36,7 +38,8 @@ export const SIZES: Record<SizeSpec['name'], SizeSpec> = {
     days: 8,
     cycleHours: 96,
     duration: 1,
-    amount: 40,
+    amount: 20,
+    maxConnections: 5,
     sseClients: [20],
     listConnections: [10],
     samples: 3,

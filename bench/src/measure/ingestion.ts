@@ -32,6 +32,7 @@ function webhookLoad(ctx: BenchContext, server: BenchServer, batch: number, conn
     connections,
     duration: ctx.size.duration,
     amount: ctx.size.amount,
+    maxConnections: ctx.size.maxConnections,
     setupRequest,
   });
 }
@@ -61,7 +62,7 @@ export async function measureIngestion(ctx: BenchContext, server: BenchServer): 
       }
       ctx.results.add({
         group: 'Ingestion (HTTP webhooks)',
-        name: `batches of ${batch} @${connections} conn`,
+        name: `batches of ${batch} @${Math.min(connections, ctx.size.maxConnections ?? connections)} conn`,
         value: events,
         unit: 'events/s',
         detail: `${Math.round(r.reqPerSec)} msg/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx ? `, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}` : ''}`,

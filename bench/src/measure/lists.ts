@@ -40,10 +40,12 @@ export async function measureLists(ctx: BenchContext, server: BenchServer): Prom
       connections,
       duration: ctx.size.duration,
       amount: ctx.size.amount,
+      maxConnections: ctx.size.maxConnections,
       headers: token ? { authorization: `Bearer ${token}` } : undefined,
     });
   const label = ctx.kind === 'pglite' ? `S on PGlite` : `L on PostgreSQL`;
-  for (const connections of ctx.size.listConnections) {
+  for (const wanted of ctx.size.listConnections) {
+    const connections = Math.min(wanted, ctx.size.maxConnections ?? wanted);
     const trivial = await loadOf('/healthz', connections);
     ctx.results.add({ group: `Lists @${connections} conn`, name: 'baseline: GET /healthz', value: trivial.reqPerSec, unit: 'req/s', detail: `p50 ${trivial.p50} ms, p99 ${trivial.p99} ms` });
     const firstPages = new Map<string, LoadResult>();

@@ -57,11 +57,11 @@ export async function measureWebVitals(ctx: BenchContext, server: BenchServer): 
       if (!res || res.status() !== 200) throw new Error(`GET /dashboards/pulse answered ${res?.status()} (is apps/web/dist built?)`);
       // Rendered: the page title "Pulse ..." is on screen (then a second for late shifts and long tasks).
       const rendered = await page
-        .waitForFunction(() => document.body.innerText.includes('Pulse'), null, { timeout: 30_000 })
+        .waitForFunction(() => document.body.innerText.includes('Pulse'), null, { timeout: 60_000 })
         .then(() => true, () => false);
       await page.waitForTimeout(1000);
       if (process.env.BENCH_DEBUG) console.log('body:', (await page.innerText('body')).slice(0, 300));
-      if (!rendered) throw new Error('the Pulse page did not render "Pulse" within 30 s');
+      if (!rendered) throw new Error('the Pulse page did not render "Pulse" within 60 s');
       const path = new URL(page.url()).pathname;
       if (!path.startsWith('/dashboards/pulse')) throw new Error(`the Pulse page redirected to ${path}`);
       if (process.env.BENCH_DEBUG && pageErrors.length) console.log('page errors:', pageErrors.slice(0, 5));
