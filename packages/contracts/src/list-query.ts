@@ -88,4 +88,4 @@ export function toListSearchParams(input: ListQueryInput): URLSearchParams {
 
 /** Common filter fields. */
 export const qFilter = z.string().max(200).optional();
-export const idFilter = z.number().int().positive().optional();
+export const idFilter = z.number().int().positive().max(2147483647).optional();
