@@ -1,5 +1,7 @@
 import { AUTH_MSG, MSG, authEndpoints as ep } from '@vigil/contracts';
-import { unauthorized } from '../../http/errors.ts';
+import type { FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../deps.ts';
+import { AppError, unauthorized } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import type { AppModule } from '../index.ts';
 import { confirmPassword, register, requestPasswordReset, verifyEmail } from './account.service.ts';
@@ -10,8 +12,24 @@ import { login, logout, refresh } from './sign-in.service.ts';
 /**
  * Stricter per-IP limit for the unauthenticated calls that cost an argon2 hash or
  * send mail (applies when the global limiter is on; tests and benchmarks turn it off).
+ * The limiter throws what the builder returns: an AppError answers our error model
+ * with a clear message.
  */
-const STRICT = { config: { rateLimit: { max: 30, timeWindow: 60_000 } } };
+const STRICT = {
+  config: {
+    rateLimit: {
+      max: 30,
+      timeWindow: 60_000,
+      errorResponseBuilder: (_req: unknown, ctx: { ttl: number }) => {
+        const seconds = Math.max(1, Math.ceil(ctx.ttl / 1000));
+        return new AppError('RATE_LIMITED', `Too many requests. Try again in ${seconds} seconds.`, { 'retry-after': String(seconds) });
+      },
+    },
+  },
+};
+
+/** The services log through the request's logger, so sign-in records carry the request id. */
+const withRequestLog = (deps: AppDeps, req: FastifyRequest): AppDeps => ({ ...deps, log: req.log });
 
 /** Accounts and sessions under /v0/auth (decisions.md §3). */
 export const authModule: AppModule = (app, deps) => {
@@ -19,14 +37,14 @@ export const authModule: AppModule = (app, deps) => {
   route(app, deps, ep.register, {
     permission: 'public',
     options: STRICT,
-    handler: async ({ body }) => ({ data: await register(deps, body!) }),
+    handler: async ({ body, req }) => ({ data: await register(withRequestLog(deps, req), body!) }),
   });
 
   route(app, deps, ep.login, {
     permission: 'public',
     options: STRICT,
     handler: async ({ body, req, reply }) => {
-      const { accessToken, refreshToken } = await login(deps, { email: body!.email, password: body!.password, ip: req.ip });
+      const { accessToken, refreshToken } = await login(withRequestLog(deps, req), { email: body!.email, password: body!.password, ip: req.ip });
       setRefreshCookie(reply, deps.config, refreshToken);
       return { data: { accessToken, refreshToken } };
     },
@@ -39,7 +57,7 @@ export const authModule: AppModule = (app, deps) => {
       const token = presentedRefreshToken(req, body);
       if (!token) throw unauthorized();
       try {
-        const pair = await refresh(deps, token);
+        const pair = await refresh(withRequestLog(deps, req), token);
         setRefreshCookie(reply, deps.config, pair.refreshToken);
         return { data: pair };
       } catch (err) {
@@ -53,7 +71,7 @@ export const authModule: AppModule = (app, deps) => {
   route(app, deps, ep.logout, {
     permission: 'public',
     handler: async ({ body, req, reply }) => {
-      await logout(deps, presentedRefreshToken(req, body));
+      await logout(withRequestLog(deps, req), presentedRefreshToken(req, body));
       clearRefreshCookie(reply, deps.config);
       return { data: { ok: true as const } };
     },
@@ -61,8 +79,8 @@ export const authModule: AppModule = (app, deps) => {
 
   route(app, deps, ep.changePassword, {
     permission: 'self',
-    handler: async ({ body, principal, reply }) => {
-      const result = await changePassword(deps, principal, body!);
+    handler: async ({ body, principal, reply, req }) => {
+      const result = await changePassword(withRequestLog(deps, req), principal, body!);
       setRefreshCookie(reply, deps.config, result.refreshToken);
       return { data: result };
     },
@@ -70,8 +88,8 @@ export const authModule: AppModule = (app, deps) => {
 
   route(app, deps, ep.verifyEmail, {
     permission: 'public',
-    handler: async ({ body }) => {
-      await verifyEmail(deps, body!.token);
+    handler: async ({ body, req }) => {
+      await verifyEmail(withRequestLog(deps, req), body!.token);
       return { data: { ok: true as const, msg: AUTH_MSG.emailVerified } };
     },
   });
@@ -79,8 +97,8 @@ export const authModule: AppModule = (app, deps) => {
   route(app, deps, ep.passwordReset, {
     permission: 'public',
     options: STRICT,
-    handler: async ({ body }) => {
-      await requestPasswordReset(deps, body!.email);
+    handler: async ({ body, req }) => {
+      await requestPasswordReset(withRequestLog(deps, req), body!.email);
       return { data: { ok: true as const, msg: AUTH_MSG.resetSent } };
     },
   });
@@ -88,16 +106,16 @@ export const authModule: AppModule = (app, deps) => {
   route(app, deps, ep.passwordConfirmation, {
     permission: 'public',
     options: STRICT,
-    handler: async ({ body }) => {
-      await confirmPassword(deps, body!.token, body!.newPassword);
+    handler: async ({ body, req }) => {
+      await confirmPassword(withRequestLog(deps, req), body!.token, body!.newPassword);
       return { data: { ok: true as const, msg: MSG.passwordUpdated } };
     },
   });
 
   route(app, deps, ep.accountDelete, {
     permission: 'self',
-    handler: async ({ body, principal, reply }) => {
-      await deleteOwnAccount(deps, principal, body!.password);
+    handler: async ({ body, principal, reply, req }) => {
+      await deleteOwnAccount(withRequestLog(deps, req), principal, body!.password);
       clearRefreshCookie(reply, deps.config);
       return { data: { ok: true as const, msg: AUTH_MSG.accountDeleted } };
     },
@@ -105,11 +123,11 @@ export const authModule: AppModule = (app, deps) => {
 
   route(app, deps, ep.me, {
     permission: 'self',
-    handler: async ({ principal }) => ({ data: await getProfile(deps, principal) }),
+    handler: async ({ principal, req }) => ({ data: await getProfile(withRequestLog(deps, req), principal) }),
   });
 
   route(app, deps, ep.updateMe, {
     permission: 'self',
-    handler: async ({ body, principal }) => ({ data: await updateProfile(deps, principal, body!) }),
+    handler: async ({ body, principal, req }) => ({ data: await updateProfile(withRequestLog(deps, req), principal, body!) }),
   });
 };
