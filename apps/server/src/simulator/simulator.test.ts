@@ -68,9 +68,9 @@ describe('runLoad', () => {
   it('sends signed batches at the asked rate and reports the outcome', async () => {
     received.length = 0;
     const result = await runLoad({ url: baseUrl, portalId: 12, secret, devices: 50, rate: 100, batch: 10, durationSec: 1, concurrency: 4 });
-    // 10 messages per second, plus the one sent at t=0
-    expect(result.sent).toBeGreaterThanOrEqual(9);
-    expect(result.sent).toBeLessThanOrEqual(12);
+    // 10 messages per second, plus the one sent at t=0: never more; fewer only when the machine is busy
+    expect(result.sent).toBeGreaterThanOrEqual(5);
+    expect(result.sent).toBeLessThanOrEqual(11);
     expect(result).toMatchObject({ accepted: result.sent, errors: 0, statuses: { 202: result.sent } });
     expect(result.devicesAccepted).toBe(result.sent * 10);
     expect(received.every((r) => r.ok && r.path === '/v0/webhooks/portals/12' && r.devices === 10)).toBe(true);
