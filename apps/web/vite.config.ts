@@ -1,8 +1,16 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-export default defineConfig({
+export default defineConfig(({ command }) => {
+  if (command === 'build') process.env.NODE_ENV = 'production';
+  return config(command);
+});
+
+const config = (command: string) => ({
   plugins: [react()],
+  // `npm start` may run the build from a shell (or a test runner) where NODE_ENV=test:
+  // a build is always the production build (no dev-only React/antd code).
+  define: command === 'build' ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   server: { proxy: { '/v0': 'http://localhost:3000' } },
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1500 },
 });

@@ -17,15 +17,16 @@ export interface StartedServer {
 export async function startConsole(env: Record<string, string> = {}): Promise<StartedServer> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'vigil-e2e-'));
   const port = String(20000 + Math.floor(Math.random() * 20000));
+  const url = `http://127.0.0.1:${port}`;
   let log = '';
   const child: ChildProcess = spawn('node', [path.join(root, 'scripts/start.mjs')], {
     cwd: root,
-    env: { ...process.env, PORT: port, DATA_DIR: dataDir, SEED: 'none', SIMULATOR: 'off', LOG_LEVEL: 'warn', ...env },
+    // PUBLIC_URL is the address the browser uses, so mail links and checkout returns stay on one origin.
+    env: { ...process.env, PORT: port, DATA_DIR: dataDir, SEED: 'none', SIMULATOR: 'off', LOG_LEVEL: 'warn', PUBLIC_URL: url, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
-  const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`console exited early:\n${log}`);

@@ -1,6 +1,6 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { isSuperAdmin } from '../features/auth/authSlice.ts';
-import { useAuth } from './hooks.ts';
+import { useAppSelector, useAuth } from './hooks.ts';
 
 export const SIGN_IN = '/auth/signin';
 
@@ -8,6 +8,8 @@ export const SIGN_IN = '/auth/signin';
 export function RequireSession() {
   const auth = useAuth();
   const location = useLocation();
+  const signingOut = useAppSelector((s) => s.session.signingOut);
+  if (!auth.accessTaken && signingOut) return null;
   if (!auth.accessTaken) return <Navigate to={SIGN_IN} replace state={{ from: location.pathname + location.search }} />;
   return <Outlet />;
 }

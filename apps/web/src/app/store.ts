@@ -5,12 +5,13 @@ import { FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, R
 import storage from 'redux-persist/es/storage';
 import { authReducer } from '../features/auth/authSlice.ts';
 import { api } from '../lib/api/apiSlice.ts';
-import { pageInfoReducer, themeReducer } from './uiSlices.ts';
+import { pageInfoReducer, sessionReducer, themeReducer } from './uiSlices.ts';
 
 const rootReducer = combineReducers({
   auth: authReducer,
   theme: themeReducer,
   pageInfo: pageInfoReducer,
+  session: sessionReducer,
   [api.reducerPath]: api.reducer,
 });
 

@@ -1,4 +1,4 @@
-import { EyeInvisibleOutlined, MenuFoldOutlined, MenuUnfoldOutlined, MenuOutlined, SettingOutlined } from '@ant-design/icons';
+import { EyeInvisibleOutlined, MenuFoldOutlined, MenuUnfoldOutlined, MenuOutlined, SearchOutlined, SettingOutlined } from '@ant-design/icons';
 import { Button, Flex, Layout, Tooltip, theme } from 'antd';
 import { useNavigate } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
@@ -57,6 +57,7 @@ export function WideHeader({ collapsed, hidden, onToggleCollapsed, onToggleHidde
 /** The narrow screens' bar: opens the navigation drawer (the 100 px header is for wide screens only). */
 export function NarrowHeader({ onOpenMenu }: { onOpenMenu: () => void }) {
   const { token } = theme.useToken();
+  const navigate = useNavigate();
   return (
     <Layout.Header
       style={{
@@ -68,6 +69,8 @@ export function NarrowHeader({ onOpenMenu }: { onOpenMenu: () => void }) {
       <Button icon={<MenuOutlined />} onClick={onOpenMenu} aria-label="Open navigation" />
       <Logo />
       <Flex gap={4} align="center" style={{ marginInlineStart: 'auto' }}>
+        <Button icon={<SearchOutlined />} aria-label="Search customers" onClick={() => navigate('/dashboards/search')} />
+        <Button icon={<SettingOutlined />} aria-label="Setting" onClick={() => navigate('/dashboards/settings')} />
         <ThemeToggle size="middle" />
         <UserMenu compact />
       </Flex>

@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch } from '../../app/hooks.ts';
+import { signOutStarted } from '../../app/uiSlices.ts';
 import { api } from '../../lib/api/apiSlice.ts';
 import { useLogoutMutation } from './api.ts';
 import { signedOut } from './authSlice.ts';
@@ -16,8 +17,10 @@ export function useSignOut() {
     } catch {
       // The session ends locally even if the server could not be reached.
     }
+    // Tell the session guard this is a deliberate logout, so it does not send us to sign-in.
+    dispatch(signOutStarted());
     dispatch(signedOut());
     dispatch(api.util.resetApiState());
-    navigate('/', { replace: true });
+    await navigate('/', { replace: true });
   }, [logout, dispatch, navigate]);
 }

@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 import { useAuth } from '../../../app/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { isSuperAdmin } from '../../auth/authSlice.ts';
-import type { TenantFormValues } from '../../tenants/components/TenantFormFields.tsx';
+import { cleanTenantForm, type TenantFormValues } from '../../tenants/components/TenantFormFields.tsx';
 import { ProfilePanel } from '../components/ProfilePanel.tsx';
 import { TenantPanel } from '../components/TenantPanel.tsx';
 import { WelcomeDialog } from '../components/WelcomeDialog.tsx';
@@ -48,8 +48,9 @@ export default function SettingsPage() {
         open={welcomeOpen}
         onClose={() => setWelcomeOpen(false)}
         values={() => {
+          // The form store also holds the loaded tenant's other fields: send only the form's six.
           const v = form.getFieldsValue(true) as TenantFormValues;
-          return v.name ? { ...v, goalScore: Number(v.goalScore) } : undefined;
+          return v.name ? cleanTenantForm(v) : undefined;
         }}
       />
     </>

@@ -1,0 +1,39 @@
+import { caseStatusLabel } from '@vigil/contracts';
+import { notify } from '../../lib/notify.ts';
+
+/** Navigation state of a case link (spec §2: customerName and customerId). */
+export interface CaseLinkState {
+  customerName: string;
+  customerId: number;
+}
+export const caseLink = (c: { id: number; customerName: string; customerId: number }) => ({
+  to: `/dashboards/cases/${c.id}`,
+  state: { customerName: c.customerName, customerId: c.customerId } satisfies CaseLinkState,
+});
+export const portalLink = (p: { customerId: number; customerName: string }) => ({
+  to: `/dashboards/portals/${p.customerId}`,
+  state: { customerName: p.customerName },
+});
+
+export { caseStatusLabel };
+
+/**
+ * The external command portal (spec: Access Command). No API endpoint exposes the
+ * server's COMMAND_PORTAL_URL yet, so the build may set VITE_COMMAND_PORTAL_URL;
+ * otherwise the server's default.
+ */
+export const COMMAND_PORTAL_URL: string = (import.meta.env.VITE_COMMAND_PORTAL_URL as string | undefined) || 'https://command.example.com';
+
+export function openCommandPortal(): void {
+  window.open(COMMAND_PORTAL_URL, '_blank', 'noopener,noreferrer');
+}
+
+/** A case creation answer: `{data: {error: true, msg}}` is an error toast, else the case. */
+export function caseFromCreation(body: { data: { error: true; msg: string } | { id: number; customerId: number; customerName: string } }) {
+  if ('error' in body.data) {
+    notify.error(body.data.msg);
+    return undefined;
+  }
+  notify.success('Case created.');
+  return body.data;
+}

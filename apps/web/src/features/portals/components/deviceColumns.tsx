@@ -1,0 +1,44 @@
+import type { TableColumnsType } from 'antd';
+import { DEVICE_TYPES } from '@vigil/contracts';
+import { deviceDotStatus, StatusDot } from '../../../components/StatusDot.tsx';
+import { formatDateTime } from '../../../lib/dates.ts';
+
+export interface DeviceRow {
+  id: number;
+  name: string;
+  deviceType: number;
+  deviceModel: string;
+  status: number;
+  lastOnline: string | null;
+}
+
+export const deviceTypeLabel = (code: number) => DEVICE_TYPES[code] ?? 'Unknown';
+
+type SortOrderOf = (field: string) => 'ascend' | 'descend' | null;
+
+/**
+ * The devices columns (spec §2 Devices): status dot (online green, offline faint, with
+ * an Online/Offline filter), Name, Type, Model, Last Check-in. Sorting and the filter
+ * come from the URL list state.
+ */
+export function deviceColumns<T extends DeviceRow>(sortOrderOf: SortOrderOf, statusFilter: unknown): TableColumnsType<T> {
+  const sortable = (key: string) => ({ key, dataIndex: key, sorter: true, sortOrder: sortOrderOf(key) });
+  return [
+    {
+      title: 'Status',
+      ...sortable('status'),
+      width: 110,
+      filters: [
+        { text: 'Online', value: 1 },
+        { text: 'Offline', value: 0 },
+      ],
+      filterMultiple: false,
+      filteredValue: statusFilter === 0 || statusFilter === 1 ? [statusFilter] : null,
+      render: (status: number) => <StatusDot status={deviceDotStatus(status)} faint />,
+    },
+    { title: 'Name', ...sortable('name') },
+    { title: 'Type', ...sortable('deviceType'), render: (t: number) => deviceTypeLabel(t) },
+    { title: 'Model', ...sortable('deviceModel') },
+    { title: 'Last Check-in', ...sortable('lastOnline'), render: (v: string | null) => formatDateTime(v) },
+  ];
+}

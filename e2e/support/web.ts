@@ -1,0 +1,70 @@
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshot } from './browser.ts';
+import type { StartedServer } from './server.ts';
+
+/** The newest mailed link of a kind, read from the server log (no SMTP_URL: mail goes to the outbox and the log at info level). */
+export async function mailedLink(server: StartedServer, kind: 'verify-email' | 'password-confirmation', email?: string): Promise<string> {
+  let found: string | undefined;
+  await expect
+    .poll(
+      () => {
+        const lines = server.output().split('\n').filter((l) => l.includes(`/auth/${kind}?token=`) && (!email || l.includes(email)));
+        const last = lines.at(-1);
+        const match = last?.match(new RegExp(`/auth/${kind}\\?token=([A-Za-z0-9_\\-.~%]+)`));
+        found = match ? `/auth/${kind}?token=${match[1]}` : undefined;
+        return found;
+      },
+      { timeout: 15_000 },
+    )
+    .toBeTruthy();
+  return found!;
+}
+
+/** Collects page errors and console errors (CSP violations show up there). */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/status of (400|401|403|404|409|422|429)/.test(m.text())) errors.push(`console: ${m.text()}`);
+  });
+  return errors;
+}
+
+export async function signIn(page: Page, base: string, email: string, password: string): Promise<void> {
+  await page.goto(`${base}/auth/signin`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect.poll(() => page.getByText('Welcome! You’ve successfully logged in.').count()).toBeGreaterThan(0);
+}
+
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /Account menu/ }).first().click();
+  await page.getByRole('menuitem', { name: 'logout' }).click();
+  await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+}
+
+/** Screenshots of the current page at 1440 px and 769 px wide (saved to .artifacts/screenshots/). */
+export async function shootBoth(page: Page, name: string): Promise<void> {
+  const original = page.viewportSize() ?? { width: 1440, height: 900 };
+  for (const width of [1440, 769]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(400);
+    await screenshot(page, `web1-${name}-${width}`);
+  }
+  await page.setViewportSize(original);
+}
+
+/** Signs in through the API (setup only; the UI flows under test sign in through the page). */
+export async function apiToken(base: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${base}/v0/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { data: { accessToken: string } }).data.accessToken;
+}
+
+export async function apiPost<T>(base: string, path: string, token: string, body: unknown): Promise<T> {
+  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${path} failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
