@@ -1,13 +1,31 @@
 import { DEVICE_TYPES, PRODUCT_NAME, type ReportContent } from '@vigil/contracts';
+import { existsSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
 import { formatLocalDate } from './periods.ts';
 
 /**
  * A report as a PDF a service company can send to its customer: a branded header, the period,
  * headline figures, cases by status, a bar chart of the daily online share (vector shapes),
- * reliability against the goal and the devices with the most offline time. A4, built-in
- * Helvetica (no font files to ship), page numbers in the footer.
+ * reliability against the goal and the devices with the most offline time. A4, page numbers
+ * in the footer.
  */
+
+const DEJAVU = '/usr/share/fonts/truetype/dejavu';
+/**
+ * DejaVu Sans (embedded, subset) where the system has it, so names in Greek, Cyrillic or with
+ * accents print right; otherwise the built-in Helvetica, whose WinAnsi encoding cannot show other
+ * characters, so those are replaced by '?' rather than printed as garbage.
+ */
+const FONT = existsSync(`${DEJAVU}/DejaVuSans.ttf`) && existsSync(`${DEJAVU}/DejaVuSans-Bold.ttf`)
+  ? { regular: `${DEJAVU}/DejaVuSans.ttf`, bold: `${DEJAVU}/DejaVuSans-Bold.ttf`, unicode: true }
+  : { regular: 'Helvetica', bold: 'Helvetica-Bold', unicode: false };
+
+const WIN_ANSI_EXTRA = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
+/** Text from users (portal, tenant and device names) as the chosen font can print it. */
+export function printable(text: string, unicode = FONT.unicode): string {
+  if (unicode) return text;
+  return [...text].map((c) => (/[\x20-\x7e\xa0-\xff]/.test(c) || WIN_ANSI_EXTRA.includes(c) ? c : '?')).join('');
+}
 
 const COLORS = { brand: '#1d4ed8', ink: '#111827', muted: '#6b7280', line: '#e5e7eb', good: '#16a34a', bad: '#dc2626', bar: '#3b82f6', soft: '#f3f4f6' };
 const MARGIN = 50;
@@ -22,15 +40,15 @@ function ensureSpace(doc: Doc, height: number): void {
 
 function header(doc: Doc, content: ReportContent, tenantName: string): void {
   doc.rect(0, 0, doc.page.width, 70).fill(COLORS.brand);
-  doc.fillColor('#ffffff').font('Helvetica-Bold').fontSize(24).text(PRODUCT_NAME, MARGIN, 22);
-  doc.font('Helvetica').fontSize(11).text('Service report', MARGIN, 32, { width: contentWidth(doc), align: 'right' });
-  doc.fillColor(COLORS.ink).font('Helvetica-Bold').fontSize(20).text(content.portal.name, MARGIN, 95, { width: contentWidth(doc) });
+  doc.fillColor('#ffffff').font(FONT.bold).fontSize(24).text(PRODUCT_NAME, MARGIN, 22);
+  doc.font(FONT.regular).fontSize(11).text('Service report', MARGIN, 32, { width: contentWidth(doc), align: 'right' });
+  doc.fillColor(COLORS.ink).font(FONT.bold).fontSize(20).text(printable(content.portal.name), MARGIN, 95, { width: contentWidth(doc) });
   const tz = content.period.timezone;
   const from = formatLocalDate(new Date(content.period.from), tz);
   const to = formatLocalDate(new Date(content.period.to), tz);
-  doc.font('Helvetica').fontSize(11).fillColor(COLORS.muted);
+  doc.font(FONT.regular).fontSize(11).fillColor(COLORS.muted);
   doc.text(`${content.period.label}: ${from} to ${to} (${tz})`);
-  if (tenantName) doc.text(`Prepared by ${tenantName}`);
+  if (tenantName) doc.text(`Prepared by ${printable(tenantName)}`);
   doc.text(`Generated ${content.generatedAt.replace('T', ' ').slice(0, 16)} UTC`);
   doc.moveDown(1);
 }
@@ -38,7 +56,7 @@ function header(doc: Doc, content: ReportContent, tenantName: string): void {
 function sectionTitle(doc: Doc, title: string, needed: number): void {
   ensureSpace(doc, needed + 30);
   doc.moveDown(0.5);
-  doc.fillColor(COLORS.ink).font('Helvetica-Bold').fontSize(14).text(title, MARGIN);
+  doc.fillColor(COLORS.ink).font(FONT.bold).fontSize(14).text(title, MARGIN);
   const y = doc.y + 2;
   doc.moveTo(MARGIN, y).lineTo(MARGIN + contentWidth(doc), y).lineWidth(1).strokeColor(COLORS.line).stroke();
   doc.y = y + 8;
@@ -54,8 +72,8 @@ function figures(doc: Doc, items: { label: string; value: string; color?: string
   items.forEach((item, i) => {
     const x = MARGIN + i * (w + gap);
     doc.roundedRect(x, y, w, 58, 6).fill(COLORS.soft);
-    doc.fillColor(item.color ?? COLORS.ink).font('Helvetica-Bold').fontSize(18).text(item.value, x, y + 10, { width: w, align: 'center' });
-    doc.fillColor(COLORS.muted).font('Helvetica').fontSize(9).text(item.label, x, y + 36, { width: w, align: 'center' });
+    doc.fillColor(item.color ?? COLORS.ink).font(FONT.bold).fontSize(18).text(item.value, x, y + 10, { width: w, align: 'center' });
+    doc.fillColor(COLORS.muted).font(FONT.regular).fontSize(9).text(item.label, x, y + 36, { width: w, align: 'center' });
   });
   doc.y = y + 70;
   doc.x = MARGIN;
@@ -75,7 +93,7 @@ function table(doc: Doc, headers: string[], rows: string[][], widths: number[], 
     let x = MARGIN;
     cells.forEach((cell, i) => {
       const w = total * widths[i]!;
-      doc.fillColor(COLORS.ink).font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(10);
+      doc.fillColor(COLORS.ink).font(bold ? FONT.bold : FONT.regular).fontSize(10);
       doc.text(cell, x + 6, y + 5, { width: w - 12, align: align[i] ?? 'left', lineBreak: false, ellipsis: true });
       x += w;
     });
@@ -96,7 +114,7 @@ function dailyChart(doc: Doc, daily: { date: string; onlineShare: number }[]): v
   const top = doc.y + 5;
   const left = MARGIN + 30;
   const width = contentWidth(doc) - 30;
-  doc.font('Helvetica').fontSize(8).fillColor(COLORS.muted);
+  doc.font(FONT.regular).fontSize(8).fillColor(COLORS.muted);
   for (const pct of [0, 25, 50, 75, 100]) {
     const y = top + height - (height * pct) / 100;
     doc.moveTo(left, y).lineTo(left + width, y).lineWidth(0.5).strokeColor(COLORS.line).stroke();
@@ -128,7 +146,7 @@ function scoreBar(doc: Doc, score: number, goal: number, meetsGoal: boolean): vo
   if (score > 0) doc.roundedRect(MARGIN, y, (width * Math.min(score, 100)) / 100, 16, 8).fill(meetsGoal ? COLORS.good : COLORS.bad);
   const gx = MARGIN + (width * Math.min(goal, 100)) / 100;
   doc.moveTo(gx, y - 4).lineTo(gx, y + 20).lineWidth(2).strokeColor(COLORS.ink).stroke();
-  doc.fillColor(COLORS.muted).font('Helvetica').fontSize(9).text(`goal ${goal}%`, gx - 40, y + 22, { width: 80, align: 'center', lineBreak: false });
+  doc.fillColor(COLORS.muted).font(FONT.regular).fontSize(9).text(`goal ${goal}%`, gx - 40, y + 22, { width: 80, align: 'center', lineBreak: false });
   doc.y = y + 40;
   doc.x = MARGIN;
 }
@@ -157,7 +175,7 @@ function body(doc: Doc, content: ReportContent): void {
     const c = content.openCases;
     sectionTitle(doc, 'Cases by status', 130);
     table(doc, ['Status', 'Cases'], c.byStatus.map((s) => [s.status, String(s.count)]), [0.7, 0.3], ['left', 'right']);
-    doc.fillColor(COLORS.muted).font('Helvetica').fontSize(10).text(`Opened in this period: ${c.openedInPeriod}    Completed in this period: ${c.completedInPeriod}    Open now: ${c.openAtEnd}`, MARGIN);
+    doc.fillColor(COLORS.muted).font(FONT.regular).fontSize(10).text(`Opened in this period: ${c.openedInPeriod}    Completed in this period: ${c.completedInPeriod}    Open now: ${c.openAtEnd}`, MARGIN);
   }
   if (content.portalPulse) {
     sectionTitle(doc, 'Portal pulse: daily online share', 170);
@@ -166,14 +184,14 @@ function body(doc: Doc, content: ReportContent): void {
   if (content.reliability) {
     const r = content.reliability;
     sectionTitle(doc, 'Reliability', 80);
-    doc.fillColor(COLORS.ink).font('Helvetica').fontSize(11)
+    doc.fillColor(COLORS.ink).font(FONT.regular).fontSize(11)
       .text(`Score ${pct(r.score)} against a goal of ${r.goal}%: ${r.score < 0 ? 'no devices observed in this period.' : r.meetsGoal ? 'goal met.' : 'below goal.'}`, MARGIN);
     scoreBar(doc, r.score, r.goal, r.meetsGoal);
     sectionTitle(doc, 'Devices with the most offline time', 4 * 18);
     table(
       doc,
       ['Device', 'Type', 'Offline time'],
-      r.topOfflineDevices.map((d) => [d.name, DEVICE_TYPES[d.deviceType] ?? 'Unknown', formatDuration(d.offlineSeconds)]),
+      r.topOfflineDevices.map((d) => [printable(d.name), DEVICE_TYPES[d.deviceType] ?? 'Unknown', formatDuration(d.offlineSeconds)]),
       [0.5, 0.25, 0.25],
       ['left', 'left', 'right'],
     );
@@ -187,7 +205,7 @@ function footers(doc: Doc): void {
     // Writing below the bottom margin would otherwise start a new page.
     doc.page.margins.bottom = 0;
     const y = doc.page.height - MARGIN + 10;
-    doc.fillColor(COLORS.muted).font('Helvetica').fontSize(8)
+    doc.fillColor(COLORS.muted).font(FONT.regular).fontSize(8)
       .text(`${PRODUCT_NAME} · page ${i + 1} of ${range.count}`, MARGIN, y, { width: contentWidth(doc), align: 'center', lineBreak: false });
   }
 }
