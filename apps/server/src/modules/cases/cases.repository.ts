@@ -95,6 +95,11 @@ export async function setCaseType(tx: Tx, tenantId: number, id: number, caseType
                        where tenant_id = ${tenantId} and id = ${id}`);
 }
 
+/** A status change that neither completes nor reopens: completed_at stays as it is. */
+export async function touchCaseType(tx: Tx, tenantId: number, id: number, caseType: number, now: Date): Promise<void> {
+  await tx.execute(sql`update cases set case_type = ${caseType}, updated_at = ${at(now)} where tenant_id = ${tenantId} and id = ${id}`);
+}
+
 /** Completing a case lets its devices be captured by a later case. */
 export async function releaseCaseDevices(tx: Tx, tenantId: number, caseId: number, now: Date): Promise<void> {
   await tx.execute(sql`update case_devices set released_at = ${at(now)} where tenant_id = ${tenantId} and case_id = ${caseId} and released_at is null`);

@@ -4,7 +4,7 @@ import { queryRows, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { openCase, type CaseOpeningResult } from './case-opening.ts';
-import { findCase, lockCaseType, releaseCaseDevices, setCaseType } from './cases.repository.ts';
+import { findCase, lockCaseType, releaseCaseDevices, setCaseType, touchCaseType } from './cases.repository.ts';
 import { inTenant } from './sql-list.ts';
 
 type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
@@ -59,7 +59,7 @@ export async function changeCaseType(run: Run, scope: Scope, id: number, caseTyp
     } else if (reopening) {
       await setCaseType(tx, current.tenantId, id, caseType, null, now);
     } else {
-      await tx.execute(sql`update cases set case_type = ${caseType} where tenant_id = ${current.tenantId} and id = ${id}`);
+      await touchCaseType(tx, current.tenantId, id, caseType, now);
     }
     return getCase(tx, scope, id);
   });
