@@ -5,6 +5,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { AppError } from './http/errors.ts';
+import { acceptEmptyJsonBodies } from './http/json-body.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { modules } from './modules/index.ts';
@@ -29,6 +31,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  acceptEmptyJsonBodies(app);
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) deps.mounted.push({ method, url: r.url });
   });
@@ -63,10 +66,10 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
       timeWindow: deps.rateLimit.timeWindow,
       // Signed webhooks are authenticated per message and come in bursts from a few device clouds.
       allowList: (req) => req.url.startsWith('/v0/webhooks/'),
-      errorResponseBuilder: (_req, ctx) => ({
-        statusCode: 429,
-        error: { code: 'RATE_LIMITED', msg: `Too many requests. Try again in ${Math.ceil(ctx.ttl / 1000)} seconds.` },
-      }),
+      errorResponseBuilder: (_req, ctx) => {
+        const seconds = Math.ceil(ctx.ttl / 1000);
+        return new AppError('RATE_LIMITED', `Too many requests. Try again in ${seconds} seconds.`, { 'retry-after': String(seconds) });
+      },
     });
   }
   await registerOpenApi(app);

@@ -49,3 +49,27 @@ describe('server core', () => {
     expect(big.statusCode).toBe(413);
   });
 });
+
+describe('HTTP edge cases', () => {
+  it('treats an empty JSON body as no body (the route schema decides)', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v0/auth/logout', headers: { 'content-type': 'application/json' }, payload: '' });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('answers the global rate limit with 429, its own message and Retry-After', async () => {
+    const limited = await createTestApp({ overrides: { rateLimit: { max: 2, timeWindow: 60_000 } } });
+    try {
+      const codes: number[] = [];
+      let last;
+      for (let i = 0; i < 3; i++) {
+        last = await limited.app.inject({ method: 'GET', url: '/healthz' });
+        codes.push(last.statusCode);
+      }
+      expect(codes).toEqual([200, 200, 429]);
+      expect(last!.json().error).toEqual({ code: 'RATE_LIMITED', msg: expect.stringMatching(/^Too many requests\. Try again in \d+ seconds\.$/) });
+      expect(last!.headers['retry-after']).toBeDefined();
+    } finally {
+      await limited.close();
+    }
+  });
+});
