@@ -75,7 +75,7 @@ export async function startBenchServer(opts: ServerOptions): Promise<BenchServer
   });
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (exited) throw new Error(`the bench server exited during start-up (log: ${logFile})`);
+    if (exited) throw new Error(`the bench server exited during start-up (log: ${logFile}):\n${readFileSync(logFile, 'utf8').slice(-800)}`);
     try {
       const res = await fetch(`${url}/healthz`);
       if (res.ok) break;
