@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { dataOf, idParams, isoDateTime, listOf } from './envelope.ts';
-import { idFilter, listQuery, qFilter } from './list-query.ts';
+import { listQuery, qFilter } from './list-query.ts';
 import { REPORT_PERIODS, REPORT_TYPES } from './enums.ts';
 
 const TAG = 'reports';
@@ -115,7 +115,7 @@ export const reportWithContent = report.extend({ content: reportContent });
 
 const reportListQuery = listQuery({
   sort: ['customerName', 'period', 'createdAt', 'tenantName', 'id'],
-  filter: { q: qFilter, customerId: idFilter, period: reportPeriod.optional() },
+  filter: { q: qFilter, customerId: z.number().int().positive().max(2147483647).optional(), period: reportPeriod.optional() },
 });
 
 /** Query of a preview download: the config as plain parameters (`config=[0,1,2]` as JSON). */
