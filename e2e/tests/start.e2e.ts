@@ -1,13 +1,23 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot } from '../support/browser.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
 
+const dataDir = mkdtempSync(path.join(tmpdir(), 'vigil-e2e-restart-'));
+const account = { name: 'Rita Restart', email: 'rita.restart@example.com', phone: '555-0199', password: 'a-durable-password-1' };
 let server: StartedServer;
+
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
 beforeAll(async () => {
-  server = await startConsole();
+  server = await startConsole({ DATA_DIR: dataDir });
 });
 afterAll(async () => {
   await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('the console as a user starts it', () => {
@@ -33,9 +43,18 @@ describe('the console as a user starts it', () => {
     expect(errors).toEqual([]);
   });
 
-  it('keeps data across restarts and shuts down cleanly on SIGTERM', async () => {
-    const code = await server.stop('SIGTERM');
-    expect(code).toBe(0);
-    expect(server.output()).not.toMatch(/failed|unhandled/i);
+  it('keeps data in DATA_DIR across a graceful restart', async () => {
+    expect((await post(`${server.url}/v0/auth/register`, account)).status).toBe(201);
+    // SIGINT (Ctrl-C) finishes in-flight work and closes the database cleanly: exit code 0.
+    expect(await server.stop('SIGINT')).toBe(0);
+    server = await startConsole({ DATA_DIR: dataDir });
+    const login = await post(`${server.url}/v0/auth/login`, { email: account.email, password: account.password });
+    expect(login.status).toBe(200);
+    expect((await login.json()).data.accessToken).toBeTruthy();
+  });
+
+  it('shuts down cleanly on SIGTERM', async () => {
+    expect(await server.stop('SIGTERM')).toBe(0);
+    expect(server.output()).not.toMatch(/unhandled|failed to start/i);
   });
 });
