@@ -86,7 +86,7 @@ export const updateCaseBody = z
 
 export const caseEndpoints = {
   list: endpoint({ method: 'GET', path: '/v0/api/case-stats', tag: 'cases', summary: 'Cases (range, sort, filter)', query: casesListQuery, response: listOf(caseSchema) }),
-  sumup: endpoint({ method: 'GET', path: '/v0/api/case-stats/sumup', tag: 'cases', summary: 'Open cases by status (0..3, zeros included), as chart rows like /device-stats/sumup', response: dataOf(z.array(caseStatusCountSchema)) }),
+  sumup: endpoint({ method: 'GET', path: '/v0/api/case-stats/sumup', tag: 'cases', summary: 'Open cases by status (0..3, zeros included)', response: listOf(caseStatusCountSchema) }),
   quarterCompleted: endpoint({
     method: 'GET',
     path: '/v0/api/case-stats/quarter-completed',

@@ -198,12 +198,15 @@ describe('case statistics', () => {
       if (caseType) await t.call(caseEndpoints.update, { params: { id: opened.id }, token: admin.token, body: { caseType } });
     }
     const sumup = await t.call(caseEndpoints.sumup, { token: admin.token });
-    expect(sumup.body.data).toEqual([
-      { caseType: 0, count: 1 },
-      { caseType: 1, count: 0 },
-      { caseType: 2, count: 2 },
-      { caseType: 3, count: 0 },
-    ]);
+    expect(sumup.body.data).toEqual({
+      list: [
+        { caseType: 0, count: 1 },
+        { caseType: 1, count: 0 },
+        { caseType: 2, count: 2 },
+        { caseType: 3, count: 0 },
+      ],
+      count: 4,
+    });
     expect((await t.call(caseEndpoints.sumup, { token: cast.superAdmin.token })).status).toBe(200);
   });
 

@@ -32,7 +32,8 @@ export const casesModule: AppModule = (app, deps) => {
     permission: 'read',
     handler: async (ctx) => {
       const counts = await ctx.tx((tx) => countOpenCasesByType(tx, ctx.scope));
-      return { data: CASE_STATUSES.slice(0, CASE_COMPLETED).map((_, caseType) => ({ caseType, count: counts.get(caseType) ?? 0 })) };
+      const list = CASE_STATUSES.slice(0, CASE_COMPLETED).map((_, caseType) => ({ caseType, count: counts.get(caseType) ?? 0 }));
+      return { data: { list, count: list.length } };
     },
   });
 
