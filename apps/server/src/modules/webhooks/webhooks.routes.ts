@@ -14,6 +14,8 @@ export const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
  */
 export const webhooksModule: AppModule = async (app, deps) => {
   await app.register(async (scoped: FastifyInstance) => {
+    // The app-wide JSON parser is replaced in this context only (encapsulation keeps it everywhere else).
+    if (scoped.hasContentTypeParser('application/json')) scoped.removeContentTypeParser('application/json');
     scoped.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_req, body, done) => done(null, body));
     // An already-accepted webhook-id answers 200 (not the route's 202); route() sets the status last, so adjust it on send.
     const duplicates = new WeakSet<FastifyRequest>();
