@@ -5,6 +5,7 @@ import { useMediaQuery } from '../../lib/useMediaQuery.ts';
 import { useAppSelector } from '../hooks.ts';
 import { NARROW_QUERY, SIDER_COLLAPSED_WIDTH, SIDER_WIDTH } from '../theme.ts';
 import { GlobalBanner } from './GlobalBanner.tsx';
+import { LiveEventsConnector } from '../../features/live/LiveEventsConnector.tsx';
 import { NarrowHeader, WideHeader } from './HeaderBar.tsx';
 import { SideNav } from './SideNav.tsx';
 
@@ -53,6 +54,7 @@ export default function DashboardLayout() {
           <WideHeader collapsed={collapsed} hidden={hidden} onToggleCollapsed={() => setCollapsed((c) => !c)} onToggleHidden={() => setHidden((h) => !h)} />
         )}
         <GlobalBanner />
+        <LiveEventsConnector />
         <Layout.Content style={{ padding: narrow ? 12 : 24, minWidth: 0 }}>
           <Spin spinning={navigation.state === 'loading'} delay={150} description="Loading">
             <Suspense fallback={<Spin style={{ display: 'block', margin: 48 }} />}>

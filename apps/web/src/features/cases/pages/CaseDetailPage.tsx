@@ -1,6 +1,109 @@
-import { SimplePage } from '../../../components/SimplePage.tsx';
+import { ExportOutlined, ShopOutlined } from '@ant-design/icons';
+import { Button, Card, Col, Descriptions, Result, Row, Select, Skeleton } from 'antd';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { CASE_STATUSES } from '@vigil/contracts';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { ErrorState } from '../../../components/TableStates.tsx';
+import { formatDate } from '../../../lib/dates.ts';
+import { notify } from '../../../lib/notify.ts';
+import { messageOf } from '../../../lib/errors.ts';
+import { useListState } from '../../../lib/useListState.ts';
+import { DevicesTable } from '../../portals/components/DevicesTable.tsx';
+import { useCaseByIdQuery, useCaseDevicesQuery, useUpdateCaseMutation } from '../api.ts';
+import { openCommandPortal, portalLink, type CaseLinkState } from '../caseLinks.ts';
+import { CommentsSection } from '../components/CommentsSection.tsx';
 
-/** Placeholder registered by web I; replaced by the feature's page. */
+/** The status picker (spec §4): options 1..5 with the status labels; value = caseType + 1. */
+export const STATUS_OPTIONS = CASE_STATUSES.map((label, code) => ({ value: code + 1, label }));
+
+/** Case detail (spec §2): title = customer name; status saved at once; devices; comments. */
 export default function CaseDetailPage() {
-  return <SimplePage title="Case" text="This case's devices and comments appear here." />;
+  const id = Number(useParams().id);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const state = location.state as Partial<CaseLinkState> | null;
+  const caseQuery = useCaseByIdQuery(id);
+  const list = useListState({ prefix: 'dev.', pageSize: 8 });
+  const devices = useCaseDevicesQuery({ id, list: list.query });
+  const [update, updating] = useUpdateCaseMutation();
+  const c = caseQuery.data?.data;
+  const customerName = c?.customerName ?? state?.customerName ?? `Case #${id}`;
+  const customerId = c?.customerId ?? state?.customerId;
+
+  if (caseQuery.error) {
+    const notFound = 'status' in caseQuery.error && caseQuery.error.status === 404;
+    return (
+      <>
+        <PageHeader title={customerName} />
+        {notFound ? (
+          <Result status="404" title="Case not found" extra={<Link to="/dashboards/cases">Back to Cases</Link>} />
+        ) : (
+          <ErrorState error={caseQuery.error} onRetry={caseQuery.refetch} />
+        )}
+      </>
+    );
+  }
+
+  const changeStatus = async (picked: number) => {
+    const result = await update({ id, caseType: picked - 1 });
+    if ('error' in result && result.error) notify.error(messageOf(result.error as never) || 'error occured');
+    else notify.success(`Status changed to ${CASE_STATUSES[picked - 1]}.`);
+  };
+
+  return (
+    <>
+      <PageHeader
+        title={customerName}
+        lastCrumb={`Case #${id}`}
+        extra={
+          <>
+            <Button icon={<ExportOutlined />} onClick={openCommandPortal}>
+              Access Command
+            </Button>
+            <Button
+              icon={<ShopOutlined />}
+              disabled={!customerId}
+              onClick={() => {
+                const link = portalLink({ customerId: customerId!, customerName });
+                navigate(link.to, { state: link.state });
+              }}
+            >
+              View Portal
+            </Button>
+          </>
+        }
+      />
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={14}>
+          <Card title={`Case #${id}`} style={{ marginBottom: 16 }}>
+            {caseQuery.isLoading || !c ? (
+              <Skeleton active />
+            ) : (
+              <Descriptions column={{ xs: 1, sm: 2 }} size="small">
+                <Descriptions.Item label="Status">
+                  <Select
+                    aria-label="Case status"
+                    style={{ minWidth: 200 }}
+                    value={c.caseType + 1}
+                    options={STATUS_OPTIONS}
+                    loading={updating.isLoading}
+                    onChange={changeStatus}
+                  />
+                </Descriptions.Item>
+                <Descriptions.Item label="Offline Devices">{c.offlineCount}</Descriptions.Item>
+                <Descriptions.Item label="Date Created">{formatDate(c.createdAt)}</Descriptions.Item>
+                <Descriptions.Item label="Completed">{formatDate(c.completedAt)}</Descriptions.Item>
+              </Descriptions>
+            )}
+          </Card>
+          <Card title="Devices">
+            <DevicesTable list={list} result={devices} emptyText="This case holds no devices." />
+          </Card>
+        </Col>
+        <Col xs={24} xl={10}>
+          <CommentsSection caseId={id} />
+        </Col>
+      </Row>
+    </>
+  );
 }

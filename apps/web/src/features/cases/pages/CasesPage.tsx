@@ -1,6 +1,54 @@
-import { SimplePage } from '../../../components/SimplePage.tsx';
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Card, Flex, Input, Select } from 'antd';
+import { useState } from 'react';
+import { CASE_STATUSES } from '@vigil/contracts';
+import { useAuth } from '../../../app/hooks.ts';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { useListState } from '../../../lib/useListState.ts';
+import { isSuperAdmin } from '../../auth/authSlice.ts';
+import { tenantOnly } from '../../portals/components/tenantOnly.ts';
+import { useCasesQuery } from '../api.ts';
+import { AddCaseDialog } from '../components/AddCaseDialog.tsx';
+import { CasesTable } from '../components/CasesTable.tsx';
 
-/** Placeholder registered by web I; replaced by the feature's page. */
+/** Cases (spec §2): every case of the tenant; filter by status or customer; Add Case for tenant users. */
 export default function CasesPage() {
-  return <SimplePage title="Cases" text="No cases to show yet. Open a case from a portal with offline devices." />;
+  const auth = useAuth();
+  const superAdmin = isSuperAdmin(auth);
+  const list = useListState({ pageSize: 10, sort: ['createdAt', 'DESC'] });
+  const result = useCasesQuery(list.query);
+  const [adding, setAdding] = useState(false);
+  const addButton = !superAdmin && (
+    <Button type="primary" icon={<PlusOutlined />} onClick={tenantOnly(superAdmin, () => setAdding(true))}>
+      Add Case
+    </Button>
+  );
+  return (
+    <>
+      <PageHeader title="Cases" extra={addButton} />
+      <Card>
+        <Flex gap={12} wrap="wrap" style={{ marginBottom: 16 }}>
+          <Input.Search
+            placeholder="Search customers"
+            allowClear
+            defaultValue={typeof list.filter.q === 'string' ? list.filter.q : ''}
+            onSearch={(q) => list.setFilter({ ...list.filter, q: q.trim() || undefined })}
+            style={{ maxWidth: 280 }}
+            aria-label="Search customers"
+          />
+          <Select
+            allowClear
+            placeholder="Any status"
+            aria-label="Status"
+            style={{ minWidth: 180 }}
+            value={typeof list.filter.caseType === 'number' ? list.filter.caseType : undefined}
+            onChange={(v?: number) => list.setFilter({ ...list.filter, caseType: v })}
+            options={CASE_STATUSES.map((label, value) => ({ value, label }))}
+          />
+        </Flex>
+        <CasesTable list={list} result={result} superAdmin={superAdmin} emptyText="No cases yet. Add Case gathers a customer's offline devices." />
+      </Card>
+      <AddCaseDialog open={adding} onClose={() => setAdding(false)} />
+    </>
+  );
 }

@@ -1,6 +1,42 @@
-import { SimplePage } from '../../../components/SimplePage.tsx';
+import { ExportOutlined } from '@ant-design/icons';
+import { Button, Card } from 'antd';
+import { useLocation, useParams } from 'react-router';
+import { useAuth } from '../../../app/hooks.ts';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { useListState } from '../../../lib/useListState.ts';
+import { isSuperAdmin } from '../../auth/authSlice.ts';
+import { openCommandPortal } from '../../cases/caseLinks.ts';
+import { CasesTable } from '../../cases/components/CasesTable.tsx';
+import { usePortalCasesQuery, usePortalQuery } from '../api.ts';
 
-/** Placeholder registered by web I; replaced by the feature's page. */
+/** A portal's cases (spec §2 Portal cases page): breadcrumbs, the cases table (8), Access Command. */
 export default function PortalCasesPage() {
-  return <SimplePage title="Portal Cases" text="This portal's cases appear here." />;
+  const id = Number(useParams().id);
+  const location = useLocation();
+  const auth = useAuth();
+  const portal = usePortalQuery(id);
+  const name = portal.data?.data.name ?? (location.state as { customerName?: string } | null)?.customerName ?? 'Portal';
+  const list = useListState({ pageSize: 8, sort: ['createdAt', 'DESC'] });
+  const result = usePortalCasesQuery({ id, list: list.query });
+  return (
+    <>
+      <PageHeader
+        title={`${name} — Cases`}
+        extra={
+          <Button icon={<ExportOutlined />} onClick={openCommandPortal}>
+            Access Command
+          </Button>
+        }
+      />
+      <Card>
+        <CasesTable
+          list={list}
+          result={result}
+          superAdmin={isSuperAdmin(auth)}
+          hideCustomer
+          emptyText="No cases for this customer yet. Open one from the portal's offline devices."
+        />
+      </Card>
+    </>
+  );
 }

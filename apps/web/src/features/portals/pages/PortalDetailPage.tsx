@@ -1,6 +1,139 @@
-import { SimplePage } from '../../../components/SimplePage.tsx';
+import { EditOutlined, FileTextOutlined, PlusOutlined, ProfileOutlined, ToolOutlined } from '@ant-design/icons';
+import { Button, Card, Col, Result, Row, Skeleton } from 'antd';
+import { useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { useAuth } from '../../../app/hooks.ts';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { ErrorState } from '../../../components/TableStates.tsx';
+import { useListState } from '../../../lib/useListState.ts';
+import { isSuperAdmin } from '../../auth/authSlice.ts';
+import { caseFromCreation, caseLink } from '../../cases/caseLinks.ts';
+import { useCreateCaseMutation } from '../../cases/api.ts';
+import { CasesTable } from '../../cases/components/CasesTable.tsx';
+import { useDevicesQuery, usePortalCasesQuery, usePortalQuery } from '../api.ts';
+import { AddLicenseDialog } from '../components/AddLicenseDialog.tsx';
+import { DevicesTable } from '../components/DevicesTable.tsx';
+import { EditPortalDialog } from '../components/EditPortalDialog.tsx';
+import { LicensesTable } from '../components/LicensesTable.tsx';
+import { PortalPulseCard } from '../components/PortalPulseCard.tsx';
+import { tenantOnly } from '../components/tenantOnly.ts';
+import { usePaymentMarker } from '../usePaymentMarker.ts';
 
-/** Placeholder registered by web I; replaced by the feature's page. */
+/**
+ * Portal detail (spec §2): the customer's devices (8), open cases (8), licenses (3),
+ * Portal Pulse and reliability; Report, Edit Portal, View Cases; Add License; Open Case
+ * from the offline devices.
+ */
 export default function PortalDetailPage() {
-  return <SimplePage title="Portal" text="This portal's devices, cases and licenses appear here." />;
+  const id = Number(useParams().id);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const auth = useAuth();
+  const superAdmin = isSuperAdmin(auth);
+  usePaymentMarker();
+  const portal = usePortalQuery(id);
+  const devicesList = useListState({ prefix: 'dev.', pageSize: 8 });
+  const devices = useDevicesQuery({ ...devicesList.query, filter: { ...devicesList.filter, customerId: id } });
+  const casesList = useListState({ prefix: 'case.', pageSize: 8, sort: ['createdAt', 'DESC'] });
+  const openCases = usePortalCasesQuery({ id, list: { ...casesList.query, filter: { ...casesList.filter } } });
+  const [createCase, creating] = useCreateCaseMutation();
+  const [editing, setEditing] = useState(false);
+  const [addingLicense, setAddingLicense] = useState(false);
+  const stateName = (location.state as { customerName?: string } | null)?.customerName;
+  const p = portal.data?.data;
+  const name = p?.name ?? stateName ?? 'Portal';
+
+  if (portal.error) {
+    const notFound = 'status' in portal.error && portal.error.status === 404;
+    return (
+      <>
+        <PageHeader title={name} />
+        {notFound ? (
+          <Result status="404" title="Portal not found" extra={<Link to="/dashboards/portals">Back to Portals</Link>} />
+        ) : (
+          <ErrorState error={portal.error} onRetry={portal.refetch} />
+        )}
+      </>
+    );
+  }
+
+  const openCase = tenantOnly(superAdmin, async () => {
+    const result = await createCase(id);
+    if (!('data' in result) || !result.data) return;
+    const created = caseFromCreation(result.data);
+    if (created) {
+      const link = caseLink(created);
+      navigate(link.to, { state: link.state });
+    }
+  });
+
+  // Open cases: everything not Completed (the list has no "open" filter, so the statuses are listed).
+  const openOnly = { ...openCases, data: openCases.data && { data: { ...openCases.data.data, list: openCases.data.data.list.filter((c) => c.caseType !== 4) } } };
+
+  return (
+    <>
+      <PageHeader
+        title={name}
+        lastCrumb={name}
+        extra={
+          <>
+            <Button
+              icon={<FileTextOutlined />}
+              onClick={() => navigate('/dashboards/reports/create', { state: { customerId: id, customerName: name } })}
+            >
+              Report
+            </Button>
+            <Button icon={<EditOutlined />} onClick={() => setEditing(true)} disabled={!p}>
+              Edit Portal
+            </Button>
+            <Button icon={<ProfileOutlined />} onClick={() => navigate(`/dashboards/portals/${id}/case`, { state: { customerName: name } })}>
+              View Cases
+            </Button>
+          </>
+        }
+      />
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={16}>
+          <Card title="Devices" style={{ marginBottom: 16 }}>
+            <DevicesTable list={devicesList} result={devices} emptyText="No devices yet. Devices appear when the portal's webhook reports them." />
+          </Card>
+          <Card
+            title="Open Cases"
+            style={{ marginBottom: 16 }}
+            extra={
+              !superAdmin && (
+                <Button icon={<ToolOutlined />} onClick={openCase} loading={creating.isLoading}>
+                  Open Case
+                </Button>
+              )
+            }
+          >
+            <CasesTable
+              list={casesList}
+              result={openOnly}
+              superAdmin={false}
+              hideCustomer
+              pager={{ hideOnSinglePage: true }}
+              emptyText="No open cases. Open Case gathers the offline devices into a new case."
+            />
+          </Card>
+          <Card
+            title="Licenses"
+            extra={
+              <Button icon={<PlusOutlined />} onClick={() => setAddingLicense(true)} disabled={!p}>
+                Add License
+              </Button>
+            }
+          >
+            <LicensesTable customerId={id} />
+          </Card>
+        </Col>
+        <Col xs={24} xl={8}>
+          {portal.isLoading ? <Skeleton active /> : <PortalPulseCard customerId={id} />}
+        </Col>
+      </Row>
+      {p && <EditPortalDialog portal={p} open={editing} onClose={() => setEditing(false)} />}
+      {p && <AddLicenseDialog portal={p} open={addingLicense} onClose={() => setAddingLicense(false)} />}
+    </>
+  );
 }

@@ -1,6 +1,49 @@
-import { SimplePage } from '../../../components/SimplePage.tsx';
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Card, Input } from 'antd';
+import { useState } from 'react';
+import { useAuth } from '../../../app/hooks.ts';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { useListState } from '../../../lib/useListState.ts';
+import { isSuperAdmin } from '../../auth/authSlice.ts';
+import { usePortalsQuery } from '../api.ts';
+import { AddPortalDialog } from '../components/AddPortalDialog.tsx';
+import { PortalsTable } from '../components/PortalsTable.tsx';
+import { tenantOnly } from '../components/tenantOnly.ts';
 
-/** Placeholder registered by web I; replaced by the feature's page. */
+/** Portals (spec §2): the tenant's customers with device counts and reliability; Add Portal for tenant users. */
 export default function PortalsPage() {
-  return <SimplePage title="Portals" text="No portals to show yet. Add a portal to connect a customer's devices." />;
+  const auth = useAuth();
+  const superAdmin = isSuperAdmin(auth);
+  const list = useListState({ pageSize: 10 });
+  const result = usePortalsQuery(list.query);
+  const [adding, setAdding] = useState(false);
+  const openAdd = tenantOnly(superAdmin, () => setAdding(true));
+  const addButton = !superAdmin && (
+    <Button type="primary" icon={<PlusOutlined />} onClick={openAdd}>
+      Add Portal
+    </Button>
+  );
+  return (
+    <>
+      <PageHeader title="Portals" extra={addButton} />
+      <Card>
+        <Input.Search
+          placeholder="Search customers"
+          allowClear
+          defaultValue={typeof list.filter.q === 'string' ? list.filter.q : ''}
+          onSearch={(q) => list.setFilter({ ...list.filter, q: q.trim() || undefined })}
+          style={{ maxWidth: 320, marginBottom: 16 }}
+          aria-label="Search customers"
+        />
+        <PortalsTable
+          list={list}
+          result={result}
+          superAdmin={superAdmin}
+          emptyText={superAdmin ? 'No portals yet.' : 'No portals yet — Add Portal to start monitoring a customer.'}
+          emptyAction={addButton}
+        />
+      </Card>
+      <AddPortalDialog open={adding} onClose={() => setAdding(false)} />
+    </>
+  );
 }

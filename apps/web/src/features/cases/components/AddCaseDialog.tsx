@@ -1,0 +1,49 @@
+import { Form, Modal, Select } from 'antd';
+import { useNavigate } from 'react-router';
+import { MSG } from '@vigil/contracts';
+import { useAllPortalsQuery } from '../../portals/api.ts';
+import { useCreateCaseMutation } from '../api.ts';
+import { caseFromCreation, caseLink } from '../caseLinks.ts';
+
+/** A select of every portal of the tenant (`/customers/all`). */
+export function PortalSelect(props: { value?: number; onChange?: (v: number) => void; id?: string }) {
+  const { data, isLoading } = useAllPortalsQuery();
+  return (
+    <Select
+      {...props}
+      showSearch={{ optionFilterProp: 'label' }}
+      loading={isLoading}
+      placeholder="Select a customer"
+      options={(data?.data.list ?? []).map((p) => ({ value: p.id, label: p.name }))}
+    />
+  );
+}
+
+/**
+ * Add New Case (spec §2, §5): choose a portal; the case holds its offline devices not
+ * already in an open case. `{data: {error: true, msg}}` shows msg as an error toast.
+ */
+export function AddCaseDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<{ customerId?: number }>();
+  const [create, { isLoading }] = useCreateCaseMutation();
+  const navigate = useNavigate();
+  const submit = async () => {
+    const { customerId } = await form.validateFields();
+    const result = await create(customerId!);
+    if (!('data' in result) || !result.data) return;
+    const created = caseFromCreation(result.data);
+    if (!created) return;
+    onClose();
+    const link = caseLink(created);
+    navigate(link.to, { state: link.state });
+  };
+  return (
+    <Modal title="Add New Case" open={open} onCancel={onClose} onOk={submit} okText="Add Case" confirmLoading={isLoading} destroyOnHidden>
+      <Form form={form} layout="vertical" requiredMark={false} preserve={false}>
+        <Form.Item label="Customer" name="customerId" rules={[{ required: true, message: MSG.selectCustomerForCase }]}>
+          <PortalSelect />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,62 @@
+import { Button, Flex, theme } from 'antd';
+import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
+import StarterKit from '@tiptap/starter-kit';
+import { useEffect } from 'react';
+import { isEmptyComment } from '../commentText.ts';
+
+export interface CommentEditorProps {
+  /** HTML to start from (the comment being edited), '' for a new one. */
+  initial: string;
+  editing: boolean;
+  saving: boolean;
+  onSave: (html: string) => void;
+  onCancel: () => void;
+}
+
+/**
+ * The comment editor (tiptap, loaded with the case page only). Save reads 'Change' while
+ * editing a comment and is disabled while the editor is empty or holds an empty paragraph.
+ */
+export default function CommentEditor({ initial, editing, saving, onSave, onCancel }: CommentEditorProps) {
+  const { token } = theme.useToken();
+  const editor = useEditor({
+    extensions: [StarterKit.configure({ heading: false, blockquote: false, codeBlock: false, horizontalRule: false, link: { openOnClick: false } })],
+    content: initial,
+    editorProps: { attributes: { 'aria-label': 'Comment', role: 'textbox', 'aria-multiline': 'true', class: 'vigil-comment-editor' } },
+  });
+  useEffect(() => {
+    if (editor && !editor.isDestroyed) editor.commands.setContent(initial);
+  }, [editor, initial]);
+  const html = useEditorState({ editor, selector: (s) => s.editor?.getHTML() ?? '' }) ?? '';
+  const empty = isEmptyComment(html);
+
+  return (
+    <div>
+      <div
+        style={{
+          border: `1px solid ${token.colorBorder}`,
+          borderRadius: token.borderRadius,
+          padding: '4px 11px',
+          minHeight: 96,
+          background: token.colorBgContainer,
+        }}
+        onClick={() => editor?.commands.focus()}
+      >
+        <EditorContent editor={editor} />
+      </div>
+      <Flex gap={8} justify="flex-end" style={{ marginTop: 8 }}>
+        <Button
+          onClick={() => {
+            editor?.commands.clearContent();
+            onCancel();
+          }}
+        >
+          Cancel
+        </Button>
+        <Button type="primary" disabled={empty || saving} loading={saving} onClick={() => editor && onSave(editor.getHTML())}>
+          {editing ? 'Change' : 'Save'}
+        </Button>
+      </Flex>
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
+import { Alert, Avatar, Button, Flex, List, Popconfirm, Skeleton, Typography } from 'antd';
+import { useState } from 'react';
+import type { Comment } from '@vigil/contracts';
+import { BRAND } from '../../../app/theme.ts';
+import { formatDateTime } from '../../../lib/dates.ts';
+import { messageOf } from '../../../lib/errors.ts';
+import { initialsOf, sanitizeComment } from '../commentText.ts';
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import type { SerializedError } from '@reduxjs/toolkit';
+
+/** Comment content: sanitized markup clamped to 3 lines with a more/less toggle. */
+function CommentBody({ html }: { html: string }) {
+  const [expanded, setExpanded] = useState(false);
+  const clean = sanitizeComment(html);
+  const long = clean.length > 240 || (clean.match(/<(p|li|br)\b/gi)?.length ?? 0) > 3;
+  return (
+    <div>
+      <div
+        className="vigil-comment-body"
+        style={expanded ? undefined : { display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}
+        dangerouslySetInnerHTML={{ __html: clean }}
+      />
+      {long && (
+        <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setExpanded((e) => !e)}>
+          {expanded ? 'less' : 'more'}
+        </Button>
+      )}
+    </div>
+  );
+}
+
+interface Props {
+  comments: Comment[];
+  isLoading: boolean;
+  error?: FetchBaseQueryError | SerializedError;
+  userId: number;
+  isAdmin: boolean;
+  onEdit: (c: Comment) => void;
+  onDelete: (c: Comment) => void;
+}
+
+/** Comment list (spec §2): initials avatar, name, content, updated time; edit for the author, delete for the author or an Admin. */
+export function CommentList({ comments, isLoading, error, userId, isAdmin, onEdit, onDelete }: Props) {
+  if (isLoading) return <Skeleton active avatar />;
+  if (error) return <Alert type="error" showIcon title="Could not load the comments" description={messageOf(error as FetchBaseQueryError)} />;
+  return (
+    <List
+      itemLayout="horizontal"
+      dataSource={comments}
+      locale={{ emptyText: 'No comments yet. Write the first one above.' }}
+      renderItem={(c) => {
+        const mine = c.userId === userId;
+        return (
+          <List.Item
+            actions={[
+              mine && <Button key="edit" type="text" icon={<EditOutlined />} aria-label="Edit comment" onClick={() => onEdit(c)} />,
+              (mine || isAdmin) && (
+                <Popconfirm
+                  key="delete"
+                  title="Are you sure you want to delete this comment? This action cannot be undone."
+                  okText="Yes, Delete"
+                  cancelText="No, Cancel"
+                  okButtonProps={{ danger: true }}
+                  onConfirm={() => onDelete(c)}
+                >
+                  <Button type="text" danger icon={<DeleteOutlined />} aria-label="Delete comment" />
+                </Popconfirm>
+              ),
+            ].filter(Boolean)}
+          >
+            <List.Item.Meta
+              avatar={<Avatar style={{ background: BRAND }}>{initialsOf(c.userName)}</Avatar>}
+              title={
+                <Flex gap={8} wrap="wrap" align="baseline">
+                  <Typography.Text strong>{c.userName}</Typography.Text>
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {formatDateTime(c.updatedAt)}
+                  </Typography.Text>
+                </Flex>
+              }
+              description={<CommentBody html={c.content} />}
+            />
+          </List.Item>
+        );
+      }}
+    />
+  );
+}

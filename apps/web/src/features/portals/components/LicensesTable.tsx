@@ -1,0 +1,52 @@
+import { DeleteOutlined } from '@ant-design/icons';
+import { Button, Popconfirm, Table, type TableColumnsType } from 'antd';
+import type { License } from '@vigil/contracts';
+import { EmptyState, TableState } from '../../../components/TableStates.tsx';
+import { formatDate } from '../../../lib/dates.ts';
+import { tablePagination } from '../../../lib/tablePagination.ts';
+import { useListState } from '../../../lib/useListState.ts';
+import { useDeleteLicenseMutation, useLicensesQuery } from '../api.ts';
+import { deviceTypeLabel } from './deviceColumns.tsx';
+
+export const formatTerms = (years: number) => `${years}Y`;
+
+/** Licenses of a portal (spec §2): 3 per page with a size changer; delete after 'Are you sure to delete this license?'. */
+export function LicensesTable({ customerId }: { customerId: number }) {
+  const list = useListState({ prefix: 'lic.', pageSize: 3 });
+  const { data, isLoading, isFetching, error, refetch } = useLicensesQuery({ ...list.query, filter: { ...list.filter, customerId } });
+  const [remove] = useDeleteLicenseMutation();
+  const sortable = (key: string) => ({ key, dataIndex: key, sorter: true, sortOrder: list.sortOrderOf(key) });
+  const columns: TableColumnsType<License> = [
+    { title: 'Device Type', ...sortable('deviceType'), render: (t: number) => deviceTypeLabel(t) },
+    { title: 'Count', ...sortable('deviceCount') },
+    { title: 'Terms', ...sortable('terms'), render: (t: number) => formatTerms(t) },
+    { title: 'Start Date', ...sortable('startDate'), render: (v: string) => formatDate(v) },
+    { title: 'End Date', ...sortable('endDate'), render: (v: string) => formatDate(v) },
+    { title: 'Days Remaining', ...sortable('daysRemaining') },
+    {
+      title: 'Action',
+      key: 'action',
+      width: 80,
+      render: (_, l) => (
+        <Popconfirm title="Are you sure to delete this license?" okText="Yes" cancelText="No" onConfirm={() => remove(l.id)}>
+          <Button danger type="text" icon={<DeleteOutlined />} aria-label={`Delete license ${l.id}`} />
+        </Popconfirm>
+      ),
+    },
+  ];
+  return (
+    <TableState isLoading={isLoading} error={error} onRetry={refetch}>
+      <Table<License>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={data?.data.list ?? []}
+        loading={isFetching && !isLoading}
+        pagination={tablePagination(list, data?.data.count, { quickJumper: false, sizeChanger: true })}
+        onChange={list.onTableChange as never}
+        scroll={{ x: 640 }}
+        locale={{ emptyText: <EmptyState text="No licenses yet. Add License to track renewals." /> }}
+      />
+    </TableState>
+  );
+}

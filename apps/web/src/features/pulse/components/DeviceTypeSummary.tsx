@@ -1,0 +1,47 @@
+import { AlertOutlined, ApiOutlined, CloudOutlined, KeyOutlined, VideoCameraOutlined } from '@ant-design/icons';
+import { Card, Col, Row, Skeleton, Typography, theme } from 'antd';
+import type { ReactNode } from 'react';
+import { ErrorState } from '../../../components/TableStates.tsx';
+import { useDeviceTypeTotalsQuery } from '../api.ts';
+
+/** The Pulse summary labels (spec §2: Camera, Intercom, Access, Alarm, Environmental), by type code. */
+export const SUMMARY_TYPES: { label: string; icon: ReactNode }[] = [
+  { label: 'Camera', icon: <VideoCameraOutlined /> },
+  { label: 'Intercom', icon: <ApiOutlined /> },
+  { label: 'Access', icon: <KeyOutlined /> },
+  { label: 'Alarm', icon: <AlertOutlined /> },
+  { label: 'Environmental', icon: <CloudOutlined /> },
+];
+
+/** Device counts by type: icon, big number, label (readable from across the room). */
+export function DeviceTypeSummary() {
+  const { data, isLoading, error, refetch } = useDeviceTypeTotalsQuery();
+  const { token } = theme.useToken();
+  if (error) return <ErrorState error={error} onRetry={refetch} />;
+  return (
+    <Row gutter={[16, 16]}>
+      {SUMMARY_TYPES.map((t, code) => {
+        const count = data?.data.find((r) => r.deviceType === code)?.totalCount ?? 0;
+        return (
+          <Col key={t.label} xs={12} sm={8} md={8} lg={{ flex: '1 1 0' }}>
+            <Card size="small" styles={{ body: { display: 'flex', alignItems: 'center', gap: 12 } }}>
+              <span aria-hidden style={{ fontSize: 28, color: token.colorPrimary }}>
+                {t.icon}
+              </span>
+              {isLoading ? (
+                <Skeleton.Button active size="large" />
+              ) : (
+                <div>
+                  <div data-testid={`device-count-${t.label}`} style={{ fontSize: 30, fontWeight: 700, lineHeight: 1.1 }}>
+                    {count}
+                  </div>
+                  <Typography.Text type="secondary">{t.label}</Typography.Text>
+                </div>
+              )}
+            </Card>
+          </Col>
+        );
+      })}
+    </Row>
+  );
+}

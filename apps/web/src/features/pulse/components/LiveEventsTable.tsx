@@ -1,0 +1,50 @@
+import { Card, Table, type TableColumnsType } from 'antd';
+import { Link } from 'react-router';
+import type { LiveEvent } from '@vigil/contracts';
+import { EmptyState, TableState } from '../../../components/TableStates.tsx';
+import { formatDateTime } from '../../../lib/dates.ts';
+import { tablePagination } from '../../../lib/tablePagination.ts';
+import { useListState } from '../../../lib/useListState.ts';
+import { portalLink } from '../../cases/caseLinks.ts';
+import { useLiveEventsQuery } from '../../live/api.ts';
+
+/** Live Events (spec §2): Customer, Device Count (offline), Offline Since (M/D/YY h:mm A); kept live by the stream. */
+export function LiveEventsTable({ superAdmin }: { superAdmin: boolean }) {
+  const list = useListState({ prefix: 'live.', pageSize: 5, sort: ['offlineSince', 'DESC'] });
+  const { data, isLoading, isFetching, error, refetch } = useLiveEventsQuery(list.query);
+  const sortable = (key: string) => ({ key, dataIndex: key, sorter: true, sortOrder: list.sortOrderOf(key) });
+  const columns: TableColumnsType<LiveEvent> = [
+    ...(superAdmin ? [{ title: 'Tenant Name', key: 'tenantName', dataIndex: 'tenantName' }] : []),
+    {
+      title: 'Customer',
+      ...sortable('customerName'),
+      render: (name: string, row) => {
+        const link = portalLink(row);
+        return (
+          <Link to={link.to} state={link.state}>
+            {name}
+          </Link>
+        );
+      },
+    },
+    { title: 'Device Count', ...sortable('offlineCount') },
+    { title: 'Offline Since', ...sortable('offlineSince'), render: (v: string) => formatDateTime(v) },
+  ];
+  return (
+    <Card title="Live Events" style={{ height: '100%' }}>
+      <TableState isLoading={isLoading} error={error} onRetry={refetch}>
+        <Table<LiveEvent>
+          rowKey="customerId"
+          size="small"
+          columns={columns}
+          dataSource={data?.data.list ?? []}
+          loading={isFetching && !isLoading}
+          pagination={tablePagination(list, data?.data.count, { quickJumper: false, sizeChanger: false, hideOnSinglePage: true })}
+          onChange={list.onTableChange as never}
+          scroll={{ x: 420 }}
+          locale={{ emptyText: <EmptyState text="All devices are online. Offline devices show up here as they happen." /> }}
+        />
+      </TableState>
+    </Card>
+  );
+}

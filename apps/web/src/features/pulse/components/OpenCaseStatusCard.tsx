@@ -1,0 +1,47 @@
+import { Card, Col, Row, Skeleton } from 'antd';
+import { useMemo } from 'react';
+import { EChart } from '../../../components/charts/EChart.tsx';
+import { caseStatusBars, chartHeight, countGauge } from '../../../components/charts/options.ts';
+import { ErrorState } from '../../../components/TableStates.tsx';
+import { NARROW_QUERY } from '../../../app/theme.ts';
+import { useMediaQuery } from '../../../lib/useMediaQuery.ts';
+import { useCaseStatusCountsQuery, useQuarterCompletedQuery } from '../../cases/api.ts';
+
+type Row = { caseType: number; count: number };
+/** The sumup rows, whether answered as `{data: [...]}` or `{data: {list}}` (the contract moved between both). */
+const rowsOf = (data: unknown): Row[] => (Array.isArray(data) ? data : ((data as { list?: Row[] } | undefined)?.list ?? []));
+
+/** Open Case Status (spec §2 Cards): open cases by status, and a gauge of cases completed this quarter. */
+export function OpenCaseStatusCard() {
+  const counts = useCaseStatusCountsQuery();
+  const quarter = useQuarterCompletedQuery();
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const bars = useMemo(() => caseStatusBars(rowsOf(counts.data?.data)), [counts.data]);
+  const completed = quarter.data?.data.count ?? 0;
+  const gauge = useMemo(() => countGauge(completed, 'Completed this quarter'), [completed]);
+  const height = chartHeight(narrow);
+  return (
+    <Card title="Open Case Status" style={{ height: '100%' }}>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} md={15}>
+          {counts.error ? (
+            <ErrorState error={counts.error} onRetry={counts.refetch} />
+          ) : counts.isLoading ? (
+            <Skeleton active />
+          ) : (
+            <EChart option={bars} height={height} ariaLabel="Open cases by status" />
+          )}
+        </Col>
+        <Col xs={24} md={9}>
+          {quarter.error ? (
+            <ErrorState error={quarter.error} onRetry={quarter.refetch} />
+          ) : quarter.isLoading ? (
+            <Skeleton active />
+          ) : (
+            <EChart option={gauge} height={height} ariaLabel={`${completed} cases completed this quarter`} />
+          )}
+        </Col>
+      </Row>
+    </Card>
+  );
+}
