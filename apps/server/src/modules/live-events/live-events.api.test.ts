@@ -6,6 +6,7 @@ import { TOPICS } from '../../events/topics.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { createCast, createDevices, createPortal, createUser, type TestPortal } from '../../../test/factories.ts';
 import { devicesReported, signWebhook, webhookUrlOf } from '../../simulator/index.ts';
+import { liveHubs } from './live-events.routes.ts';
 import { openSse, type SseEvent } from './sse-client.ts';
 
 let t: TestApp;
@@ -104,6 +105,8 @@ describe('live-events stream', () => {
     expect(first.headers.get('content-type')).toContain('text/event-stream');
     expect(first.headers.get('cache-control')).toContain('no-cache');
     expect(first.headers.get('x-accel-buffering')).toBe('no');
+    expect(first.headers.get('x-request-id')).toBeTruthy();
+    expect(first.headers.get('x-content-type-options')).toBe('nosniff');
     first.close();
     const again = await fetch(streamUrl(res.body.data.ticket));
     expect(again.status).toBe(401);
@@ -160,6 +163,18 @@ describe('live-events stream', () => {
     } finally {
       [own, other, platform].forEach((s) => s.close());
     }
+  });
+
+  it('forgets a client when it disconnects', async () => {
+    const hub = liveHubs.get(t.deps)!;
+    // every stream of the earlier tests was closed: the registry empties
+    await expect.poll(() => hub.size, { timeout: 1000 }).toBe(0);
+    const before = hub.size;
+    const sse = await openSse(streamUrl(await ticketFor(cast.admin.token)));
+    await sse.next((e) => e.event === 'snapshot');
+    expect(hub.size).toBe(before + 1);
+    sse.close();
+    await expect.poll(() => hub.size, { timeout: 1000 }).toBe(before);
   });
 
   it('sends an alert event when an alert opens, to its tenant only', async () => {

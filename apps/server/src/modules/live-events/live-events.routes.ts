@@ -1,4 +1,5 @@
 import { liveEventsEndpoints } from '@vigil/contracts';
+import type { AppDeps } from '../../deps.ts';
 import type { AppModule } from '../index.ts';
 import { route } from '../../http/route.ts';
 import { tenantOf } from '../stats/stats.routes.ts';
@@ -7,10 +8,14 @@ import { liveEventsPage } from './live-events.repository.ts';
 import { registerLiveStream } from './live-stream.ts';
 import { issueStreamTicket } from './stream-tickets.ts';
 
+/** The hub of each app (by its deps), for tests and diagnostics (connected client count). */
+export const liveHubs = new WeakMap<AppDeps, LiveHub>();
+
 /** Live events: the list, stream tickets and the Server-Sent Events stream (decisions.md §5). */
 export const liveEventsModule: AppModule = (app, deps) => {
   const hub = new LiveHub(deps);
   hub.start();
+  liveHubs.set(deps, hub);
   // Before the server waits for open connections to finish: end the streams, which never finish alone.
   app.addHook('preClose', async () => hub.stop());
 
