@@ -14,6 +14,26 @@ export async function lockUser(ex: Executor, userId: number) {
   return row ?? null;
 }
 
+export interface TenantInfo {
+  name: string;
+  contactName: string;
+  email: string;
+  phone: string;
+  address: string;
+  goalScore: number;
+}
+
+/** A new tenant from the form, whose Admin the signing-up user becomes; answers its id. */
+export async function insertTenantWithAdmin(ex: Executor, info: TenantInfo, userId: number, now: Date): Promise<number> {
+  const [created] = await ex.insert(tenants).values({ ...info, subscriptionStatus: 'none', createdAt: now, updatedAt: now }).returning({ id: tenants.id });
+  await ex.update(users).set({ tenantId: created!.id, roles: ['Admin'], updatedAt: now }).where(eq(users.id, userId));
+  return created!.id;
+}
+
+export async function updateTenantInfo(ex: Executor, tenantId: number, info: TenantInfo, now: Date): Promise<void> {
+  await ex.update(tenants).set({ ...info, updatedAt: now }).where(eq(tenants.id, tenantId));
+}
+
 export async function currentTenantOfUser(ex: Executor, userId: number): Promise<number | null> {
   const [row] = await ex.select({ tenantId: users.tenantId }).from(users).where(and(eq(users.id, userId), isNull(users.deactivatedAt)));
   return row?.tenantId ?? null;

@@ -1,8 +1,6 @@
 import type { BillingRecord, Tenant } from '@vigil/contracts';
 import { subscriptionSignupBody } from '@vigil/contracts';
-import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { tenants, users } from '../../db/schema/index.ts';
 import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError, conflict, forbidden } from '../../http/errors.ts';
@@ -36,15 +34,13 @@ export async function startSubscription(deps: AppDeps, provider: PaymentProvider
     let tenantId = user.tenantId;
     if (tenantId === null) {
       if (user.roles.length > 0) throw forbidden();
-      const [created] = await tx.insert(tenants).values({ ...body, subscriptionStatus: 'none' }).returning({ id: tenants.id });
-      tenantId = created!.id;
-      await tx.update(users).set({ tenantId, roles: ['Admin'], updatedAt: now }).where(eq(users.id, user.id));
+      tenantId = await repo.insertTenantWithAdmin(tx, body, user.id, now);
     } else {
       if (!user.roles.includes('Admin')) throw forbidden();
       const state = await repo.tenantBillingState(tx, tenantId);
       if (!state || state.deletedAt) throw forbidden();
       if (ACTIVE.includes(state.subscriptionStatus)) throw conflict('The subscription is already active.');
-      await tx.update(tenants).set({ ...body, updatedAt: now }).where(eq(tenants.id, tenantId));
+      await repo.updateTenantInfo(tx, tenantId, body, now);
     }
     const terms = (await repo.tenantBillingState(tx, tenantId))!;
     if (terms.freeTier) throw conflict('This tenant is on the free tier: no subscription is needed.');
