@@ -26,6 +26,7 @@ import { measureNaiveDashboard, measurePulseCalls } from './measure/dashboard.ts
 import { measureIngestionBaselines } from './measure/ingestion-baseline.ts';
 import { measureIngestion } from './measure/ingestion.ts';
 import { measureLists } from './measure/lists.ts';
+import { measureQueryPlans } from './measure/explain.ts';
 import { measureLiveEvents } from './measure/live-events.ts';
 import { measureMemory } from './measure/memory.ts';
 import { measureWebApp } from './measure/web.ts';
@@ -37,6 +38,7 @@ const APP_SECRET = 'vigil-bench-app-secret-0123456789abcdefghijklmnop';
 const DB_PHASES: [string, DbMeasurement][] = [
   ['dashboard', measureNaiveDashboard],
   ['ingestion', measureIngestionBaselines],
+  ['explain', measureQueryPlans],
 ];
 const HTTP_PHASES: [string, HttpMeasurement][] = [
   ['dashboard', measurePulseCalls],
@@ -118,6 +120,7 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, only: 
       seeded: { rowCounts: seeded.rowCounts, seconds: seeded.seconds },
       rows: results.rows,
       cpuProfile: ctx.shared.cpuProfile,
+      queryPlans: ctx.shared.queryPlans,
       failures: results.failures,
     });
     console.log(`\n${markdownTable(results.rows)}\n`);
