@@ -1,6 +1,7 @@
 import { Form, Input, Modal } from 'antd';
 import { MSG } from '@vigil/contracts';
 import { useAppDispatch } from '../../../app/hooks.ts';
+import { validated } from '../../../lib/forms.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useChangePasswordMutation } from '../api.ts';
 import { tokensReceived } from '../authSlice.ts';
@@ -23,7 +24,8 @@ export function ChangePasswordDialog({ open, onClose, email }: { open: boolean; 
   const required = [{ required: true, whitespace: true, message: MSG.required }];
 
   const submit = async () => {
-    const v = await form.validateFields();
+    const v = await validated(form);
+    if (!v) return; // the messages show under the fields
     const result = await change({ email, ...v });
     if (!('data' in result) || !result.data) return;
     dispatch(tokensReceived({ accessToken: result.data.data.accessToken }));

@@ -1,6 +1,7 @@
 import { Form, Modal, Result, Button } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { validated } from '../../../lib/forms.ts';
 import { useCreateTenantMutation } from '../api.ts';
 import { cleanTenantForm, tenantFormDefaults, TenantFormFields, type TenantFormValues } from './TenantFormFields.tsx';
 
@@ -12,7 +13,8 @@ export function AddTenantDialog({ open, onClose }: { open: boolean; onClose: () 
   const navigate = useNavigate();
 
   const submit = async () => {
-    const values = await form.validateFields();
+    const values = await validated(form);
+    if (!values) return; // the messages show under the fields
     const result = await create(cleanTenantForm(values));
     if (!('data' in result) || !result.data) return;
     form.resetFields();

@@ -1,5 +1,6 @@
 import { Form, Input, Modal, Select } from 'antd';
 import { MSG, SELECTABLE_ROLES, type CreateUserBody } from '@vigil/contracts';
+import { validated } from '../../../lib/forms.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useCreateUserMutation } from '../api.ts';
 import { TenantSelect } from './TenantSelect.tsx';
@@ -19,7 +20,8 @@ export function AddUserDialog({ open, onClose, superAdmin }: { open: boolean; on
   const required = (message: string) => [{ required: true, whitespace: true, message }];
 
   const submit = async () => {
-    const v = await form.validateFields();
+    const v = await validated(form);
+    if (!v) return; // the messages show under the fields
     const body: CreateUserBody = { name: v.name.trim(), email: v.email.trim(), phone: v.phone.trim(), roles: v.roles };
     if (superAdmin) body.tenantId = v.tenantId;
     const result = await create(body);
