@@ -62,7 +62,7 @@ export const SIZES: Record<SizeSpec['name'], SizeSpec> = {
   L: {
     name: 'L',
     tenants: [
-      { portals: 1_000, devices: 100_000, cases: 45_000, alerts: 180_000 },
+      { portals: 1_000, devices: 100_000, cases: 45_500, alerts: 182_000 },
       ...Array.from({ length: 9 }, () => ({ portals: 10, devices: 500, cases: 500, alerts: 2_000 })),
     ],
     days: 90,
@@ -71,6 +71,6 @@ export const SIZES: Record<SizeSpec['name'], SizeSpec> = {
     sseClients: [1_000, 5_000],
     listConnections: [10, 50],
     samples: 30,
-    baselineRows: 2_000,
+    baselineRows: 1_000,
   },
 };
