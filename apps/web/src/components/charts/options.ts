@@ -1,5 +1,5 @@
 import { CASE_STATUSES, DEVICE_TYPES } from '@vigil/contracts';
-import { STATUS_COLORS } from '../../app/theme.ts';
+import { BRAND, STATUS_COLORS } from '../../app/theme.ts';
 
 /** Animations stay short (visual-design.md); updates of the same series are not animated. */
 const MOTION = { animationDuration: 300, animationDurationUpdate: 0 } as const;
@@ -26,7 +26,8 @@ export function onlineOfflineDonut(counts: { onlineCount: number; offlineCount: 
     ...MOTION,
     tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
     legend: { bottom: 0, data: ['Online', 'Offline'] },
-    title: { text: String(total), subtext: 'devices', left: 'center', top: 'center', textStyle: { fontSize: 22 }, itemGap: 2 },
+    // The total sits in the hole: the title block (about 40 px) centred on the donut's centre (46%).
+    title: { text: String(total), subtext: 'devices', left: 'center', top: '35%', textStyle: { fontSize: 22, lineHeight: 24 }, subtextStyle: { fontSize: 12 }, itemGap: 4 },
     series: [
       {
         name: 'Devices',
@@ -50,10 +51,10 @@ export function caseStatusBars(rows: readonly { caseType: number; count: number 
   return {
     ...MOTION,
     tooltip: { trigger: 'axis' },
-    grid: { left: 36, right: 12, top: 16, bottom: 40 },
-    xAxis: { type: 'category', data: shown.map((s) => s.label), axisLabel: { interval: 0, fontSize: 11, width: 70, overflow: 'break' } },
+    grid: { left: 36, right: 12, top: 16, bottom: 52 },
+    xAxis: { type: 'category', data: shown.map((s) => s.label), axisLabel: { interval: 0, fontSize: 11, lineHeight: 14, width: 76, overflow: 'break' } },
     yAxis: { type: 'value', minInterval: 1 },
-    series: [{ name: 'Open cases', type: 'bar', barMaxWidth: 36, data: shown.map((s) => s.count), itemStyle: { borderRadius: [4, 4, 0, 0] } }],
+    series: [{ name: 'Open cases', type: 'bar', barMaxWidth: 36, data: shown.map((s) => s.count), itemStyle: { color: BRAND, borderRadius: [4, 4, 0, 0] } }],
   };
 }
 
@@ -65,7 +66,7 @@ export function deviceTypeBars(rows: readonly { deviceType: number; totalCount: 
     grid: { left: 36, right: 12, top: 16, bottom: 40 },
     xAxis: { type: 'category', data: DEVICE_TYPES.map((t) => t), axisLabel: { interval: 0, fontSize: 11 } },
     yAxis: { type: 'value', minInterval: 1 },
-    series: [{ name: 'Devices', type: 'bar', barMaxWidth: 36, data: DEVICE_TYPES.map((_, i) => rows.find((r) => r.deviceType === i)?.totalCount ?? 0) }],
+    series: [{ name: 'Devices', type: 'bar', barMaxWidth: 36, data: DEVICE_TYPES.map((_, i) => rows.find((r) => r.deviceType === i)?.totalCount ?? 0), itemStyle: { color: BRAND } }],
   };
 }
 
@@ -82,7 +83,7 @@ export function countGauge(value: number, label: string) {
         startAngle: 210,
         endAngle: -30,
         radius: '90%',
-        progress: { show: true, width: 12 },
+        progress: { show: true, width: 12, itemStyle: { color: BRAND } },
         axisLine: { lineStyle: { width: 12 } },
         pointer: { show: false },
         axisTick: { show: false },

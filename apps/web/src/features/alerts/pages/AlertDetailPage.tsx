@@ -1,6 +1,122 @@
-import { SimplePage } from '../../../components/SimplePage.tsx';
+import { ShopOutlined, ToolOutlined } from '@ant-design/icons';
+import { Button, Card, Descriptions, Popconfirm, Result, Skeleton } from 'antd';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import type { AlertDevice } from '@vigil/contracts';
+import { useAuth } from '../../../app/hooks.ts';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { StatusDot } from '../../../components/StatusDot.tsx';
+import { ErrorState } from '../../../components/TableStates.tsx';
+import { formatDateTime } from '../../../lib/dates.ts';
+import { useListState } from '../../../lib/useListState.ts';
+import { isSuperAdmin } from '../../auth/authSlice.ts';
+import { caseFromCreation, caseLink, portalLink } from '../../cases/caseLinks.ts';
+import { DevicesTable } from '../../portals/components/DevicesTable.tsx';
+import { tenantOnly } from '../../portals/components/tenantOnly.ts';
+import { alertDot, alertTypeLabel } from '../alertStatus.ts';
+import { useAlertDevicesQuery, useAlertQuery, useCreateCaseFromAlertMutation } from '../api.ts';
 
-/** Placeholder registered by web I; replaced by the feature's page. */
+/** Alert detail (spec §2): its devices with Is In Case; Create New Case (tenant users); View Portal. */
 export default function AlertDetailPage() {
-  return <SimplePage title="Alert" text="The alert's devices appear here." />;
+  const id = Number(useParams().id);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const auth = useAuth();
+  const superAdmin = isSuperAdmin(auth);
+  const alert = useAlertQuery(id);
+  const list = useListState({ prefix: 'dev.', pageSize: 10 });
+  const devices = useAlertDevicesQuery({ id, list: list.query });
+  const [createCase, creating] = useCreateCaseFromAlertMutation();
+  const a = alert.data?.data;
+  const state = location.state as { customerName?: string; customerId?: number } | null;
+  const customerName = a?.customerName ?? state?.customerName ?? `Alert #${id}`;
+  const customerId = a?.customerId ?? state?.customerId;
+
+  if (alert.error) {
+    const notFound = 'status' in alert.error && alert.error.status === 404;
+    return (
+      <>
+        <PageHeader title={customerName} />
+        {notFound ? (
+          <Result status="404" title="Alert not found" extra={<Link to="/dashboards/alerts">Back to Alerts</Link>} />
+        ) : (
+          <ErrorState error={alert.error} onRetry={alert.refetch} />
+        )}
+      </>
+    );
+  }
+
+  const newCase = tenantOnly(superAdmin, async () => {
+    const result = await createCase(id);
+    if (!('data' in result) || !result.data) return;
+    const created = caseFromCreation(result.data);
+    if (created) {
+      const link = caseLink(created);
+      navigate(link.to, { state: link.state });
+    }
+  });
+
+  const inCaseColumn = {
+    title: 'Is In Case',
+    key: 'isInCase',
+    dataIndex: 'isInCase',
+    render: (inCase: boolean, d: AlertDevice) =>
+      inCase && d.caseId ? (
+        <Link {...caseLink({ id: d.caseId, customerId: d.customerId, customerName: d.customerName })}>Yes</Link>
+      ) : (
+        'No'
+      ),
+  };
+
+  return (
+    <>
+      <PageHeader
+        title={customerName}
+        lastCrumb={`Alert #${id}`}
+        extra={
+          <>
+            {!superAdmin && (
+              <Popconfirm
+                title="Create a new Case"
+                description="Do you want to create a new Case for offline devices in this Alert?"
+                okText="Yes"
+                cancelText="No"
+                onConfirm={newCase}
+              >
+                <Button type="primary" icon={<ToolOutlined />} loading={creating.isLoading}>
+                  Create New Case
+                </Button>
+              </Popconfirm>
+            )}
+            <Button
+              icon={<ShopOutlined />}
+              disabled={!customerId}
+              onClick={() => {
+                const link = portalLink({ customerId: customerId!, customerName });
+                navigate(link.to, { state: link.state });
+              }}
+            >
+              View Portal
+            </Button>
+          </>
+        }
+      />
+      <Card style={{ marginBottom: 16 }}>
+        {alert.isLoading || !a ? (
+          <Skeleton active paragraph={{ rows: 1 }} />
+        ) : (
+          <Descriptions column={{ xs: 1, sm: 2, lg: 4 }} size="small">
+            <Descriptions.Item label="Status">
+              <StatusDot status={alertDot(a.status).dot} label={alertDot(a.status).word} />
+            </Descriptions.Item>
+            <Descriptions.Item label="Alert Type">{alertTypeLabel(a.alertType)}</Descriptions.Item>
+            <Descriptions.Item label="Nr. of Affected Devices">{a.offlineCount}</Descriptions.Item>
+            <Descriptions.Item label="Opened">{formatDateTime(a.createdAt)}</Descriptions.Item>
+          </Descriptions>
+        )}
+      </Card>
+      <Card title="Devices">
+        <DevicesTable<AlertDevice> list={list} result={devices} extraColumns={[inCaseColumn]} emptyText="This alert holds no devices." />
+      </Card>
+    </>
+  );
 }

@@ -49,7 +49,7 @@ export function CasesTable({ list, result, superAdmin, emptyText, pager, hideCus
     ...(hideCustomer ? [] : [{ title: 'Customer Name', ...sortable('customerName') }]),
     { title: 'Offline Devices', ...sortable('offlineCount') },
     { title: 'Status', ...sortable('caseType'), render: (t: number) => caseStatusLabel(t) },
-    { title: 'Date Created', ...sortable('createdAt'), render: (v: string) => formatDate(v) },
+    { title: 'Date Created', ...sortable('createdAt'), render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDate(v)}</span> },
   ];
   return (
     <TableState isLoading={isLoading} error={error} onRetry={refetch}>
@@ -61,7 +61,7 @@ export function CasesTable({ list, result, superAdmin, emptyText, pager, hideCus
         loading={isFetching && !isLoading}
         pagination={tablePagination(list, data?.data.count, { quickJumper: false, sizeChanger: false, ...pager })}
         onChange={list.onTableChange as never}
-        scroll={{ x: 600 }}
+        scroll={{ x: 'max-content' }}
         locale={{ emptyText: <EmptyState text={emptyText} /> }}
       />
     </TableState>

@@ -20,8 +20,8 @@ export function LicensesTable({ customerId }: { customerId: number }) {
     { title: 'Device Type', ...sortable('deviceType'), render: (t: number) => deviceTypeLabel(t) },
     { title: 'Count', ...sortable('deviceCount') },
     { title: 'Terms', ...sortable('terms'), render: (t: number) => formatTerms(t) },
-    { title: 'Start Date', ...sortable('startDate'), render: (v: string) => formatDate(v) },
-    { title: 'End Date', ...sortable('endDate'), render: (v: string) => formatDate(v) },
+    { title: 'Start Date', ...sortable('startDate'), render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDate(v)}</span> },
+    { title: 'End Date', ...sortable('endDate'), render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDate(v)}</span> },
     { title: 'Days Remaining', ...sortable('daysRemaining') },
     {
       title: 'Action',

@@ -3,6 +3,7 @@ import { Card, Col, Row, Skeleton, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { ErrorState } from '../../../components/TableStates.tsx';
 import { useDeviceTypeTotalsQuery } from '../api.ts';
+import { rowsOf } from '../rows.ts';
 
 /** The Pulse summary labels (spec §2: Camera, Intercom, Access, Alarm, Environmental), by type code. */
 export const SUMMARY_TYPES: { label: string; icon: ReactNode }[] = [
@@ -21,7 +22,7 @@ export function DeviceTypeSummary() {
   return (
     <Row gutter={[16, 16]}>
       {SUMMARY_TYPES.map((t, code) => {
-        const count = data?.data.find((r) => r.deviceType === code)?.totalCount ?? 0;
+        const count = rowsOf<{ deviceType: number; totalCount: number }>(data?.data).find((r) => r.deviceType === code)?.totalCount ?? 0;
         return (
           <Col key={t.label} xs={12} sm={8} md={8} lg={{ flex: '1 1 0' }}>
             <Card size="small" styles={{ body: { display: 'flex', alignItems: 'center', gap: 12 } }}>

@@ -5,18 +5,15 @@ import { caseStatusBars, chartHeight, countGauge } from '../../../components/cha
 import { ErrorState } from '../../../components/TableStates.tsx';
 import { NARROW_QUERY } from '../../../app/theme.ts';
 import { useMediaQuery } from '../../../lib/useMediaQuery.ts';
+import { rowsOf } from '../rows.ts';
 import { useCaseStatusCountsQuery, useQuarterCompletedQuery } from '../../cases/api.ts';
-
-type Row = { caseType: number; count: number };
-/** The sumup rows, whether answered as `{data: [...]}` or `{data: {list}}` (the contract moved between both). */
-const rowsOf = (data: unknown): Row[] => (Array.isArray(data) ? data : ((data as { list?: Row[] } | undefined)?.list ?? []));
 
 /** Open Case Status (spec §2 Cards): open cases by status, and a gauge of cases completed this quarter. */
 export function OpenCaseStatusCard() {
   const counts = useCaseStatusCountsQuery();
   const quarter = useQuarterCompletedQuery();
   const narrow = useMediaQuery(NARROW_QUERY);
-  const bars = useMemo(() => caseStatusBars(rowsOf(counts.data?.data)), [counts.data]);
+  const bars = useMemo(() => caseStatusBars(rowsOf<{ caseType: number; count: number }>(counts.data?.data)), [counts.data]);
   const completed = quarter.data?.data.count ?? 0;
   const gauge = useMemo(() => countGauge(completed, 'Completed this quarter'), [completed]);
   const height = chartHeight(narrow);

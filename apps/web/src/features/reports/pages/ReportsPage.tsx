@@ -1,6 +1,71 @@
-import { SimplePage } from '../../../components/SimplePage.tsx';
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Card, Input, Table, type TableColumnsType } from 'antd';
+import { Link, useNavigate } from 'react-router';
+import { REPORT_PERIODS, type Report } from '@vigil/contracts';
+import { useAuth } from '../../../app/hooks.ts';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { EmptyState, TableState } from '../../../components/TableStates.tsx';
+import { formatDate } from '../../../lib/dates.ts';
+import { tablePagination } from '../../../lib/tablePagination.ts';
+import { useListState } from '../../../lib/useListState.ts';
+import { isSuperAdmin } from '../../auth/authSlice.ts';
+import { useReportsQuery } from '../api.ts';
 
-/** Placeholder registered by web I; replaced by the feature's page. */
+export const periodLabel = (code: number) => REPORT_PERIODS[code] ?? 'Unknown';
+
+/** Reports (spec §2): Tenant Name (superAdmin), Customer Name (searchable, links to the report), Period, Created Date. */
 export default function ReportsPage() {
-  return <SimplePage title="Reports" text="No reports to show yet. Create a report for a customer." />;
+  const auth = useAuth();
+  const superAdmin = isSuperAdmin(auth);
+  const navigate = useNavigate();
+  const list = useListState({ pageSize: 10, sort: ['createdAt', 'DESC'] });
+  const { data, isLoading, isFetching, error, refetch } = useReportsQuery(list.query);
+  const sortable = (key: string) => ({ key, dataIndex: key, sorter: true, sortOrder: list.sortOrderOf(key) });
+  const columns: TableColumnsType<Report> = [
+    ...(superAdmin ? [{ title: 'Tenant Name', ...sortable('tenantName') }] : []),
+    {
+      title: 'Customer Name',
+      ...sortable('customerName'),
+      render: (name: string, r) => (
+        <Link to={`/dashboards/reports/${r.id}`} state={{ customerName: r.customerName }}>
+          {name}
+        </Link>
+      ),
+    },
+    { title: 'Period', ...sortable('period'), render: (p: number) => periodLabel(p) },
+    { title: 'Created Date', ...sortable('createdAt'), render: (v: string) => formatDate(v) },
+  ];
+  const create = !superAdmin && (
+    <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/dashboards/reports/create')}>
+      Create Report
+    </Button>
+  );
+  return (
+    <>
+      <PageHeader title="Reports" extra={create} />
+      <Card>
+        <Input.Search
+          placeholder="Search customers"
+          allowClear
+          defaultValue={typeof list.filter.q === 'string' ? list.filter.q : ''}
+          onSearch={(q) => list.setFilter({ ...list.filter, q: q.trim() || undefined })}
+          style={{ maxWidth: 320, marginBottom: 16 }}
+          aria-label="Search customers"
+        />
+        <TableState isLoading={isLoading} error={error} onRetry={refetch}>
+          <Table<Report>
+            rowKey="id"
+            size="middle"
+            columns={columns}
+            dataSource={data?.data.list ?? []}
+            loading={isFetching && !isLoading}
+            pagination={tablePagination(list, data?.data.count)}
+            onChange={list.onTableChange as never}
+            scroll={{ x: 560 }}
+            locale={{ emptyText: <EmptyState text="No reports yet. Create Report to summarise a customer's period." action={create} /> }}
+          />
+        </TableState>
+      </Card>
+    </>
+  );
 }

@@ -1,0 +1,112 @@
+import { Card, Col, Descriptions, Empty, Row, Statistic, Table, Tag } from 'antd';
+import { useMemo } from 'react';
+import type { ReportContent } from '@vigil/contracts';
+import { STATUS_COLORS } from '../../../app/theme.ts';
+import { OnlineOfflineDonut } from '../../../components/charts/DonutChart.tsx';
+import { EChart } from '../../../components/charts/EChart.tsx';
+import { caseStatusBars, dailyShareBars } from '../../../components/charts/options.ts';
+import { formatDate, formatDateTime } from '../../../lib/dates.ts';
+import { deviceTypeLabel } from '../../portals/components/deviceColumns.tsx';
+
+/** Seconds as "2 d 3 h", "3 h 12 min" or "45 min". */
+export function formatDuration(seconds: number): string {
+  const m = Math.round(seconds / 60);
+  const d = Math.floor(m / 1440);
+  const h = Math.floor((m % 1440) / 60);
+  const min = m % 60;
+  if (d > 0) return `${d} d ${h} h`;
+  if (h > 0) return `${h} h ${min} min`;
+  return `${min} min`;
+}
+
+/** The figures and charts of a report (saved or preview): only the sections its config asks for. */
+export default function ReportView({ content }: { content: ReportContent }) {
+  const { openCases, portalPulse, reliability } = content;
+  const caseBars = useMemo(() => caseStatusBars(openCases?.byStatus ?? []), [openCases]);
+  const daily = useMemo(() => dailyShareBars(portalPulse?.daily ?? []), [portalPulse]);
+  return (
+    <div className="vigil-report">
+      <Card style={{ marginBottom: 16 }}>
+        <Descriptions column={{ xs: 1, sm: 2, lg: 4 }} size="small">
+          <Descriptions.Item label="Customer">{content.portal.name}</Descriptions.Item>
+          <Descriptions.Item label="Period">
+            {content.period.label} ({formatDate(content.period.from)} – {formatDate(content.period.to)})
+          </Descriptions.Item>
+          <Descriptions.Item label="Time zone">{content.period.timezone}</Descriptions.Item>
+          <Descriptions.Item label="Generated">{formatDateTime(content.generatedAt)}</Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <Row gutter={[16, 16]}>
+        {openCases && (
+          <Col xs={24} xl={12}>
+            <Card title="Open Cases" style={{ height: '100%' }}>
+              <Row gutter={16} style={{ marginBottom: 8 }}>
+                <Col span={8}>
+                  <Statistic title="Open at end" value={openCases.openAtEnd} />
+                </Col>
+                <Col span={8}>
+                  <Statistic title="Opened" value={openCases.openedInPeriod} />
+                </Col>
+                <Col span={8}>
+                  <Statistic title="Completed" value={openCases.completedInPeriod} />
+                </Col>
+              </Row>
+              <EChart option={caseBars} height={220} ariaLabel="Cases by status" />
+            </Card>
+          </Col>
+        )}
+        {portalPulse && (
+          <Col xs={24} xl={12}>
+            <Card title="Portal Pulse" style={{ height: '100%' }}>
+              <Row gutter={16}>
+                <Col xs={24} md={10}>
+                  <OnlineOfflineDonut onlineCount={portalPulse.onlineCount} offlineCount={portalPulse.offlineCount} label="Portal Pulse" />
+                </Col>
+                <Col xs={24} md={14}>
+                  {portalPulse.daily.length ? (
+                    <EChart option={daily} height={240} ariaLabel="Daily online share" />
+                  ) : (
+                    <Empty description="No daily history in this period." />
+                  )}
+                </Col>
+              </Row>
+            </Card>
+          </Col>
+        )}
+        {reliability && (
+          <Col span={24}>
+            <Card title="Reliability Score">
+              <Row gutter={16} style={{ marginBottom: 16 }}>
+                <Col xs={12} md={6}>
+                  <Statistic title="Score" value={reliability.score < 0 ? '-' : `${reliability.score.toFixed(1)}%`} />
+                </Col>
+                <Col xs={12} md={6}>
+                  <Statistic title="Goal" value={`${reliability.goal.toFixed(1)}%`} />
+                </Col>
+                <Col xs={24} md={12} style={{ display: 'flex', alignItems: 'center' }}>
+                  {reliability.score >= 0 && (
+                    <Tag color={reliability.meetsGoal ? STATUS_COLORS.online : STATUS_COLORS.warning}>
+                      {reliability.meetsGoal ? 'Meets the goal' : 'Below the goal'}
+                    </Tag>
+                  )}
+                </Col>
+              </Row>
+              <Table
+                rowKey="id"
+                size="small"
+                pagination={false}
+                dataSource={reliability.topOfflineDevices}
+                locale={{ emptyText: 'No device was offline in this period.' }}
+                columns={[
+                  { title: 'Device', dataIndex: 'name', key: 'name' },
+                  { title: 'Type', dataIndex: 'deviceType', key: 'deviceType', render: (t: number) => deviceTypeLabel(t) },
+                  { title: 'Offline time', dataIndex: 'offlineSeconds', key: 'offlineSeconds', render: (s: number) => formatDuration(s) },
+                ]}
+              />
+            </Card>
+          </Col>
+        )}
+      </Row>
+    </div>
+  );
+}
