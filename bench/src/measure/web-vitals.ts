@@ -61,10 +61,11 @@ export async function measureWebVitals(ctx: BenchContext, server: BenchServer): 
         .then(() => true, () => false);
       await page.waitForTimeout(1000);
       if (process.env.BENCH_DEBUG) console.log('body:', (await page.innerText('body')).slice(0, 300));
-      if (!rendered) throw new Error('the Pulse page did not render "Pulse" within 60 s');
+      if (process.env.BENCH_DEBUG && pageErrors.length) console.log('page errors:', pageErrors.slice(0, 5));
+      if (process.env.BENCH_DEBUG && !rendered) await page.screenshot({ path: '/tmp/vigil-bench-pulse.png' });
+      if (!rendered) throw new Error(`the Pulse page did not render "Pulse" within 60 s; page errors: ${JSON.stringify(pageErrors.slice(0, 3))}`);
       const path = new URL(page.url()).pathname;
       if (!path.startsWith('/dashboards/pulse')) throw new Error(`the Pulse page redirected to ${path}`);
-      if (process.env.BENCH_DEBUG && pageErrors.length) console.log('page errors:', pageErrors.slice(0, 5));
       const v = (await page.evaluate('window.__vitals')) as { lcp: number; cls: number; fcp: number; longTasks: [number, number][] };
       const tbt = v.longTasks.filter(([start]) => start >= v.fcp).reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0);
       if (process.env.BENCH_DEBUG) {
