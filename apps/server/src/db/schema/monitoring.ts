@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigserial, foreignKey, index, integer, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { tenants } from './accounts.ts';
 import { createdAt, tenantId, tstz, updatedAt } from './columns.ts';
@@ -60,6 +61,8 @@ export const devices = pgTable(
     index('devices_tenant_type_idx').on(t.tenantId, t.deviceType),
     index('devices_tenant_name_idx').on(t.tenantId, t.name),
     index('devices_open_case_idx').on(t.tenantId, t.openCaseId),
+    // The offline-alert rule, case opening and live events read only the (few) offline devices.
+    index('devices_offline_idx').on(t.tenantId, t.portalId).where(sql`${t.status} = 0 and ${t.removedAt} is null`),
   ],
 );
 

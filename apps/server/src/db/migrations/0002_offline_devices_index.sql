@@ -1,0 +1,1 @@
+CREATE INDEX "devices_offline_idx" ON "devices" USING btree ("tenant_id","portal_id") WHERE "devices"."status" = 0 and "devices"."removed_at" is null;
