@@ -36,18 +36,20 @@ export async function signIn(page: Page, base: string, email: string, password: 
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect.poll(() => page.getByText('Welcome! You’ve successfully logged in.').count()).toBeGreaterThan(0);
+  await poll(() => page.getByText('Welcome! You’ve successfully logged in.').count()).toBeGreaterThan(0);
 }
 
 export async function signOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: /Account menu/ }).first().click();
   await page.getByRole('menuitem', { name: 'logout' }).click();
-  await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+  await poll(() => new URL(page.url()).pathname).toBe('/');
 }
 
 /** Screenshots of the current page at 1440 px and 769 px wide (saved to .artifacts/screenshots/). */
 export async function shootBoth(page: Page, name: string): Promise<void> {
   const original = page.viewportSize() ?? { width: 1440, height: 900 };
+  // Close the toasts so they do not hide the header in the picture.
+  await page.evaluate(() => document.querySelectorAll<HTMLElement>('.ant-notification-notice-close').forEach((b) => b.click()));
   for (const width of [1440, 769]) {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForTimeout(400);
@@ -67,4 +69,9 @@ export async function apiPost<T>(base: string, path: string, token: string, body
   const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`${path} failed: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
+}
+
+/** expect.poll with a timeout that fits a browser (vitest's default is one second). */
+export function poll<T>(fn: () => T | Promise<T>, timeout = 15_000) {
+  return expect.poll(fn, { timeout, interval: 100 });
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
-import { mailedLink, shootBoth, signIn, signOut, watchErrors } from '../support/web.ts';
+import { mailedLink, shootBoth, signIn, signOut, watchErrors, poll } from '../support/web.ts';
 
 const ROOT = { email: 'root@vigil.test', password: 'platform-root-pass-1' };
 let server: StartedServer;
@@ -21,13 +21,13 @@ describe('the platform administrator sets up a tenant and its first user', () =>
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors = watchErrors(page);
     await signIn(page, server.url, ROOT.email, ROOT.password);
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboards/tenants');
-    await expect.poll(() => page.title()).toBe('Tenants · Vigil');
+    await poll(() => new URL(page.url()).pathname).toBe('/dashboards/tenants');
+    await poll(() => page.title()).toBe('Tenants · Vigil');
 
     await page.getByRole('button', { name: 'Add Tenant' }).click();
     const dialog = page.getByRole('dialog').filter({ hasText: 'Tenant Name' });
     await dialog.getByRole('button', { name: 'Add Tenant' }).click();
-    await expect.poll(() => dialog.getByText('Please input tenant name').count()).toBe(1);
+    await poll(() => dialog.getByText('Please input tenant name').count()).toBe(1);
     await dialog.getByLabel('Tenant Name').fill('Northwind Alarms');
     await dialog.getByLabel('Contact Person').fill('Nina North');
     await dialog.getByLabel('Phone').fill('+1 555 0199');
@@ -35,16 +35,16 @@ describe('the platform administrator sets up a tenant and its first user', () =>
     await dialog.getByLabel('Address').fill('9 Wind Street');
     await shootBoth(page, 'add-tenant-dialog');
     await dialog.getByRole('button', { name: 'Add Tenant' }).click();
-    await expect.poll(() => page.getByText('Tenant created').count()).toBe(1);
+    await poll(() => page.getByText('Tenant created').count()).toBe(1);
     await page.getByRole('dialog').filter({ hasText: 'Tenant created' }).locator('button.ant-btn', { hasText: 'Close' }).click();
-    await expect.poll(() => page.getByRole('link', { name: 'Northwind Alarms' }).count()).toBe(1);
+    await poll(() => page.getByRole('link', { name: 'Northwind Alarms' }).count()).toBe(1);
     await shootBoth(page, 'tenants');
 
     await page.getByRole('link', { name: 'Northwind Alarms' }).click();
-    await expect.poll(() => page.getByLabel('Contact Person').inputValue()).toBe('Nina North');
+    await poll(() => page.getByLabel('Contact Person').inputValue()).toBe('Nina North');
     await page.getByLabel('Contact Person').fill('Nina Northwind');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByText('Tenant information updated successfully.').count()).toBeGreaterThan(0);
+    await poll(() => page.getByText('Tenant information updated successfully.').count()).toBeGreaterThan(0);
     await shootBoth(page, 'tenant-detail');
 
     await page.getByRole('menuitem', { name: 'Users' }).click();
@@ -52,7 +52,7 @@ describe('the platform administrator sets up a tenant and its first user', () =>
     const userDialog = page.getByRole('dialog').filter({ hasText: 'Add New User' });
     await userDialog.getByRole('button', { name: 'Add User' }).click();
     for (const text of ['Please select a tenant', 'Please input full name', 'Please input email', 'Please input phone number', 'Please select at least one role'])
-      await expect.poll(() => userDialog.getByText(text).count()).toBe(1);
+      await poll(() => userDialog.getByText(text).count()).toBe(1);
     await userDialog.getByLabel('Tenant').click();
     await page.locator('.ant-select-item-option').filter({ hasText: 'Northwind Alarms' }).click();
     await userDialog.getByLabel('Full Name').fill('Sam Field');
@@ -63,16 +63,16 @@ describe('the platform administrator sets up a tenant and its first user', () =>
     await page.locator('.ant-select-item-option').filter({ hasText: /^Admin$/ }).click();
     await page.keyboard.press('Escape');
     await userDialog.getByRole('button', { name: 'Add User' }).click();
-    await expect.poll(() => page.getByText(`Invitation sent to ${email}.`).count()).toBeGreaterThan(0);
-    await expect.poll(() => page.getByRole('cell', { name: email }).count()).toBe(1);
+    await poll(() => page.getByText(`Invitation sent to ${email}.`).count()).toBeGreaterThan(0);
+    await poll(() => page.getByRole('cell', { name: email }).count()).toBe(1);
     await shootBoth(page, 'users');
 
     await page.getByRole('button', { name: 'Edit Sam Field' }).click();
-    await expect.poll(() => page.getByLabel('First Name').inputValue()).toBe('Sam');
+    await poll(() => page.getByLabel('First Name').inputValue()).toBe('Sam');
     await shootBoth(page, 'user-detail');
 
     await page.getByRole('button', { name: 'Setting' }).click();
-    await expect.poll(() => page.getByLabel('First Name').count()).toBe(1);
+    await poll(() => page.getByLabel('First Name').count()).toBe(1);
     expect(await page.getByRole('tab', { name: 'Tenant' }).count()).toBe(0);
     await shootBoth(page, 'settings-superadmin');
     await signOut(page);
@@ -81,15 +81,15 @@ describe('the platform administrator sets up a tenant and its first user', () =>
     await page.getByLabel('New password').fill('field-notes-2026');
     await page.getByLabel('Confirm password').fill('field-notes-2025');
     await page.getByRole('button', { name: 'Save password' }).click();
-    await expect.poll(() => page.getByText('Passwords do not match.').count()).toBe(1);
+    await poll(() => page.getByText('Passwords do not match.').count()).toBe(1);
     await page.getByLabel('Confirm password').fill('field-notes-2026');
     await shootBoth(page, 'password-confirmation');
     await page.getByRole('button', { name: 'Save password' }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/auth/signin');
+    await poll(() => new URL(page.url()).pathname).toBe('/auth/signin');
 
     await signIn(page, server.url, email, 'field-notes-2026');
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboards/pulse');
-    await expect.poll(() => page.getByRole('menuitem', { name: 'Users' }).count()).toBe(1);
+    await poll(() => new URL(page.url()).pathname).toBe('/dashboards/pulse');
+    await poll(() => page.getByRole('menuitem', { name: 'Users' }).count()).toBe(1);
     expect(await page.getByRole('menuitem', { name: 'Tenants' }).count()).toBe(0);
     expect(errors).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
-import { mailedLink, shootBoth, signIn, watchErrors } from '../support/web.ts';
+import { mailedLink, shootBoth, signIn, watchErrors, poll } from '../support/web.ts';
 
 let server: StartedServer;
 let browser: Browser;
@@ -25,7 +25,7 @@ describe('a company signs up and starts its trial', () => {
 
     await page.goto(`${server.url}/auth/signup`);
     await page.getByRole('button', { name: 'Sign up' }).click();
-    await expect.poll(() => page.getByText('Please input first name').count()).toBe(1);
+    await poll(() => page.getByText('Please input first name').count()).toBe(1);
     await page.getByLabel('First name').fill('Olivia');
     await page.getByLabel('Last name').fill('Stone');
     await page.getByLabel('Email').fill(email);
@@ -33,25 +33,25 @@ describe('a company signs up and starts its trial', () => {
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByLabel('Confirm password').fill('something-else');
     await page.getByRole('button', { name: 'Sign up' }).click();
-    await expect.poll(() => page.getByText('Please ensure passwords match!').count()).toBe(1);
+    await poll(() => page.getByText('Please ensure passwords match!').count()).toBe(1);
     await page.getByLabel('Confirm password').fill(password);
     await page.getByRole('button', { name: 'Sign up' }).click();
-    await expect.poll(() => page.getByText('Account created successfully.').count()).toBeGreaterThan(0);
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/auth/signin');
+    await poll(() => page.getByText('Account created successfully.').count()).toBeGreaterThan(0);
+    await poll(() => new URL(page.url()).pathname).toBe('/auth/signin');
 
     await page.goto(server.url + (await mailedLink(server, 'verify-email', email)));
-    await expect.poll(() => page.getByText('Email verified successfully.').count()).toBeGreaterThan(0);
+    await poll(() => page.getByText('Email verified successfully.').count()).toBeGreaterThan(0);
     await shootBoth(page, 'verify-email');
 
     await signIn(page, server.url, email, password);
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboards/settings');
-    await expect.poll(() => page.title()).toBe('Settings · Vigil');
-    await expect.poll(() => page.getByRole('tab', { name: 'Tenant', selected: true }).count()).toBe(1);
+    await poll(() => new URL(page.url()).pathname).toBe('/dashboards/settings');
+    await poll(() => page.title()).toBe('Settings · Vigil');
+    await poll(() => page.getByRole('tab', { name: 'Tenant', selected: true }).count()).toBe(1);
 
     const form = page.locator('form').filter({ has: page.getByLabel('Tenant Name') });
     await form.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByText('Please input tenant name').count()).toBe(1);
-    await expect.poll(() => page.getByText('Please input address').count()).toBe(1);
+    await poll(() => page.getByText('Please input tenant name').count()).toBe(1);
+    await poll(() => page.getByText('Please input address').count()).toBe(1);
     await form.getByLabel('Tenant Name').fill('Acme Security');
     await form.getByLabel('Contact Person').fill('Olivia Stone');
     await form.getByLabel('Phone').fill('+1 555 0101');
@@ -59,22 +59,22 @@ describe('a company signs up and starts its trial', () => {
     await form.getByLabel('Address').fill('1 Harbor Way, Springfield');
     await shootBoth(page, 'settings-tenant');
     await form.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByText('Tenant information updated successfully.').count()).toBeGreaterThan(0);
+    await poll(() => page.getByText('Tenant information updated successfully.').count()).toBeGreaterThan(0);
 
     const welcome = page.getByRole('dialog').filter({ hasText: 'Go To Payment' });
-    await expect.poll(() => welcome.count()).toBe(1);
+    await poll(() => welcome.count()).toBe(1);
     expect(await welcome.textContent()).toContain('one-month free trial');
     expect(await welcome.textContent()).toContain('49.99 USD monthly per portal');
     await shootBoth(page, 'welcome-dialog');
     await welcome.getByRole('button', { name: 'Go To Payment' }).click();
 
-    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/sandbox\/checkout\//);
+    await poll(() => new URL(page.url()).pathname).toMatch(/^\/sandbox\/checkout\//);
     await page.getByRole('button', { name: 'Pay' }).click();
 
-    await expect.poll(() => page.getByText('Subscription activated successfully! Your 30-day trial has started.').count(), { timeout: 20_000 }).toBeGreaterThan(0);
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboards/pulse');
+    await poll(() => page.getByText('Subscription activated successfully! Your 30-day trial has started.').count(), 20_000).toBeGreaterThan(0);
+    await poll(() => new URL(page.url()).pathname).toBe('/dashboards/pulse');
     // The new tokens carry the tenant and the Admin role: the Users menu appears.
-    await expect.poll(() => page.getByRole('menuitem', { name: 'Users' }).count()).toBe(1);
+    await poll(() => page.getByRole('menuitem', { name: 'Users' }).count()).toBe(1);
     await shootBoth(page, 'pulse-after-payment');
     expect(errors).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
-import { apiPost, apiToken, shootBoth, signIn, watchErrors } from '../support/web.ts';
+import { apiPost, apiToken, shootBoth, signIn, watchErrors, poll } from '../support/web.ts';
 
 const ROOT = { email: 'root@vigil.test', password: 'platform-root-pass-1' };
 let server: StartedServer;
@@ -47,32 +47,32 @@ describe('the shell and the session', () => {
       ['/auth/account-delete', 'account-delete', 'Account · Vigil'],
     ] as const) {
       await page.goto(server.url + path);
-      await expect.poll(() => page.title()).toBe(title);
+      await poll(() => page.title()).toBe(title);
       await page.waitForTimeout(300);
       await shootBoth(page, name);
     }
     await page.goto(server.url);
     await page.getByRole('button', { name: 'TO LOG IN' }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/auth/signin');
-    await expect.poll(() => page.getByRole('link', { name: 'Forgot password' }).count()).toBe(1);
+    await poll(() => new URL(page.url()).pathname).toBe('/auth/signin');
+    await poll(() => page.getByRole('link', { name: 'Forgot password' }).count()).toBe(1);
     expect(errors).toEqual([]);
   });
 
   it('unknown paths and dashboards without a session', async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(`${server.url}/no/such/page`);
-    await expect.poll(() => page.getByText('Oops! Sorry, an unexpected error has occurred.').count()).toBe(1);
+    await poll(() => page.getByText('Oops! Sorry, an unexpected error has occurred.').count()).toBe(1);
     expect(await page.getByText('404 Not Found: /no/such/page').count()).toBe(1);
     await shootBoth(page, 'oops');
     await page.goto(`${server.url}/dashboards/users`);
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/auth/signin');
+    await poll(() => new URL(page.url()).pathname).toBe('/auth/signin');
   });
 
   it('an expired access token is refreshed transparently (one refresh, data still loads)', async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors = watchErrors(page);
     await signIn(page, server.url, ROOT.email, ROOT.password);
-    await expect.poll(() => page.getByRole('link', { name: 'Harbor Guard' }).count()).toBe(1);
+    await poll(() => page.getByRole('link', { name: 'Harbor Guard' }).count()).toBe(1);
 
     // Same claims, expired an hour ago (and so no longer validly signed): the server answers 401.
     await replaceStoredAccessToken(page, (token) => {
@@ -89,11 +89,23 @@ describe('the shell and the session', () => {
       if (r.status() === 401) unauthorized.push(r.url());
     });
     await page.reload();
-    await expect.poll(() => page.getByRole('link', { name: 'Harbor Guard' }).count()).toBe(1);
+    await poll(() => page.getByRole('link', { name: 'Harbor Guard' }).count()).toBe(1);
     expect(unauthorized.length).toBeGreaterThan(0);
     expect(refreshes).toEqual([200]);
     expect(new URL(page.url()).pathname).toBe('/dashboards/tenants');
     expect(await page.getByText('Unauthorized. Please login again.').count()).toBe(0);
+
+    // The theme toggle switches to the dark algorithm and is remembered across reloads.
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    await poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.reload();
+    await poll(() => page.getByRole('link', { name: 'Harbor Guard' }).count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await shootBoth(page, 'tenants-dark');
+    await page.getByRole('button', { name: 'Alarms' }).click();
+    await poll(() => page.getByRole('dialog', { name: 'Recent alerts' }).count()).toBe(1);
+    await shootBoth(page, 'alarms-dark');
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
     expect(errors).toEqual([]);
   });
 
@@ -103,12 +115,12 @@ describe('the shell and the session', () => {
     const drawerMenu = page.locator('.ant-drawer-open').getByRole('menuitem', { name: 'Tenants' });
     expect(await drawerMenu.count()).toBe(0);
     await page.getByRole('button', { name: 'Open navigation' }).click();
-    await expect.poll(() => drawerMenu.isVisible()).toBe(true);
+    await poll(() => drawerMenu.isVisible()).toBe(true);
     const box = await page.locator('.ant-drawer-open .ant-drawer-section, .ant-drawer-open .ant-drawer-content').first().boundingBox();
     expect(Math.round(box!.width)).toBe(Math.round(769 * 0.95));
     await screenshot769(page, 'drawer-open');
     await page.mouse.click(760, 450);
-    await expect.poll(() => page.locator('.ant-drawer-open').count()).toBe(0);
+    await poll(() => page.locator('.ant-drawer-open').count()).toBe(0);
   });
 });
 

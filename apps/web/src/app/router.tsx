@@ -83,6 +83,8 @@ export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <ErrorPage />,
+    // Shown while the first lazy route of a cold load arrives.
+    hydrateFallbackElement: <div className="vigil-progress" role="progressbar" aria-label="Loading page" />,
     children: [
       {
         lazy: page(() => import('../features/public/PublicLayout.tsx')),

@@ -22,7 +22,8 @@ export function themeOf(mode: ThemeMode): ThemeConfig {
     algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
     token: {
       colorPrimary: BRAND,
-      colorInfo: BRAND,
+      // Links follow the brand (antd derives them from the info colour otherwise); lighter on dark for contrast.
+      colorLink: mode === 'dark' ? '#2dd4bf' : BRAND,
       colorSuccess: STATUS_COLORS.online,
       colorError: STATUS_COLORS.offline,
       colorWarning: STATUS_COLORS.warning,
@@ -32,7 +33,7 @@ export function themeOf(mode: ThemeMode): ThemeConfig {
     },
     components: {
       Layout: mode === 'light' ? { siderBg: '#0b3b37', headerBg: '#ffffff', bodyBg: '#f3f5f7' } : { siderBg: '#0a1f1d' },
-      Menu: mode === 'light' ? { darkItemBg: '#0b3b37', darkSubMenuItemBg: '#082e2b', darkItemSelectedBg: BRAND } : { darkItemSelectedBg: BRAND },
+      Menu: mode === 'light' ? { darkItemBg: '#0b3b37', darkSubMenuItemBg: '#082e2b', darkItemSelectedBg: BRAND } : { darkItemBg: '#0a1f1d', darkSubMenuItemBg: '#071715', darkItemSelectedBg: BRAND },
     },
   };
 }

@@ -56,7 +56,7 @@ export function TenantFormFields({ disabled = false }: { disabled?: boolean }) {
       </Col>
       <Col xs={24} md={12}>
         <Form.Item label="Reliability Score Goal" name="goalScore" rules={[{ required: true, message: MSG.goalScore }]}>
-          <InputNumber disabled={disabled} min={0} max={100} step={0.5} suffix="%" style={{ width: '100%' }} />
+          <InputNumber disabled={disabled} min={0} max={100} step={1} suffix="%" style={{ width: '100%' }} />
         </Form.Item>
       </Col>
     </Row>
