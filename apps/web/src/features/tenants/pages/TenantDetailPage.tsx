@@ -7,6 +7,7 @@ import { ErrorState } from '../../../components/TableStates.tsx';
 import { formatDate } from '../../../lib/dates.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useTenantQuery, useUpdateTenantMutation } from '../api.ts';
+import { CommercialTermsCard } from '../components/CommercialTermsCard.tsx';
 import { cleanTenantForm, TenantFormFields, type TenantFormValues } from '../components/TenantFormFields.tsx';
 
 /** A tenant's info, editable by the superAdmin. The name comes from navigation state while loading. */
@@ -60,6 +61,7 @@ export default function TenantDetailPage() {
               </Button>
             </Form>
           </Card>
+          {tenant && <CommercialTermsCard tenant={tenant} />}
         </>
       )}
     </>
