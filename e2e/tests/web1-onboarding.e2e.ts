@@ -69,6 +69,14 @@ describe('a company signs up and starts its trial', () => {
     await welcome.getByRole('button', { name: 'Go To Payment' }).click();
 
     await poll(() => new URL(page.url()).pathname).toMatch(/^\/sandbox\/checkout\//);
+    // Cancel first: back on Settings with the spec's text, and the welcome dialog opens again.
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await poll(() => page.getByText('Subscription setup was cancelled. You can try again later.').count(), 20_000).toBeGreaterThan(0);
+    await poll(() => new URL(page.url()).pathname).toBe('/dashboards/settings');
+    expect(new URL(page.url()).search).toBe('');
+    await poll(() => welcome.count()).toBe(1);
+    await welcome.getByRole('button', { name: 'Go To Payment' }).click();
+    await poll(() => new URL(page.url()).pathname).toMatch(/^\/sandbox\/checkout\//);
     await page.getByRole('button', { name: 'Pay' }).click();
 
     await poll(() => page.getByText('Subscription activated successfully! Your 30-day trial has started.').count(), 20_000).toBeGreaterThan(0);
