@@ -7,6 +7,7 @@ import type { AppDeps } from './deps.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
 import { acceptEmptyJsonBodies } from './http/json-body.ts';
+import { logRequests } from './http/request-log.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { modules } from './modules/index.ts';
@@ -26,12 +27,15 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     keepAliveTimeout: 72_000,
     trustProxy: false,
     genReqId: () => crypto.randomUUID(),
+    // Replaced by logRequests(): routine webhook traffic would drown everything else at info.
+    disableRequestLogging: true,
     ajv: undefined,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   acceptEmptyJsonBodies(app);
+  logRequests(app);
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) deps.mounted.push({ method, url: r.url });
   });

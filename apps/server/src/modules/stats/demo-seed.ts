@@ -78,7 +78,7 @@ export function demoBanner(url: string, demo: SeededDemo): string {
     `  Open ${url}`,
     `  Sign in with any of these accounts, password: ${demo.password}`,
     ...DEMO_USERS.map((u) => `    ${u.email.padEnd(24)} ${u.roles.join(', ')}`),
-    '  (The password is shown only now; set SUPERADMIN_EMAIL/SUPERADMIN_PASSWORD to reset the superAdmin.)',
+    '  (Kept in DATA_DIR/demo-sign-ins.txt and shown at every start; SUPERADMIN_EMAIL/SUPERADMIN_PASSWORD reset the superAdmin.)',
     '',
   ];
   return lines.join('\n');

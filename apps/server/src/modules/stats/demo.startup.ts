@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { StartupTask } from '../startup.ts';
 import type { RunningSimulator } from '../../simulator/index.ts';
 import { demoBanner, seedDemo } from './demo-seed.ts';
@@ -12,10 +14,16 @@ export const demoStartup: StartupTask = async (deps, app) => {
   if (deps.config.seed === 'demo') {
     const started = Date.now();
     const demo = await seedDemo(deps);
+    const signInsFile = path.join(deps.config.dataDir, 'demo-sign-ins.txt');
     if (demo) {
       deps.log.info({ ms: Date.now() - started }, 'demo seeded');
-      // The console is the one place the demo password is shown (decisions.md §1).
-      console.log(demoBanner(deps.config.publicUrl, demo));
+      // The console shows the sign-ins (decisions.md §1); the file keeps them for later starts.
+      const banner = demoBanner(deps.config.publicUrl, demo);
+      mkdirSync(deps.config.dataDir, { recursive: true });
+      writeFileSync(signInsFile, banner, { mode: 0o600 });
+      console.log(banner);
+    } else if (existsSync(signInsFile)) {
+      console.log(readFileSync(signInsFile, 'utf8'));
     }
   }
   if (!deps.config.simulator) return;
