@@ -43,8 +43,14 @@ describe('the platform administrator sets up a tenant and its first user', () =>
     await page.getByRole('link', { name: 'Northwind Alarms' }).click();
     await poll(() => page.getByLabel('Contact Person').inputValue()).toBe('Nina North');
     await page.getByLabel('Contact Person').fill('Nina Northwind');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await poll(() => page.getByText('Tenant information updated successfully.').count()).toBeGreaterThan(0);
+    // Commercial terms (superAdmin only): the free tier sticks across a reload.
+    await page.getByRole('switch').click();
+    await page.getByRole('button', { name: 'Save terms' }).click();
+    await poll(() => page.getByText('Tenant information updated successfully.').count()).toBeGreaterThan(0);
+    await page.reload();
+    await poll(() => page.getByRole('switch').getAttribute('aria-checked')).toBe('true');
     await shootBoth(page, 'tenant-detail');
 
     await page.getByRole('menuitem', { name: 'Users' }).click();
