@@ -84,6 +84,14 @@ describe('a company signs up and starts its trial', () => {
     // The new tokens carry the tenant and the Admin role: the Users menu appears.
     await poll(() => page.getByRole('menuitem', { name: 'Users' }).count()).toBe(1);
     await shootBoth(page, 'pulse-after-payment');
+
+    // As the tenant's Admin now: Settings opens on Profile; the Tenant tab holds the saved tenant.
+    await page.getByRole('button', { name: 'Setting' }).click();
+    await poll(() => page.getByRole('tab', { name: 'Profile', selected: true }).count()).toBe(1);
+    await page.getByRole('tab', { name: 'Tenant' }).click();
+    await poll(() => page.getByLabel('Tenant Name').inputValue()).toBe('Acme Security');
+    await poll(() => page.getByLabel('Heartbeat timeout').inputValue()).toBe('10');
+    await shootBoth(page, 'settings-admin');
     expect(errors).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { tokensReceived, type AuthState } from '../../auth/authSlice.ts';
 import { useCreateTenantMutation, useTenantQuery, useUpdateTenantMutation } from '../../tenants/api.ts';
 import { cleanTenantForm, tenantFormDefaults, TenantFormFields, type TenantFormValues } from '../../tenants/components/TenantFormFields.tsx';
 import type { FormInstance } from 'antd';
+import { MonitoringSettings } from './MonitoringSettings.tsx';
 
 /** Spec §6: saving tenant info is for superAdmin, Admin, or a user with no roles and tenantId -1. */
 export function maySaveTenant(auth: Pick<AuthState, 'roles' | 'tenantId'>): boolean {
@@ -69,6 +70,7 @@ export function TenantPanel({ form, onNeedsSubscription }: { form: FormInstance<
           Save
         </Button>
       </Form>
+      {tenant && <MonitoringSettings tenant={tenant} disabled={!allowed} />}
     </>
   );
 }
