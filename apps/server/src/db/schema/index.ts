@@ -2,3 +2,4 @@ export * from './accounts.ts';
 export * from './monitoring.ts';
 export * from './operations.ts';
 export * from './billing.ts';
+export * from './rollups.ts';

@@ -83,6 +83,9 @@ export const deviceStatusPeriods = pgTable(
     foreignKey({ columns: [t.tenantId, t.deviceId], foreignColumns: [devices.tenantId, devices.id] }),
     index('periods_device_idx').on(t.tenantId, t.deviceId, t.startedAt),
     index('periods_portal_idx').on(t.tenantId, t.portalId, t.startedAt),
+    // Reliability's exact window edges (stats/rollup-query.ts) read only the periods that start or end near an edge.
+    index('periods_tenant_started_idx').on(t.tenantId, t.startedAt),
+    index('periods_tenant_ended_idx').on(t.tenantId, t.endedAt),
   ],
 );
 

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import { rolledScoresByPortal, rolledScoreTotal, rolledUntil } from './rollup-query.ts';
 
 /**
  * Reliability (decisions.md §5): online device-seconds / observed device-seconds x 100 over a
@@ -8,6 +9,10 @@ import { queryRows, type Executor } from '../../db/client.ts';
  * Everything is computed from `device_status_periods`: each period is clipped to the window,
  * an open period ends at `to`, and a removed device's periods end at its removal. Late reports
  * never enter periods, so they never change these numbers. One aggregate per call, no loops.
+ *
+ * The portal and tenant scores read the uptime rollup once the job has built it (rollup-query.ts:
+ * rolled UTC days plus exact edges, the same numbers); `...Live` compute from raw periods only,
+ * the reference the rollup is tested against, and the path before the first rollup run.
  */
 
 export interface ReliabilityWindow {
@@ -49,6 +54,27 @@ export async function reliabilityByPortal(
   executor: Executor,
   opts: ReliabilityWindow & { portalIds?: number[] },
 ): Promise<Map<number, number>> {
+  if (opts.portalIds && opts.portalIds.length === 0) return new Map();
+  const until = opts.from < opts.to ? await rolledUntil(executor, opts.tenantId) : null;
+  if (!until) return reliabilityByPortalLive(executor, opts);
+  const result = new Map<number, number>();
+  for (const id of opts.portalIds ?? []) result.set(id, -1);
+  for (const row of await rolledScoresByPortal(executor, opts, until)) result.set(row.portal_id, row.score);
+  return result;
+}
+
+/** The tenant-wide score (the company's avgReliabilityScore): the same ratio over all its devices. */
+export async function reliabilityOfTenant(executor: Executor, opts: ReliabilityWindow): Promise<number> {
+  const until = opts.from < opts.to ? await rolledUntil(executor, opts.tenantId) : null;
+  if (!until) return reliabilityOfTenantLive(executor, opts);
+  return rolledScoreTotal(executor, opts, until);
+}
+
+/** `reliabilityByPortal` computed from raw periods only (one aggregate over every period in the window). */
+export async function reliabilityByPortalLive(
+  executor: Executor,
+  opts: ReliabilityWindow & { portalIds?: number[] },
+): Promise<Map<number, number>> {
   const result = new Map<number, number>();
   if (opts.portalIds && opts.portalIds.length === 0) return result;
   const portalCond = opts.portalIds
@@ -66,8 +92,8 @@ export async function reliabilityByPortal(
   return result;
 }
 
-/** The tenant-wide score (the company's avgReliabilityScore): the same ratio over all its devices. */
-export async function reliabilityOfTenant(executor: Executor, opts: ReliabilityWindow): Promise<number> {
+/** `reliabilityOfTenant` computed from raw periods only. */
+export async function reliabilityOfTenantLive(executor: Executor, opts: ReliabilityWindow): Promise<number> {
   const rows = await queryRows<{ score: number | string }>(
     executor,
     sql`select ${SCORE} as score from (${clippedPeriods(opts, undefined)}) c where e > s`,

@@ -1,0 +1,137 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.ts';
+
+/**
+ * Reliability from the uptime rollup (docs/uptime-rollup.md), exact to the microsecond.
+ *
+ * Let C(x) be the observed (or online) device-time from the beginning of history up to
+ * instant x. A window's total is C(to) - C(from). For a UTC midnight D covered by the rollup
+ * (D <= rolled_until) and any x >= D:
+ *
+ *   C(x) = C(D) + G(D, x)
+ *   G(D, x) = atStart(D) * (x - D)                         periods in progress at D, as if they ran to x
+ *           - sum over periods begun before D, ending in (D, x) of (x - end)   ... they stopped earlier
+ *           + sum over periods begun in [D, x) of (min(end, x) - start)
+ *
+ * and C(Dt) - C(Df) is the sum of the rolled day integrals in [Df, Dt). So a window costs the
+ * rollup rows of its days plus the periods that start or end in the partial days at its two
+ * edges (two index ranges), never the periods wholly inside it.
+ * "end" is the period's end clipped at its device's removal, exactly as the live computation.
+ */
+
+const DAY_MS = 86_400_000;
+const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
+const dateText = (d: Date) => d.toISOString().slice(0, 10);
+
+export interface RollupWindow {
+  tenantId?: number;
+  from: Date;
+  to: Date;
+  portalIds?: number[];
+}
+
+/**
+ * The UTC midnight up to which the rollup is complete for the tenant, or for every tenant
+ * when `tenantId` is omitted (the earliest of them); null when some tenant has no rollup yet.
+ */
+export async function rolledUntil(executor: Executor, tenantId?: number): Promise<Date | null> {
+  const rows = await queryRows<{ until: Date | string | null }>(
+    executor,
+    tenantId === undefined
+      ? sql`select case when bool_and(s.tenant_id is not null) then min(s.rolled_until) end as until
+              from tenants t left join uptime_rollup_state s on s.tenant_id = t.id`
+      : sql`select rolled_until as until from uptime_rollup_state where tenant_id = ${tenantId}`,
+  );
+  const until = rows[0]?.until;
+  return until ? new Date(until) : null;
+}
+
+/** Microseconds of an interval expression, as an exact numeric. */
+const us = (interval: SQL) => sql`(extract(epoch from ${interval}) * 1000000)`;
+
+interface Conds {
+  /** Restricts an alias's tenant_id / portal_id. */
+  on(alias: 'p' | 'r'): SQL;
+}
+
+function condsOf(win: RollupWindow): Conds {
+  const ids = win.portalIds ? `{${win.portalIds.map((id) => Math.trunc(id)).join(',')}}` : undefined;
+  return {
+    on: (alias) => {
+      const a = sql.raw(alias);
+      const tenant = win.tenantId === undefined ? sql`true` : sql`${a}.tenant_id = ${win.tenantId}`;
+      return ids === undefined ? tenant : sql`${tenant} and ${a}.portal_id = any(${ids}::int[])`;
+    },
+  };
+}
+
+/** Periods with their end clipped at the device's removal (only removed devices are joined in). */
+function periodsFrom(where: SQL): SQL {
+  return sql`select p.portal_id, p.status, p.started_at as s,
+                    least(coalesce(p.ended_at, 'infinity'::timestamptz), coalesce(d.removed_at, 'infinity'::timestamptz)) as e
+               from device_status_periods p
+               left join devices d on d.tenant_id = p.tenant_id and d.id = p.device_id and d.removed_at is not null
+              where ${where}`;
+}
+
+/** Rows (portal_id, online_us, observed_us) summing to sign * G(day, x). */
+function edge(c: Conds, day: Date, x: Date, sign: 1 | -1): SQL {
+  const D = day.toISOString();
+  const X = x.toISOString();
+  const spanUs = (x.getTime() - day.getTime()) * 1000;
+  if (spanUs === 0) return sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us where false`;
+  return sql`
+    select r.portal_id, ${sign} * r.online_at_start * ${spanUs}::numeric as on_us, ${sign} * r.observed_at_start * ${spanUs}::numeric as obs_us
+      from uptime_rollups r
+     where ${c.on('r')} and r.day = ${dateText(day)}::date
+    union all
+    select portal_id, ${-sign} * case when status = 1 then ${us(sql`${X}::timestamptz - e`)} else 0 end,
+           ${-sign} * ${us(sql`${X}::timestamptz - e`)}
+      from (${periodsFrom(sql`${c.on('p')} and p.started_at < ${D}::timestamptz
+                               and p.ended_at > ${D}::timestamptz and p.ended_at < ${X}::timestamptz`)}
+            union all
+            select p.portal_id, p.status, p.started_at, d.removed_at
+              from devices d
+              join device_status_periods p on p.tenant_id = d.tenant_id and p.device_id = d.id
+             where ${c.on('p')} and d.removed_at > ${D}::timestamptz and d.removed_at < ${X}::timestamptz
+               and p.started_at < ${D}::timestamptz and (p.ended_at is null or p.ended_at >= ${X}::timestamptz)) ended
+     where e > ${D}::timestamptz and e < ${X}::timestamptz
+    union all
+    select portal_id, ${sign} * case when status = 1 then ${us(sql`least(e, ${X}::timestamptz) - s`)} else 0 end,
+           ${sign} * ${us(sql`least(e, ${X}::timestamptz) - s`)}
+      from (${periodsFrom(sql`${c.on('p')} and p.started_at >= ${D}::timestamptz and p.started_at < ${X}::timestamptz`)}) begun
+     where e > s`;
+}
+
+/**
+ * Per-portal (or, with `perPortal` false, one total) online and observed microseconds over
+ * [from, to], from the rollup complete up to `until`. Same numbers as the live aggregate.
+ */
+function rolledParts(win: RollupWindow, until: Date): SQL {
+  const c = condsOf(win);
+  const dayOfFrom = new Date(Math.min(floorDay(win.from).getTime(), until.getTime()));
+  const dayOfTo = new Date(Math.min(floorDay(win.to).getTime(), until.getTime()));
+  return sql`
+    select r.portal_id, r.online_us::numeric as on_us, r.observed_us::numeric as obs_us
+      from uptime_rollups r
+     where ${c.on('r')} and r.day >= ${dateText(dayOfFrom)}::date and r.day < ${dateText(dayOfTo)}::date
+    union all ${edge(c, dayOfTo, win.to, 1)}
+    union all ${edge(c, dayOfFrom, win.from, -1)}`;
+}
+
+const SCORE = sql`case when sum(obs_us) > 0 then round(100 * sum(on_us) / sum(obs_us), 1)::float8 else -1 end`;
+
+/** Score per portal with observed time (callers fill -1 for the others), like the live aggregate. */
+export async function rolledScoresByPortal(executor: Executor, win: RollupWindow, until: Date): Promise<{ portal_id: number; score: number }[]> {
+  const rows = await queryRows<{ portal_id: number; score: number | string }>(
+    executor,
+    sql`select portal_id, ${SCORE} as score from (${rolledParts(win, until)}) parts group by portal_id having sum(obs_us) > 0`,
+  );
+  return rows.map((r) => ({ portal_id: Number(r.portal_id), score: Number(r.score) }));
+}
+
+/** One score over every portal in the window's scope. */
+export async function rolledScoreTotal(executor: Executor, win: RollupWindow, until: Date): Promise<number> {
+  const rows = await queryRows<{ score: number | string }>(executor, sql`select ${SCORE} as score from (${rolledParts(win, until)}) parts`);
+  return rows.length ? Number(rows[0]!.score) : -1;
+}

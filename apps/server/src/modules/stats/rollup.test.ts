@@ -1,0 +1,178 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client.ts';
+import { devices, deviceStatusPeriods } from '../../db/schema/index.ts';
+import { runTickOnce } from '../../jobs/scheduler.ts';
+import { uptimeRollupJob } from '../../jobs/uptime-rollup.job.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { createPortal, createTenant, type TestPortal, type TestTenant } from '../../../test/factories.ts';
+import { reliabilityByPortal, reliabilityByPortalLive, reliabilityOfTenant, reliabilityOfTenantLive } from './reliability.ts';
+import { rolledUntil } from './rollup-query.ts';
+
+// The rollup must give exactly the live answer (not just within 0.1): random histories from a
+// seeded PRNG, random windows (aligned or not to UTC days, short and long, ending now or in
+// the past or after the rollup's end), per portal, per tenant and for all tenants.
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const NOW = new Date('2026-05-20T13:17:42.123Z');
+
+/** mulberry32: a small deterministic PRNG. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = a;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+let t: TestApp;
+let tenantA: TestTenant;
+let tenantB: TestTenant;
+const portals: TestPortal[] = [];
+const rand = prng(20261122);
+const between = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo));
+
+/** One device with alternating periods from `start` on; the last is open unless the device was removed. */
+async function randomDevice(portal: TestPortal, start: number, end: number) {
+  const periods: { status: number; s: number; e: number | null }[] = [];
+  let status = rand() < 0.8 ? 1 : 0;
+  for (let s = start; s < end; ) {
+    // Outages of minutes to hours, online stretches of hours to days, some crossing midnights.
+    const len = status === 1 ? between(10 * 60_000, 3 * DAY) : between(60_000, 12 * HOUR);
+    periods.push({ status, s, e: s + len < end ? s + len : null });
+    s += len;
+    status = 1 - status;
+  }
+  const roll = rand();
+  // Removed devices: most closed at removal like the app does; some removed inside a period (clipping).
+  const removedAt = roll < 0.1 ? periods.at(-1)!.s + between(1, 5 * HOUR) : roll < 0.15 ? between(start, end) : null;
+  if (removedAt !== null && roll < 0.1) periods.at(-1)!.e = removedAt;
+  await insertDevice(portal, periods, removedAt);
+}
+
+async function insertDevice(portal: TestPortal, periods: { status: number; s: number; e: number | null }[], removedAt: number | null) {
+  const last = periods.at(-1)!;
+  const [row] = await t.database.db
+    .insert(devices)
+    .values({
+      tenantId: portal.tenantId,
+      portalId: portal.id,
+      externalId: `ext-${rand()}`,
+      name: `Device ${rand()}`,
+      deviceType: 0,
+      status: last.status,
+      lastReportAt: new Date(last.s),
+      statusSince: new Date(last.s),
+      firstSeenAt: new Date(periods[0]!.s),
+      removedAt: removedAt === null ? null : new Date(removedAt),
+    })
+    .returning({ id: devices.id });
+  await t.database.db.insert(deviceStatusPeriods).values(
+    periods.map((p) => ({
+      tenantId: portal.tenantId,
+      portalId: portal.id,
+      deviceId: row!.id,
+      status: p.status,
+      startedAt: new Date(p.s),
+      endedAt: p.e === null ? null : new Date(p.e),
+    })),
+  );
+  return row!.id;
+}
+
+async function runJob(at: Date) {
+  t.clock.set(at);
+  expect(await runTickOnce(t.deps, uptimeRollupJob)).toBe(true);
+}
+
+function randomWindow(): { from: Date; to: Date } {
+  const kind = rand();
+  const to = kind < 0.4 ? NOW.getTime() : kind < 0.5 ? NOW.getTime() + between(1, 3 * DAY) : NOW.getTime() - between(0, 40 * DAY);
+  const span = rand() < 0.2 ? between(1, 2 * DAY) : rand() < 0.3 ? Math.round(between(1, 40)) * DAY : between(1, 60 * DAY);
+  // Some windows start exactly on a UTC midnight.
+  const from = rand() < 0.2 ? Math.floor((to - span) / DAY) * DAY : to - span;
+  return { from: new Date(from), to: new Date(to) };
+}
+
+async function expectSameAsLive(windows: number) {
+  for (let i = 0; i < windows; i++) {
+    const win = randomWindow();
+    const ids = portals.filter(() => rand() < 0.5).map((p) => p.id);
+    for (const tenantId of [tenantA.id, tenantB.id, undefined]) {
+      const label = `${win.from.toISOString()}..${win.to.toISOString()} tenant ${tenantId}`;
+      expect(await reliabilityOfTenant(t.database.db, { tenantId, ...win }), label).toBe(await reliabilityOfTenantLive(t.database.db, { tenantId, ...win }));
+      expect(await reliabilityByPortal(t.database.db, { tenantId, ...win }), label).toEqual(await reliabilityByPortalLive(t.database.db, { tenantId, ...win }));
+      expect(await reliabilityByPortal(t.database.db, { tenantId, ...win, portalIds: ids }), label).toEqual(
+        await reliabilityByPortalLive(t.database.db, { tenantId, ...win, portalIds: ids }),
+      );
+    }
+  }
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  tenantA = await createTenant(t);
+  tenantB = await createTenant(t);
+  for (const tenant of [tenantA, tenantA, tenantA, tenantB, tenantB]) portals.push(await createPortal(t, tenant));
+  const historyStart = NOW.getTime() - 45 * DAY;
+  for (const portal of portals) {
+    for (let i = 0; i < 12; i++) {
+      // A quarter of the devices first report mid-history.
+      const start = rand() < 0.25 ? between(historyStart, NOW.getTime() - HOUR) : historyStart + between(0, HOUR);
+      await randomDevice(portal, start, NOW.getTime());
+    }
+  }
+}, 60_000);
+afterAll(() => t.close());
+
+describe('uptime rollup', () => {
+  it('is not used before the job has run (no rolled day yet)', async () => {
+    expect(await rolledUntil(t.database.db, tenantA.id)).toBeNull();
+    expect(await rolledUntil(t.database.db)).toBeNull();
+  });
+
+  it('gives exactly the live answer for random windows once built', async () => {
+    await runJob(NOW);
+    expect(await rolledUntil(t.database.db, tenantA.id)).toEqual(new Date('2026-05-20T00:00:00Z'));
+    expect(await rolledUntil(t.database.db)).toEqual(new Date('2026-05-20T00:00:00Z'));
+    const [{ n }] = (await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from uptime_rollups`)) as [{ n: number }];
+    expect(n).toBeGreaterThan(5 * 45);
+    await expectSameAsLive(40);
+  }, 120_000);
+
+  it('picks up back-dated history: a new device first seen 20 days ago, a flip dated 6 days back', async () => {
+    const portal = portals[0]!;
+    await insertDevice(portal, [{ status: 0, s: NOW.getTime() - 20 * DAY, e: NOW.getTime() - 19 * DAY }, { status: 1, s: NOW.getTime() - 19 * DAY, e: null }], null);
+    // A late flip for an open period: close it 6 days back and open the next one then.
+    const [open] = await queryRows<{ id: number; device_id: number; started_at: Date | string }>(
+      t.database.db,
+      sql`select id, device_id, started_at from device_status_periods
+           where tenant_id = ${portal.tenantId} and portal_id = ${portal.id} and ended_at is null and started_at < ${new Date(NOW.getTime() - 7 * DAY).toISOString()}::timestamptz
+           order by id limit 1`,
+    );
+    expect(open).toBeDefined();
+    const flipAt = new Date(NOW.getTime() - 6 * DAY);
+    await t.database.db.execute(sql`update device_status_periods set ended_at = ${flipAt.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.id}`);
+    await t.database.db.insert(deviceStatusPeriods).values({ tenantId: portal.tenantId, portalId: portal.id, deviceId: open!.device_id, status: 0, startedAt: flipAt });
+    const win = { tenantId: portal.tenantId, from: new Date(NOW.getTime() - 30 * DAY), to: NOW };
+    // The next run recomputes those days for that portal (ids above the mark of the run before last).
+    await runJob(new Date(NOW.getTime() + 5 * 60_000));
+    expect(await reliabilityByPortal(t.database.db, win)).toEqual(await reliabilityByPortalLive(t.database.db, win));
+    expect(await reliabilityOfTenant(t.database.db, win)).toBe(await reliabilityOfTenantLive(t.database.db, win));
+    await expectSameAsLive(15);
+  }, 120_000);
+
+  it('moves to the next day and stays exact as days pass with new periods', async () => {
+    const portal = portals[3]!;
+    await insertDevice(portal, [{ status: 1, s: NOW.getTime() - 2 * HOUR, e: NOW.getTime() + 30 * HOUR }, { status: 0, s: NOW.getTime() + 30 * HOUR, e: null }], null);
+    await runJob(new Date(NOW.getTime() + 2 * DAY));
+    expect(await rolledUntil(t.database.db, portal.tenantId)).toEqual(new Date('2026-05-22T00:00:00Z'));
+    const win = { tenantId: portal.tenantId, from: new Date(NOW.getTime() - 10 * DAY), to: new Date(NOW.getTime() + 2 * DAY) };
+    expect(await reliabilityByPortal(t.database.db, win)).toEqual(await reliabilityByPortalLive(t.database.db, win));
+    await expectSameAsLive(10);
+  }, 120_000);
+});
