@@ -9,7 +9,8 @@ export function AddAlertDialog({ open, onClose }: { open: boolean; onClose: () =
   const [form] = Form.useForm<{ alertType?: number; customerId?: number }>();
   const [create, { isLoading }] = useCreateAlertMutation();
   const submit = async () => {
-    const v = await form.validateFields();
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return; // the messages show under the fields
     const result = await create({ alertType: v.alertType!, customerId: v.customerId! });
     if (!('data' in result) || !result.data) return;
     notify.success(MSG.devicesAddedToAlert(result.data.data.offlineCount));

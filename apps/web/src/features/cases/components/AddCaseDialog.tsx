@@ -28,7 +28,9 @@ export function AddCaseDialog({ open, onClose }: { open: boolean; onClose: () =>
   const [create, { isLoading }] = useCreateCaseMutation();
   const navigate = useNavigate();
   const submit = async () => {
-    const { customerId } = await form.validateFields();
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return; // the messages show under the fields
+    const { customerId } = values;
     const result = await create(customerId!);
     if (!('data' in result) || !result.data) return;
     const created = caseFromCreation(result.data);

@@ -34,7 +34,7 @@ export default function CasesPage() {
             defaultValue={typeof list.filter.q === 'string' ? list.filter.q : ''}
             onSearch={(q) => list.setFilter({ ...list.filter, q: q.trim() || undefined })}
             style={{ maxWidth: 280 }}
-            aria-label="Search customers"
+            aria-label="Filter by customer"
           />
           <Select
             allowClear

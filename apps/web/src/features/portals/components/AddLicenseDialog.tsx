@@ -23,7 +23,8 @@ export function AddLicenseDialog({ portal, open, onClose }: { portal: { id: numb
   const [create, { isLoading }] = useCreateLicenseMutation();
 
   const submit = async () => {
-    const v = await form.validateFields();
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return; // the messages show under the fields
     const result = await create({
       id: portal.id,
       body: {

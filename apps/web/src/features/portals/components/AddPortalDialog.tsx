@@ -26,7 +26,8 @@ export function AddPortalDialog({ open, onClose }: { open: boolean; onClose: () 
     onClose();
   };
   const submit = async () => {
-    const v = await form.validateFields();
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return; // the messages show under the fields
     setPaymentNeeded(null);
     const result = await create({ name: v.name.trim(), apiKey: v.apiKey.trim() });
     if ('error' in result && result.error) {

@@ -38,7 +38,8 @@ export function EditPortalDialog({ portal, open, onClose }: { portal: PortalDeta
   }, [open, portal.name, portal.apiKey, form]);
 
   const submit = async () => {
-    const v = await form.validateFields();
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return; // the messages show under the fields
     const result = await update({ id: portal.id, body: { name: v.name.trim(), apiKey: v.apiKey.trim() } });
     if (!('data' in result) || !result.data) return;
     notify.success('Portal saved.');

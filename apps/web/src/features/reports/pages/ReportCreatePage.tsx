@@ -24,7 +24,8 @@ export default function ReportCreatePage() {
   const portals = useAllPortalsQuery();
 
   const view = async () => {
-    const v = await form.validateFields();
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return; // the messages show under the fields
     const customerName = portals.data?.data.list.find((p) => p.id === v.customerId)?.name ?? from?.customerName ?? '';
     const state: PreviewState = { customerId: v.customerId!, customerName, period: v.period, config: [...v.config].sort() };
     navigate('/dashboards/reports/-1', { state });

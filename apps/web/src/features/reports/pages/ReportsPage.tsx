@@ -50,7 +50,7 @@ export default function ReportsPage() {
           defaultValue={typeof list.filter.q === 'string' ? list.filter.q : ''}
           onSearch={(q) => list.setFilter({ ...list.filter, q: q.trim() || undefined })}
           style={{ maxWidth: 320, marginBottom: 16 }}
-          aria-label="Search customers"
+          aria-label="Filter by customer"
         />
         <TableState isLoading={isLoading} error={error} onRetry={refetch}>
           <Table<Report>
