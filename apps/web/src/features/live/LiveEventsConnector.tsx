@@ -25,6 +25,7 @@ export function LiveEventsConnector() {
     let source: EventSource | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let failures = 0;
+    let connections = 0;
     let stopped = false;
     const refresh = throttle(() => {
       dispatch(api.util.invalidateTags(['Stats', 'Device', 'Portal', 'Alert']));
@@ -46,8 +47,13 @@ export function LiveEventsConnector() {
       source = new EventSource(streamUrl(ticket));
       source.addEventListener('open', () => {
         failures = 0;
+        connections += 1;
       });
-      source.addEventListener('snapshot', () => refresh.call());
+      // The first snapshot matches what the page just loaded; after a reconnect it may not
+      // (changes were missed while disconnected), so then everything live is refetched.
+      source.addEventListener('snapshot', () => {
+        if (connections > 1) refresh.call();
+      });
       source.addEventListener('devices', () => refresh.call());
       source.addEventListener('live-events', () => refresh.call());
       source.addEventListener('alert', (event) => {
