@@ -1,4 +1,5 @@
-import { Button, Flex, theme } from 'antd';
+import { BoldOutlined, ItalicOutlined, OrderedListOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { Button, Flex, Tooltip, theme } from 'antd';
 import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useEffect } from 'react';
@@ -29,9 +30,31 @@ export default function CommentEditor({ initial, editing, saving, onSave, onCanc
   }, [editor, initial]);
   const html = useEditorState({ editor, selector: (s) => s.editor?.getHTML() ?? '' }) ?? '';
   const empty = isEmptyComment(html);
+  const marks = useEditorState({
+    editor,
+    selector: (s) => ({
+      bold: s.editor?.isActive('bold') ?? false,
+      italic: s.editor?.isActive('italic') ?? false,
+      bulletList: s.editor?.isActive('bulletList') ?? false,
+      orderedList: s.editor?.isActive('orderedList') ?? false,
+    }),
+  });
+  const tools = [
+    { key: 'bold', label: 'Bold', icon: <BoldOutlined />, run: () => editor?.chain().focus().toggleBold().run() },
+    { key: 'italic', label: 'Italic', icon: <ItalicOutlined />, run: () => editor?.chain().focus().toggleItalic().run() },
+    { key: 'bulletList', label: 'Bulleted list', icon: <UnorderedListOutlined />, run: () => editor?.chain().focus().toggleBulletList().run() },
+    { key: 'orderedList', label: 'Numbered list', icon: <OrderedListOutlined />, run: () => editor?.chain().focus().toggleOrderedList().run() },
+  ] as const;
 
   return (
     <div>
+      <Flex gap={4} role="toolbar" aria-label="Formatting" style={{ marginBottom: 4 }}>
+        {tools.map((t) => (
+          <Tooltip key={t.key} title={t.label}>
+            <Button size="small" type={marks?.[t.key] ? 'primary' : 'text'} icon={t.icon} aria-label={t.label} aria-pressed={marks?.[t.key] ?? false} onClick={t.run} />
+          </Tooltip>
+        ))}
+      </Flex>
       <div
         style={{
           border: `1px solid ${token.colorBorder}`,

@@ -1,7 +1,6 @@
 import { Card, Col, Descriptions, Empty, Row, Statistic, Table, Tag } from 'antd';
 import { useMemo } from 'react';
 import type { ReportContent } from '@vigil/contracts';
-import { STATUS_COLORS } from '../../../app/theme.ts';
 import { OnlineOfflineDonut } from '../../../components/charts/DonutChart.tsx';
 import { EChart } from '../../../components/charts/EChart.tsx';
 import { caseStatusBars, dailyShareBars } from '../../../components/charts/options.ts';
@@ -85,7 +84,7 @@ export default function ReportView({ content }: { content: ReportContent }) {
                 </Col>
                 <Col xs={24} md={12} style={{ display: 'flex', alignItems: 'center' }}>
                   {reliability.score >= 0 && (
-                    <Tag color={reliability.meetsGoal ? STATUS_COLORS.online : STATUS_COLORS.warning}>
+                    <Tag color={reliability.meetsGoal ? 'success' : 'warning'}>
                       {reliability.meetsGoal ? 'Meets the goal' : 'Below the goal'}
                     </Tag>
                   )}
