@@ -7,7 +7,6 @@ import { useAuth } from '../../../app/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { StatusDot } from '../../../components/StatusDot.tsx';
 import { EmptyState, TableState } from '../../../components/TableStates.tsx';
-import { formatDate } from '../../../lib/dates.ts';
 import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
 import { isSuperAdmin } from '../../auth/authSlice.ts';
@@ -52,7 +51,6 @@ export default function AlertsPage() {
     },
     { title: 'Alert Type', ...sortable('alertType'), render: (t: number) => alertTypeLabel(t) },
     { title: 'Nr. of Affected Devices', ...sortable('offlineCount'), align: 'right' },
-    { title: 'Created', ...sortable('createdAt'), render: (v: string) => formatDate(v) },
   ];
   const addButton = !superAdmin && (
     <Button type="primary" icon={<PlusOutlined />} onClick={tenantOnly(superAdmin, () => setAdding(true))}>
@@ -92,7 +90,7 @@ export default function AlertsPage() {
             loading={isFetching && !isLoading}
             pagination={tablePagination(list, data?.data.count)}
             onChange={list.onTableChange as never}
-            scroll={{ x: 720 }}
+            scroll={{ x: 640 }}
             locale={{ emptyText: <EmptyState text="No alerts. Alerts open by themselves when devices go offline or licenses near renewal." /> }}
           />
         </TableState>

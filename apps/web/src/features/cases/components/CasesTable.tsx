@@ -21,15 +21,14 @@ interface Props {
   superAdmin: boolean;
   emptyText: string;
   pager?: { quickJumper?: boolean; sizeChanger?: boolean; hideOnSinglePage?: boolean };
-  /** Hide the Customer Name column (a portal's own cases). */
-  hideCustomer?: boolean;
+  size?: 'small' | 'middle';
 }
 
 /**
  * Cases table (spec §2): Tenant Name (superAdmin), Case Id (link carrying customerName
  * and customerId), Customer Name, Offline Devices, Status, Date Created.
  */
-export function CasesTable({ list, result, superAdmin, emptyText, pager, hideCustomer }: Props) {
+export function CasesTable({ list, result, superAdmin, emptyText, pager, size = 'middle' }: Props) {
   const { data, isLoading, isFetching, error, refetch } = result;
   const sortable = (key: string) => ({ key, dataIndex: key, sorter: true, sortOrder: list.sortOrderOf(key) });
   const columns: TableColumnsType<Case> = [
@@ -46,7 +45,7 @@ export function CasesTable({ list, result, superAdmin, emptyText, pager, hideCus
         );
       },
     },
-    ...(hideCustomer ? [] : [{ title: 'Customer Name', ...sortable('customerName') }]),
+    { title: 'Customer Name', ...sortable('customerName') },
     { title: 'Offline Devices', ...sortable('offlineCount') },
     { title: 'Status', ...sortable('caseType'), render: (t: number) => caseStatusLabel(t) },
     { title: 'Date Created', ...sortable('createdAt'), render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDate(v)}</span> },
@@ -55,7 +54,7 @@ export function CasesTable({ list, result, superAdmin, emptyText, pager, hideCus
     <TableState isLoading={isLoading} error={error} onRetry={refetch}>
       <Table<Case>
         rowKey="id"
-        size="middle"
+        size={size}
         columns={columns}
         dataSource={data?.data.list ?? []}
         loading={isFetching && !isLoading}

@@ -33,7 +33,6 @@ export default function PortalCasesPage() {
           list={list}
           result={result}
           superAdmin={isSuperAdmin(auth)}
-          hideCustomer
           emptyText="No cases for this customer yet. Open one from the portal's offline devices."
         />
       </Card>

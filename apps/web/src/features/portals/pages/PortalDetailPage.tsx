@@ -112,7 +112,6 @@ export default function PortalDetailPage() {
               list={casesList}
               result={openOnly}
               superAdmin={false}
-              hideCustomer
               pager={{ hideOnSinglePage: true }}
               emptyText="No open cases. Open Case gathers the offline devices into a new case."
             />

@@ -9,12 +9,11 @@ import { portalLink } from '../../cases/caseLinks.ts';
 import { useLiveEventsQuery } from '../../live/api.ts';
 
 /** Live Events (spec §2): Customer, Device Count (offline), Offline Since (M/D/YY h:mm A); kept live by the stream. */
-export function LiveEventsTable({ superAdmin }: { superAdmin: boolean }) {
+export function LiveEventsTable() {
   const list = useListState({ prefix: 'live.', pageSize: 5, sort: ['offlineSince', 'DESC'] });
   const { data, isLoading, isFetching, error, refetch } = useLiveEventsQuery(list.query);
   const sortable = (key: string) => ({ key, dataIndex: key, sorter: true, sortOrder: list.sortOrderOf(key) });
   const columns: TableColumnsType<LiveEvent> = [
-    ...(superAdmin ? [{ title: 'Tenant Name', key: 'tenantName', dataIndex: 'tenantName' }] : []),
     {
       title: 'Customer',
       ...sortable('customerName'),

@@ -18,8 +18,9 @@ export function OpenCaseStatusCard() {
   const gauge = useMemo(() => countGauge(completed, 'Completed this quarter'), [completed]);
   const height = chartHeight(narrow);
   return (
-    <Card title="Open Case Status" style={{ height: '100%' }}>
-      <Row gutter={[16, 16]}>
+    // The body fills the card (as tall as the donut and reliability beside it) with the charts centred.
+    <Card title="Open Case Status" style={{ height: '100%', display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', alignItems: 'center' } }}>
+      <Row gutter={[16, 16]} style={{ width: '100%' }}>
         <Col xs={24} md={15}>
           {counts.error ? (
             <ErrorState error={counts.error} onRetry={counts.refetch} />

@@ -45,10 +45,10 @@ export default function PulsePage() {
         <Col xs={24} lg={14} xl={16}>
           <OpenCaseStatusCard />
         </Col>
-        <Col xs={24} xl={12}>
-          <LiveEventsTable superAdmin={superAdmin} />
+        <Col xs={24} xl={10}>
+          <LiveEventsTable />
         </Col>
-        <Col xs={24} xl={12}>
+        <Col xs={24} xl={14}>
           <PulseCasesCard superAdmin={superAdmin} />
         </Col>
         <Col span={24}>
