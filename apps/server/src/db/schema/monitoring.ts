@@ -63,6 +63,8 @@ export const devices = pgTable(
     index('devices_open_case_idx').on(t.tenantId, t.openCaseId),
     // The offline-alert rule, case opening and live events read only the (few) offline devices.
     index('devices_offline_idx').on(t.tenantId, t.portalId).where(sql`${t.status} = 0 and ${t.removedAt} is null`),
+    // Reliability clips periods at removal: the rollup reads only the (few) removed devices (stats/rollup-query.ts).
+    index('devices_removed_idx').on(t.tenantId, t.removedAt, t.id).where(sql`${t.removedAt} is not null`),
   ],
 );
 
@@ -83,9 +85,10 @@ export const deviceStatusPeriods = pgTable(
     foreignKey({ columns: [t.tenantId, t.deviceId], foreignColumns: [devices.tenantId, devices.id] }),
     index('periods_device_idx').on(t.tenantId, t.deviceId, t.startedAt),
     index('periods_portal_idx').on(t.tenantId, t.portalId, t.startedAt),
-    // Reliability's exact window edges (stats/rollup-query.ts) read only the periods that start or end near an edge.
-    index('periods_tenant_started_idx').on(t.tenantId, t.startedAt),
-    index('periods_tenant_ended_idx').on(t.tenantId, t.endedAt),
+    // Reliability's exact window edges (stats/rollup-query.ts) read only the periods that start or end near an
+    // edge; the trailing columns let those reads be index-only (the periods of one hour are spread over the heap).
+    index('periods_tenant_started_idx').on(t.tenantId, t.startedAt, t.endedAt, t.portalId, t.status, t.deviceId),
+    index('periods_tenant_ended_idx').on(t.tenantId, t.endedAt, t.startedAt, t.portalId, t.status, t.deviceId),
   ],
 );
 

@@ -24,11 +24,31 @@ export const uptimeRollups = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.day, t.portalId] }), index('uptime_rollups_portal_idx').on(t.tenantId, t.portalId, t.day)],
 );
 
+/**
+ * The same per tenant (all portals together) and UTC hour, for the company-wide score: a window
+ * then costs ~24 rows a day plus the periods starting or ending in its two partial hours.
+ * Rows up to and including `hours_rolled_until` (the last full hour at the job's run).
+ */
+export const uptimeRollupHours = pgTable(
+  'uptime_rollup_hours',
+  {
+    tenantId: tenantId(),
+    hour: tstz('hour').notNull(),
+    onlineUs: bigint('online_us', { mode: 'number' }).notNull(),
+    observedUs: bigint('observed_us', { mode: 'number' }).notNull(),
+    onlineAtStart: integer('online_at_start').notNull(),
+    observedAtStart: integer('observed_at_start').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.hour] })],
+);
+
 /** Per tenant: how far the rollup is complete, and the period ids already looked at for back-dated history. */
 export const uptimeRollupState = pgTable('uptime_rollup_state', {
   tenantId: tenantId().primaryKey().references(() => tenants.id),
   /** UTC midnight: days before it are complete in uptime_rollups; its own row holds the counts at that instant. */
   rolledUntil: tstz('rolled_until').notNull(),
+  /** The hour up to which uptime_rollup_hours is complete (its own row holds the counts at that instant). */
+  hoursRolledUntil: tstz('hours_rolled_until').notNull(),
   /** Highest period id seen by the last run, and by the run before (the scan for new periods starts there). */
   periodIdMark: bigint('period_id_mark', { mode: 'number' }).notNull(),
   periodIdPrevMark: bigint('period_id_prev_mark', { mode: 'number' }).notNull(),

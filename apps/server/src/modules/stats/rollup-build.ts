@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import { rebuildHours } from './rollup-hours.ts';
 
 /**
  * Builds the uptime rollup of one tenant (docs/uptime-rollup.md), set-based.
@@ -15,6 +16,7 @@ import { queryRows, type Executor } from '../../db/client.ts';
  */
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 /** Days per INSERT statement when (re)building a long stretch of history. */
 const CHUNK_DAYS = 7;
 
@@ -38,6 +40,7 @@ export interface RollupRun {
 /** Brings the tenant's rollup up to the UTC midnight before `now`; call inside one transaction (the state row is locked). */
 export async function rollUpTenant(tx: Executor, tenantId: number, now: Date): Promise<RollupRun> {
   const until = floorDay(now);
+  const untilHour = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
   const [state] = await queryRows<State>(
     tx,
     sql`select rolled_until, period_id_mark, period_id_prev_mark from uptime_rollup_state where tenant_id = ${tenantId} for update`,
@@ -78,13 +81,17 @@ export async function rollUpTenant(tx: Executor, tenantId: number, now: Date): P
     for (let chunk = earliest; chunk <= until; chunk = addDays(chunk, CHUNK_DAYS)) {
       await insertDays(tx, { tenantId, until, base, portals, days, chunkFrom: chunk, chunkTo: addDays(chunk, CHUNK_DAYS) });
     }
+    await rebuildHours(tx, tenantId, earliest, untilHour);
+  } else {
+    await tx.execute(sql`delete from uptime_rollup_hours where tenant_id = ${tenantId}`);
   }
 
   await tx.execute(sql`
-    insert into uptime_rollup_state (tenant_id, rolled_until, period_id_mark, period_id_prev_mark, updated_at)
-    values (${tenantId}, ${until.toISOString()}::timestamptz, ${maxId}, ${state ? Number(state.period_id_mark) : maxId}, ${now.toISOString()}::timestamptz)
+    insert into uptime_rollup_state (tenant_id, rolled_until, hours_rolled_until, period_id_mark, period_id_prev_mark, updated_at)
+    values (${tenantId}, ${until.toISOString()}::timestamptz, ${untilHour.toISOString()}::timestamptz, ${maxId},
+            ${state ? Number(state.period_id_mark) : maxId}, ${now.toISOString()}::timestamptz)
     on conflict (tenant_id) do update
-       set rolled_until = excluded.rolled_until, period_id_mark = excluded.period_id_mark,
+       set rolled_until = excluded.rolled_until, hours_rolled_until = excluded.hours_rolled_until, period_id_mark = excluded.period_id_mark,
            period_id_prev_mark = excluded.period_id_prev_mark, updated_at = excluded.updated_at`);
   return { fromDay: base && backdated.reduce((min, f) => (f.day < min ? f.day : min), base), backdatedPortals: backdated.length };
 }

@@ -137,10 +137,13 @@ describe('uptime rollup', () => {
 
   it('gives exactly the live answer for random windows once built', async () => {
     await runJob(NOW);
-    expect(await rolledUntil(t.database.db, tenantA.id)).toEqual(new Date('2026-05-20T00:00:00Z'));
-    expect(await rolledUntil(t.database.db)).toEqual(new Date('2026-05-20T00:00:00Z'));
+    const rolled = { day: new Date('2026-05-20T00:00:00Z'), hour: new Date('2026-05-20T13:00:00Z') };
+    expect(await rolledUntil(t.database.db, tenantA.id)).toEqual(rolled);
+    expect(await rolledUntil(t.database.db)).toEqual(rolled);
     const [{ n }] = (await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from uptime_rollups`)) as [{ n: number }];
     expect(n).toBeGreaterThan(5 * 45);
+    const [{ hours }] = (await queryRows<{ hours: number }>(t.database.db, sql`select count(*)::int as hours from uptime_rollup_hours where tenant_id = ${tenantA.id}`)) as [{ hours: number }];
+    expect(hours).toBe(45 * 24 + 14);
     await expectSameAsLive(40);
   }, 120_000);
 
@@ -170,7 +173,7 @@ describe('uptime rollup', () => {
     const portal = portals[3]!;
     await insertDevice(portal, [{ status: 1, s: NOW.getTime() - 2 * HOUR, e: NOW.getTime() + 30 * HOUR }, { status: 0, s: NOW.getTime() + 30 * HOUR, e: null }], null);
     await runJob(new Date(NOW.getTime() + 2 * DAY));
-    expect(await rolledUntil(t.database.db, portal.tenantId)).toEqual(new Date('2026-05-22T00:00:00Z'));
+    expect(await rolledUntil(t.database.db, portal.tenantId)).toEqual({ day: new Date('2026-05-22T00:00:00Z'), hour: new Date('2026-05-22T13:00:00Z') });
     const win = { tenantId: portal.tenantId, from: new Date(NOW.getTime() - 10 * DAY), to: new Date(NOW.getTime() + 2 * DAY) };
     expect(await reliabilityByPortal(t.database.db, win)).toEqual(await reliabilityByPortalLive(t.database.db, win));
     await expectSameAsLive(10);
