@@ -25,6 +25,10 @@ describe('the console as a user starts it', () => {
     const deep = await fetch(`${server.url}/dashboards/portals/12`);
     expect(deep.status).toBe(200);
     expect(await deep.text()).toContain('<div id="root">');
+    const root = await fetch(server.url);
+    expect(root.status).toBe(200);
+    expect(await root.text()).toContain('<div id="root">');
+    expect((await fetch(`${server.url}/assets/no-such-chunk.js`)).status).toBe(404);
     const api = await fetch(`${server.url}/v0/api/unknown`);
     expect(api.status).toBe(404);
     expect((await api.json()).error.code).toBe('NOT_FOUND');

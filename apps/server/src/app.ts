@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
@@ -28,7 +28,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     trustProxy: false,
     genReqId: () => crypto.randomUUID(),
     // Replaced by logRequests(): routine webhook traffic would drown everything else at info.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     ajv: undefined,
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -120,7 +120,7 @@ export const usersEndpoints = {
     method: 'POST', path: '/v0/api/users/:id/invitation', tag: 'users',
     summary: 'Mails a new invitation link to a user who has not chosen a password yet',
     params: idParams,
-    body: z.strictObject({}).optional(),
+    body: z.strictObject({}).nullish(),
     response: okBody,
   }),
 };

@@ -16,6 +16,24 @@ function validationMessage(err: FastifyError & { validation: { instancePath: str
   return `${where}${path ? `.${path}` : ''}: ${message}`;
 }
 
+/** PostgreSQL's SQLSTATE of a failed query, whether the driver error is bare or wrapped by drizzle. */
+function sqlState(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 3; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+/**
+ * Class 22 (data exception) means the client's value cannot be stored or compared
+ * (e.g. a NUL character in text, a number out of range): the client's fault, a 400.
+ */
+function dataExceptionMessage(state: string): string {
+  if (state === '22021') return 'Text must not contain NUL characters.';
+  if (state === '22003') return 'A number is out of range.';
+  return 'A value in the request is not valid.';
+}
+
 const isDatabaseDown = (err: unknown) =>
   err instanceof Error && /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|timeout exceeded when trying to connect/i.test(err.message);
 
@@ -32,6 +50,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (isResponseSerializationError(err)) {
       req.log.error({ issues: err.cause.issues, url: req.url }, 'response failed its schema');
       return reply.code(500).send({ error: { code: 'INTERNAL', msg: STATUS_MESSAGES[500], requestId: req.id } });
+    }
+    const state = sqlState(err);
+    if (state?.startsWith('22')) {
+      req.log.warn({ sqlState: state, url: req.url }, 'data exception from the request');
+      return reply.code(400).send({ error: { code: 'VALIDATION_FAILED', msg: dataExceptionMessage(state) } });
     }
     if (isDatabaseDown(err)) {
       req.log.error({ err: err.message }, 'database unavailable');

@@ -15,8 +15,10 @@ export async function registerWebApp(app: FastifyInstance, distDir = WEB_DIST): 
   if (built) {
     await app.register(fastifyStatic, {
       root: distDir,
-      wildcard: false,
-      index: false,
+      // Resolve files per request, so a rebuilt dist is served without a restart.
+      wildcard: true,
+      // `/` (and any folder) answers index.html, the app's entry.
+      index: 'index.html',
       setHeaders: (res, file) => {
         if (file.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
       },
@@ -26,6 +28,10 @@ export async function registerWebApp(app: FastifyInstance, distDir = WEB_DIST): 
     const url = req.url.split('?')[0] ?? '';
     if (url === '/v0' || url.startsWith('/v0/') || (req.method !== 'GET' && req.method !== 'HEAD')) {
       return reply.code(404).send({ error: { code: 'NOT_FOUND', msg: 'Resource not found.' } });
+    }
+    if (url.startsWith('/assets/')) {
+      // A stale chunk name must fail as a 404, not as index.html parsed as JavaScript.
+      return reply.code(404).type('text/plain').send('Not found');
     }
     if (!built) {
       return reply.code(503).type('text/plain').send('The web app is not built: run `npm run build` (npm start does it for you).');
