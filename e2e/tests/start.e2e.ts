@@ -48,12 +48,13 @@ describe('the console as a user starts it', () => {
   });
 
   it('keeps data in DATA_DIR across a graceful restart', async () => {
-    expect((await post(`${server.url}/v0/auth/register`, account)).status).toBe(201);
+    const registered = await post(`${server.url}/v0/auth/register`, account);
+    expect(registered.status, await registered.clone().text()).toBe(201);
     // SIGINT (Ctrl-C) finishes in-flight work and closes the database cleanly: exit code 0.
     expect(await server.stop('SIGINT')).toBe(0);
     server = await startConsole({ DATA_DIR: dataDir });
     const login = await post(`${server.url}/v0/auth/login`, { email: account.email, password: account.password });
-    expect(login.status).toBe(200);
+    expect(login.status, `${await login.clone().text()}\n${server.output()}`).toBe(200);
     expect((await login.json()).data.accessToken).toBeTruthy();
   });
 
