@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
+import { EVENTS_CHANNEL } from '../../events/bus.ts';
 import { TOPICS, type DeviceStatusEvent } from '../../events/topics.ts';
 
 /** Ids per event, so one NOTIFY payload stays well under PostgreSQL's 8 kB limit. */
@@ -14,11 +16,52 @@ export interface DeviceStatusChange {
 }
 
 /**
- * Publishes `devices.status` for one portal, delivered at commit of `tx`. When a
- * device changed more than once, only its last change counts. Big changes are split
- * into several events of at most IDS_PER_EVENT ids (subscribers recount from the
- * database, so how the ids are split does not matter to them).
+ * The `devices.status` events of one portal's changes. When a device changed more than once,
+ * only its last change counts. Big changes are split into several events of at most
+ * IDS_PER_EVENT ids (subscribers recount from the database, so how the ids are split does not
+ * matter to them).
  */
+export function statusEvents(
+  deps: AppDeps,
+  portal: { tenantId: number; portalId: number },
+  changes: DeviceStatusChange[],
+  extra: { removed?: number[] } = {},
+): DeviceStatusEvent[] {
+  const last = new Map<number, DeviceStatusChange>();
+  for (const change of changes) last.set(change.id, change);
+  const finals = [...last.values()];
+  const removed = extra.removed ?? [];
+  if (finals.length === 0 && removed.length === 0) return [];
+  const events: DeviceStatusEvent[] = [];
+  for (let i = 0; i < Math.max(finals.length, 1); i += IDS_PER_EVENT) {
+    const chunk = finals.slice(i, i + IDS_PER_EVENT);
+    const at = chunk.reduce((max, c) => (c.at > max ? c.at : max), chunk[0]?.at ?? deps.clock.now().toISOString());
+    events.push({
+      tenantId: portal.tenantId,
+      portalId: portal.portalId,
+      offline: chunk.filter((c) => c.status === 0).map((c) => c.id),
+      online: chunk.filter((c) => c.status === 1).map((c) => c.id),
+      at,
+      ...(i === 0 && removed.length > 0 && { removed }),
+    });
+  }
+  return events;
+}
+
+/**
+ * Delivers the events at commit of `tx`. One event goes through `deps.bus.publish`; several (a
+ * group commit touching many portals) go in ONE statement instead of one per event, with the
+ * bus's own channel and payload (`{topic, event}`, see events/bus.ts): on PGlite each statement
+ * is a round trip into the database, and 50 of them cost more than the group's writes.
+ */
+export async function publishStatusEvents(deps: AppDeps, tx: Executor, events: DeviceStatusEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  if (events.length === 1) return deps.bus.publish(TOPICS.deviceStatus, events[0]!, tx);
+  const payloads = events.map((event) => JSON.stringify({ topic: TOPICS.deviceStatus, event }));
+  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, payload) from unnest(${sql.param(payloads)}::text[]) with ordinality as e(payload, n) order by n`);
+}
+
+/** Publishes `devices.status` for one portal, delivered at commit of `tx` (statusEvents, then publishStatusEvents). */
 export async function publishStatusChanges(
   deps: AppDeps,
   tx: Executor,
@@ -26,22 +69,5 @@ export async function publishStatusChanges(
   changes: DeviceStatusChange[],
   extra: { removed?: number[] } = {},
 ): Promise<void> {
-  const last = new Map<number, DeviceStatusChange>();
-  for (const change of changes) last.set(change.id, change);
-  const finals = [...last.values()];
-  const removed = extra.removed ?? [];
-  if (finals.length === 0 && removed.length === 0) return;
-  for (let i = 0; i < Math.max(finals.length, 1); i += IDS_PER_EVENT) {
-    const chunk = finals.slice(i, i + IDS_PER_EVENT);
-    const at = chunk.reduce((max, c) => (c.at > max ? c.at : max), chunk[0]?.at ?? deps.clock.now().toISOString());
-    const event: DeviceStatusEvent = {
-      tenantId: portal.tenantId,
-      portalId: portal.portalId,
-      offline: chunk.filter((c) => c.status === 0).map((c) => c.id),
-      online: chunk.filter((c) => c.status === 1).map((c) => c.id),
-      at,
-      ...(i === 0 && removed.length > 0 && { removed }),
-    };
-    await deps.bus.publish(TOPICS.deviceStatus, event, tx);
-  }
+  for (const event of statusEvents(deps, portal, changes, extra)) await deps.bus.publish(TOPICS.deviceStatus, event, tx);
 }

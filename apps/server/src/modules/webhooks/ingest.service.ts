@@ -1,13 +1,15 @@
-import { WEBHOOK_MSG, webhookMessage, type DeviceReport, type WebhookMessage } from '@vigil/contracts';
+import { WEBHOOK_MSG, webhookMessage, type WebhookMessage } from '@vigil/contracts';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Tx } from '../../db/client.ts';
 import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { badRequest, unauthorized } from '../../http/errors.ts';
-import { publishStatusChanges, type DeviceStatusChange } from '../devices/status-events.ts';
+import { publishStatusChanges, publishStatusEvents, statusEvents, type DeviceStatusChange } from '../devices/status-events.ts';
+import { GroupCommitter, type GroupLimits } from './group-commit.ts';
 import * as repo from './ingest.repository.ts';
-import { firstReportAfter, planReports, roundsOf } from './report-plan.ts';
-import { TOLERANCE_SECONDS, isSignedByAny, isTimestampFresh, readSignedHeaders } from './signature.ts';
+import { PortalCredentials } from './portal-credentials.ts';
+import { deviceKey, firstReportAfter, planReports, roundsOf } from './report-plan.ts';
+import { TOLERANCE_SECONDS, isTimestampFresh, readSignedHeaders } from './signature.ts';
 
 export interface IngestResult {
   accepted: number;
@@ -18,19 +20,39 @@ export interface IngestResult {
 const rejected = () => unauthorized(WEBHOOK_MSG.unauthorized);
 const MAX_ID = 2_147_483_647;
 
-/** The portal's secrets that verify now: the current one, and the previous one until its grace period ends. */
-async function verifiedPortal(deps: AppDeps, portalParam: string, headers: IncomingHttpHeaders, raw: Buffer) {
-  const signed = readSignedHeaders(headers);
-  if (!signed || !isTimestampFresh(signed.timestamp, deps.clock.now())) throw rejected();
-  const portalId = /^\d{1,10}$/.test(portalParam) ? Number(portalParam) : 0;
-  if (portalId < 1 || portalId > MAX_ID) throw rejected();
-  const portal = await inScope(deps.database.db, allTenants, (tx) => repo.portalForWebhook(tx, portalId));
-  if (!portal) throw rejected();
-  const secrets = [deps.secretBox.open(portal.webhook_secret_enc)];
-  const previousValid = portal.previous_secret_expires_at && new Date(portal.previous_secret_expires_at) > deps.clock.now();
-  if (portal.previous_webhook_secret_enc && previousValid) secrets.push(deps.secretBox.open(portal.previous_webhook_secret_enc));
-  if (!isSignedByAny(secrets, signed, raw)) throw rejected();
-  return { tenantId: Number(portal.tenant_id), portalId, webhookId: signed.id };
+/**
+ * A group stays small enough that its transaction (and so every member's answer) stays short:
+ * at most 200 messages or 5,000 devices (one full message always fits alone).
+ */
+const LIMITS = { maxMessages: 200, maxWeight: 5_000 };
+
+/** A verified, validated message waiting for its group. */
+interface PendingMessage {
+  key: string;
+  weight: number;
+  alone: boolean;
+  record: repo.MessageToRecord;
+  message: WebhookMessage;
+}
+
+type Outcome = IngestResult | Error;
+
+interface Ingestion {
+  credentials: PortalCredentials;
+  committer: GroupCommitter<PendingMessage, Outcome>;
+}
+
+/** Per app (per process in production): the credentials cache and the group committer. */
+const ingestions = new WeakMap<AppDeps, Ingestion>();
+
+function ingestionOf(deps: AppDeps): Ingestion {
+  let ingestion = ingestions.get(deps);
+  if (!ingestion) {
+    const limits: GroupLimits = { ...LIMITS, maxInFlight: deps.database.kind === 'pglite' ? 1 : 4 };
+    ingestion = { credentials: new PortalCredentials(deps), committer: new GroupCommitter((group) => commitGroup(deps, group), limits) };
+    ingestions.set(deps, ingestion);
+  }
+  return ingestion;
 }
 
 /** The whole message or a 400 naming the first bad path; nothing is applied before this passes. */
@@ -54,41 +76,80 @@ function parseMessage(deps: AppDeps, raw: Buffer): WebhookMessage {
   return parsed.data;
 }
 
-type Target = { tenantId: number; portalId: number; now: Date };
-
-async function applyReports(deps: AppDeps, tx: Tx, target: Target, reports: DeviceReport[]): Promise<void> {
-  const plan = planReports(reports);
-  const inventory = await repo.upsertInventory(tx, target, plan.inventory);
-  const changes: DeviceStatusChange[] = inventory
+/** Reports of every recorded `devices.reported` message of the group, as if applied one after the other. */
+async function applyReports(deps: AppDeps, tx: Tx, now: Date, messages: PendingMessage[]): Promise<void> {
+  const plan = planReports(
+    messages.flatMap((m) => (m.message.type === 'devices.reported' ? [{ tenantId: m.record.tenantId, portalId: m.record.portalId, reports: m.message.data.devices }] : [])),
+  );
+  if (plan.inventory.externalIds.length === 0) return;
+  const inventory = await repo.upsertInventory(tx, now, plan.inventory);
+  const changes: repo.StatusChange[] = inventory
     .filter((row) => row.created)
-    .map((row) => ({ id: row.id, status: row.status, at: plan.reportsByDevice.get(row.external_id)![0]!.at }));
-  for (const round of roundsOf(plan, inventory)) changes.push(...(await repo.applyReportRound(tx, target, round)));
-  await publishStatusChanges(deps, tx, target, changes);
-}
-
-async function applyRemoval(deps: AppDeps, tx: Tx, target: Target, externalId: string): Promise<number> {
-  const removedId = await repo.removeDevice(tx, target, externalId);
-  if (removedId === undefined) return 0;
-  await publishStatusChanges(deps, tx, target, [], { removed: [removedId] });
-  return 1;
+    .map((row) => ({ id: row.id, tenantId: row.tenant_id, portalId: row.portal_id, status: row.status, at: plan.reportsByDevice.get(deviceKey(row.portal_id, row.external_id))![0]!.at }));
+  for (const round of roundsOf(plan, inventory)) changes.push(...(await repo.applyReportRound(tx, now, round)));
+  const byPortal = new Map<number, { tenantId: number; changes: DeviceStatusChange[] }>();
+  for (const c of changes) {
+    let portal = byPortal.get(c.portalId);
+    if (!portal) byPortal.set(c.portalId, (portal = { tenantId: c.tenantId, changes: [] }));
+    portal.changes.push({ id: c.id, status: c.status, at: c.at });
+  }
+  await publishStatusEvents(deps, tx, [...byPortal].flatMap(([portalId, portal]) => statusEvents(deps, { tenantId: portal.tenantId, portalId }, portal.changes)));
 }
 
 /**
- * POST /v0/webhooks/portals/:id (decisions.md §4): verify, validate, then apply
- * the message and record its id in ONE transaction, so a redelivery is either a
- * duplicate of a committed message or applied in full, never half.
+ * Applies a group of messages and records their ids in ONE transaction (decisions.md §4): each
+ * message is either a duplicate of a committed one or applied in full, never half. A removal is
+ * always alone in its group (GroupCommitter `alone`), so its order against reports is kept.
+ */
+async function commitGroup(deps: AppDeps, group: PendingMessage[]): Promise<Outcome[]> {
+  return inScope(deps.database.db, allTenants, async (tx) => {
+    const now = deps.clock.now();
+    const outcomes = await repo.recordMessages(
+      tx,
+      group.map((m) => m.record),
+      now,
+    );
+    const recorded = group.filter((_, i) => outcomes[i] === 'recorded');
+    const removal = recorded.find((m) => m.message.type === 'device.removed');
+    let removedCount = 0;
+    if (removal && removal.message.type === 'device.removed') {
+      const target = { tenantId: removal.record.tenantId, portalId: removal.record.portalId, now };
+      const removedId = await repo.removeDevice(tx, target, removal.message.data.externalId);
+      if (removedId !== undefined) {
+        removedCount = 1;
+        await publishStatusChanges(deps, tx, target, [], { removed: [removedId] });
+      }
+    }
+    await applyReports(deps, tx, now, recorded);
+    return group.map((m, i): Outcome => {
+      if (outcomes[i] === 'refused') return rejected();
+      if (outcomes[i] === 'duplicate') return { accepted: 0, duplicate: true };
+      return { accepted: m.message.type === 'devices.reported' ? m.record.deviceCount : removedCount };
+    });
+  });
+}
+
+/**
+ * POST /v0/webhooks/portals/:id: verify, validate (a message failing either never joins a
+ * group), then wait for the group commit that applies it; the answer follows that commit.
  */
 export async function ingestWebhook(deps: AppDeps, input: { portalParam: string; headers: IncomingHttpHeaders; raw: Buffer }): Promise<IngestResult> {
-  const { tenantId, portalId, webhookId } = await verifiedPortal(deps, input.portalParam, input.headers, input.raw);
+  const signed = readSignedHeaders(input.headers);
+  if (!signed || !isTimestampFresh(signed.timestamp, deps.clock.now())) throw rejected();
+  const portalId = /^\d{1,10}$/.test(input.portalParam) ? Number(input.portalParam) : 0;
+  if (portalId < 1 || portalId > MAX_ID) throw rejected();
+  const ingestion = ingestionOf(deps);
+  const portal = await ingestion.credentials.verify(portalId, signed, input.raw);
+  if (!portal) throw rejected();
   const message = parseMessage(deps, input.raw);
-  const target: Target = { tenantId, portalId, now: deps.clock.now() };
   const deviceCount = message.type === 'devices.reported' ? message.data.devices.length : 1;
-  return inScope(deps.database.db, allTenants, async (tx) => {
-    if (!(await repo.recordMessage(tx, { ...target, webhookId, deviceCount }))) return { accepted: 0, duplicate: true as const };
-    if (message.type === 'devices.reported') {
-      await applyReports(deps, tx, target, message.data.devices);
-      return { accepted: deviceCount };
-    }
-    return { accepted: await applyRemoval(deps, tx, target, message.data.externalId) };
+  const outcome = await ingestion.committer.submit({
+    key: `${portalId}:${signed.id}`,
+    weight: deviceCount,
+    alone: message.type === 'device.removed',
+    record: { tenantId: portal.tenantId, portalId, webhookId: signed.id, deviceCount, secretEnc: portal.secretEnc },
+    message,
   });
+  if (outcome instanceof Error) throw outcome;
+  return outcome;
 }

@@ -43,20 +43,23 @@ export function readSignedHeaders(headers: IncomingHttpHeaders): SignedHeaders |
 /** Within 5 minutes of the server clock, in the past or the future. */
 export const isTimestampFresh = (timestamp: number, now: Date) => Math.abs(now.getTime() / 1000 - timestamp) <= TOLERANCE_SECONDS;
 
-function expectedSignature(secret: string, headers: SignedHeaders, raw: Buffer): Buffer {
-  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
-  return createHmac('sha256', key).update(`${headers.id}.${headers.timestampText}.`).update(raw).digest();
-}
+/** The HMAC key of a `whsec_` secret (decoded once per secret, not per message, by callers that cache it). */
+export const signingKey = (secret: string) => Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
 
-/** Whether any signature of the header was made with any of the secrets (current, and previous during rotation). */
-export function isSignedByAny(secrets: string[], headers: SignedHeaders, raw: Buffer): boolean {
-  let matched = false;
-  for (const secret of secrets) {
-    const expected = expectedSignature(secret, headers, raw);
+/**
+ * Index of the key that made one of the header's signatures, or -1. Every pair is compared (no
+ * early exit), so the time taken says nothing about which one matched.
+ */
+export function matchingKey(keys: Buffer[], headers: SignedHeaders, raw: Buffer): number {
+  let matched = -1;
+  for (let k = 0; k < keys.length; k++) {
+    const expected = createHmac('sha256', keys[k]!).update(`${headers.id}.${headers.timestampText}.`).update(raw).digest();
     for (const given of headers.signatures) {
-      // Every pair is compared (no early exit) so the time taken says nothing about which one matched.
-      if (given.length === expected.length && timingSafeEqual(given, expected)) matched = true;
+      if (given.length === expected.length && timingSafeEqual(given, expected) && matched < 0) matched = k;
     }
   }
   return matched;
 }
+
+/** Whether any signature of the header was made with any of the secrets (current, and previous during rotation). */
+export const isSignedByAny = (secrets: string[], headers: SignedHeaders, raw: Buffer): boolean => matchingKey(secrets.map(signingKey), headers, raw) >= 0;
