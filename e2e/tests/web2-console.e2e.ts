@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, SCREENSHOT_DIR } from '../support/browser.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
-import { signIn, watchErrors } from '../support/web.ts';
+import { signIn, signOut, watchErrors } from '../support/web.ts';
 import { ADMIN_PASSWORD, createPortal, getPortal, reportDevices, ROOT, setUpTenant, shootAll, type Portal } from './web2-support.ts';
 
 /**
@@ -271,6 +271,27 @@ describe('List state in the address bar', () => {
       await page.goto(`${server.url}/dashboards/portals/${harbor.id}/case`);
       await shootAll(page, 'portal-cases');
     }
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('superAdmin', () => {
+  it('sees the Tenant Name column and no tenant-only actions', async () => {
+    await signOut(page);
+    await signIn(page, server.url, ROOT.email, ROOT.password);
+    await page.goto(`${server.url}/dashboards/portals`);
+    await poll(() => page.getByRole('columnheader', { name: /Tenant Name/ }).count()).toBeGreaterThan(0);
+    await poll(() => page.getByRole('cell', { name: 'Harbor Security' }).count()).toBeGreaterThan(0);
+    expect(await page.getByRole('button', { name: 'Add Portal' }).count()).toBe(0);
+    await page.goto(`${server.url}/dashboards/cases`);
+    await poll(() => page.getByRole('columnheader', { name: /Tenant Name/ }).count()).toBeGreaterThan(0);
+    expect(await page.getByRole('button', { name: 'Add Case' }).count()).toBe(0);
+    await page.goto(`${server.url}/dashboards/alerts`);
+    await poll(() => page.getByRole('link', { name: 'Harbor View Hotel' }).count()).toBeGreaterThan(0);
+    expect(await page.getByRole('button', { name: 'Add Alert' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Harbor View Hotel' }).first().click();
+    await poll(() => page.getByRole('button', { name: 'View Portal' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Create New Case' }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
 });

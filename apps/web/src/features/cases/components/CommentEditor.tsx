@@ -28,15 +28,17 @@ export default function CommentEditor({ initial, editing, saving, onSave, onCanc
   useEffect(() => {
     if (editor && !editor.isDestroyed) editor.commands.setContent(initial);
   }, [editor, initial]);
-  const html = useEditorState({ editor, selector: (s) => s.editor?.getHTML() ?? '' }) ?? '';
+  // Selectors also run while the editor is torn down (remount after save): read only a live one.
+  const live = (e: typeof editor) => (e && !e.isDestroyed ? e : null);
+  const html = useEditorState({ editor, selector: (s) => live(s.editor)?.getHTML() ?? '' }) ?? '';
   const empty = isEmptyComment(html);
   const marks = useEditorState({
     editor,
     selector: (s) => ({
-      bold: s.editor?.isActive('bold') ?? false,
-      italic: s.editor?.isActive('italic') ?? false,
-      bulletList: s.editor?.isActive('bulletList') ?? false,
-      orderedList: s.editor?.isActive('orderedList') ?? false,
+      bold: live(s.editor)?.isActive('bold') ?? false,
+      italic: live(s.editor)?.isActive('italic') ?? false,
+      bulletList: live(s.editor)?.isActive('bulletList') ?? false,
+      orderedList: live(s.editor)?.isActive('orderedList') ?? false,
     }),
   });
   const tools = [
