@@ -27,7 +27,7 @@ export function LiveEventsTable() {
       },
     },
     { title: 'Device Count', ...sortable('offlineCount') },
-    { title: 'Offline Since', ...sortable('offlineSince'), render: (v: string) => formatDateTime(v) },
+    { title: 'Offline Since', ...sortable('offlineSince'), render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(v)}</span> },
   ];
   return (
     <Card title="Live Events" style={{ height: '100%' }}>
