@@ -4,5 +4,7 @@ import { pruneJobRuns, type Job } from './scheduler.ts';
 export const pruneJobRunsJob: Job = {
   name: 'prune-job-runs',
   everyMs: 3_600_000,
-  run: (deps) => pruneJobRuns(deps),
+  run: async (deps) => {
+    await pruneJobRuns(deps);
+  },
 };

@@ -55,7 +55,9 @@ export function scheduleJobs(deps: AppDeps, jobs: Job[]): () => Promise<void> {
   };
 }
 
-/** Old claims are only bookkeeping; keep a day of them. */
-export async function pruneJobRuns(deps: AppDeps): Promise<void> {
-  await deps.database.db.execute(sql`delete from job_runs where claimed_at < now() - interval '1 day'`);
+/** Old claims are only bookkeeping; keep a day of them. Returns how many were removed. */
+export async function pruneJobRuns(deps: AppDeps): Promise<number> {
+  const cutoff = new Date(deps.clock.now().getTime() - 86_400_000);
+  const rows = await queryRows<{ job: string }>(deps.database.db, sql`delete from job_runs where created_at < ${cutoff.toISOString()} returning job`);
+  return rows.length;
 }
