@@ -22,6 +22,7 @@ export default function PortalCasesPage() {
     <>
       <PageHeader
         title={`${name} — Cases`}
+        lastCrumb={`${name} Cases`}
         extra={
           <Button icon={<ExportOutlined />} onClick={openCommandPortal}>
             Access Command
