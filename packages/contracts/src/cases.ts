@@ -64,7 +64,13 @@ export const caseStatusCountSchema = z.object({ caseType: z.number().int(), coun
 
 export const casesListQuery = listQuery({
   sort: ['id', 'customerName', 'offlineCount', 'caseType', 'createdAt'],
-  filter: { customerId: idFilter, caseType: caseTypeCode.optional(), q: qFilter },
+  filter: {
+    customerId: idFilter,
+    caseType: caseTypeCode.optional(),
+    /** true: open cases (status 0..3); false: Completed (4). */
+    open: z.boolean({ error: 'open must be true or false' }).optional(),
+    q: qFilter,
+  },
 });
 
 export const caseDevicesListQuery = listQuery({

@@ -184,6 +184,37 @@ describe('reading cases', () => {
     expect(devices.body.data.list[0]).toMatchObject({ status: 0, isClosed: 0, caseId: opened.id, customerId: portal.id, customerName: portal.name, deviceModel: 'Model X' });
     expectError(await t.call(caseEndpoints.devices, { params: { id: opened.id }, token: cast.otherAdmin.token }), 404);
   });
+
+  it('filters open (status 0..3) or Completed (4) cases, in both lists', async () => {
+    const tenant = await createTenant(t);
+    const admin = await createUser(t, { tenant, roles: ['Admin'] });
+    const portal = await createPortal(t, tenant);
+    const byType = new Map<number, number>();
+    for (const caseType of [0, 1, 2, 3, 4, 4]) {
+      await createDevices(t, portal, [{ status: 0 }]);
+      const opened = (await createCase(portal.id, admin.token)).body.data as { id: number };
+      if (caseType) await t.call(caseEndpoints.update, { params: { id: opened.id }, token: admin.token, body: { caseType } });
+      byType.set(opened.id, caseType);
+    }
+    const ids = (answer: { body: { data: { list: { id: number }[] } } }) => answer.body.data.list.map((c) => c.id).sort((x, y) => x - y);
+    const idsWhere = (keep: (caseType: number) => boolean) => [...byType].filter(([, type]) => keep(type)).map(([id]) => id).sort((x, y) => x - y);
+
+    for (const open of [true, false]) {
+      const expected = idsWhere((type) => (open ? type < 4 : type === 4));
+      const all = await t.call(caseEndpoints.list, { token: admin.token, query: { filter: { open }, range: [0, 1] } });
+      expect(all.status).toBe(200);
+      expect(all.body.data.count).toBe(expected.length);
+      expect(all.body.data.list).toHaveLength(1);
+      const ofPortal = await t.call(caseEndpoints.listOfCustomer, { params: { id: portal.id }, token: admin.token, query: { filter: { open }, range: [0, 100] } });
+      expect(ofPortal.body.data.count).toBe(expected.length);
+      expect(ids(ofPortal)).toEqual(expected);
+      expect(ids(await t.call(caseEndpoints.list, { token: admin.token, query: { filter: { open }, range: [0, 100] } }))).toEqual(expected);
+    }
+    const openInProgress = await t.call(caseEndpoints.list, { token: admin.token, query: { filter: { open: true, caseType: 2 } } });
+    expect(ids(openInProgress)).toEqual(idsWhere((type) => type === 2));
+    expectError(await t.call(caseEndpoints.list, { token: admin.token, query: { filter: { open: 'yes' } } }), 400, { endsWith: 'open must be true or false' });
+    expectError(await t.call(caseEndpoints.listOfCustomer, { params: { id: portal.id }, token: admin.token, query: { filter: { open: 1 } } }), 400, { endsWith: 'open must be true or false' });
+  });
 });
 
 describe('case statistics', () => {

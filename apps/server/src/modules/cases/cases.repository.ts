@@ -40,7 +40,7 @@ export interface CaseListQuery {
   offset: number;
   limit: number;
   sort?: { field: keyof typeof CASE_SORT; dir: 'ASC' | 'DESC' };
-  filter: { customerId?: number; caseType?: number; q?: string };
+  filter: { customerId?: number; caseType?: number; open?: boolean; q?: string };
 }
 
 export async function listCases(tx: Tx, scope: Scope, q: CaseListQuery, portalId?: number): Promise<{ list: Case[]; count: number }> {
@@ -48,6 +48,8 @@ export async function listCases(tx: Tx, scope: Scope, q: CaseListQuery, portalId
   const customerId = portalId ?? q.filter.customerId;
   if (customerId !== undefined) where.push(sql`c.portal_id = ${customerId}`);
   if (q.filter.caseType !== undefined) where.push(sql`c.case_type = ${q.filter.caseType}`);
+  if (q.filter.open === true) where.push(sql`c.case_type < ${CASE_COMPLETED}`);
+  if (q.filter.open === false) where.push(sql`c.case_type = ${CASE_COMPLETED}`);
   if (q.filter.q) where.push(sql`p.name ilike ${containsPattern(q.filter.q)}`);
   const rows = await queryRows<CaseRow>(tx, sql`select ${CASE_COLUMNS} ${CASE_FROM} where ${allOf(where)} ${orderBy(q.sort, CASE_SORT, sql`c.id desc`)} ${pageOf(q)}`);
   const [total] = await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${CASE_FROM} where ${allOf(where)}`);
