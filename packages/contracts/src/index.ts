@@ -19,3 +19,4 @@ export * from './alerts.ts';
 export * from './licenses.ts';
 export * from './reports.ts';
 export * from './billing.ts';
+export * from './client-config.ts';

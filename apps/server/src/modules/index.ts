@@ -15,6 +15,7 @@ import { alertsModule } from './alerts/alerts.routes.ts';
 import { licensesModule } from './licenses/licenses.routes.ts';
 import { reportsModule } from './reports/reports.routes.ts';
 import { billingModule } from './billing/billing.routes.ts';
+import { clientConfigModule } from './client-config/client-config.routes.ts';
 
 export type AppModule = (app: FastifyInstance, deps: AppDeps) => Promise<void> | void;
 
@@ -35,4 +36,5 @@ export const modules: AppModule[] = [
   licensesModule,
   reportsModule,
   billingModule,
+  clientConfigModule,
 ];

@@ -1,0 +1,11 @@
+import { clientConfigEndpoints } from '@vigil/contracts';
+import type { AppModule } from '../index.ts';
+import { route } from '../../http/route.ts';
+
+/** GET /v0/api/config: the deployment's settings the web app needs at run time (no secrets). */
+export const clientConfigModule: AppModule = (app, deps) => {
+  route(app, deps, clientConfigEndpoints.get, {
+    permission: 'self',
+    handler: () => ({ data: { commandPortalUrl: deps.config.commandPortalUrl, payments: deps.config.payments } }),
+  });
+};

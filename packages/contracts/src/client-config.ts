@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { dataOf } from './envelope.ts';
+
+/**
+ * Settings the web app reads at run time rather than at build time, so one build
+ * serves every deployment: the external command portal (Access Command) and the
+ * payments mode (COMMAND_PORTAL_URL and PAYMENTS of decisions.md §1).
+ */
+export const clientConfigSchema = z.object({
+  commandPortalUrl: z.string(),
+  payments: z.enum(['sandbox', 'stripe']),
+});
+export type ClientConfig = z.infer<typeof clientConfigSchema>;
+
+export const clientConfigEndpoints = {
+  get: endpoint({
+    method: 'GET',
+    path: '/v0/api/config',
+    tag: 'config',
+    summary: 'Run-time settings of the web app (any signed-in user)',
+    response: dataOf(clientConfigSchema),
+  }),
+};
