@@ -20,6 +20,8 @@ export const pulseSummary = z.object({
   onlineCount: z.number().int(),
   /** Percent with one decimal; -1 when nothing was observed in the window. */
   avgReliabilityScore: z.number(),
+  /** The tenant's reliability goal (percent); for the superAdmin (all tenants) the default, 95. */
+  goalScore: z.number(),
 });
 
 /** Device stats row: how many devices of one type (every type listed, zeros included). */
@@ -71,7 +73,7 @@ export const statsEndpoints = {
   pulseSummary: endpoint({
     method: 'GET',
     path: '/v0/api/device-summary/sumup',
-    summary: 'Pulse summary: online/offline devices and company-wide reliability',
+    summary: "Pulse summary: online/offline devices, company-wide reliability and the tenant's goal",
     tag: 'stats',
     query: statsWindowQuery,
     response: dataOf(pulseSummary),

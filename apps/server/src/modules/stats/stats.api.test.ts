@@ -1,7 +1,7 @@
 import { statsEndpoints } from '@vigil/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devices } from '../../db/schema/index.ts';
+import { devices, tenants } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { createCast, createDevices, createPortal, createUser, type TestPortal } from '../../../test/factories.ts';
 
@@ -36,7 +36,7 @@ describe('GET /device-summary/sumup', () => {
       const res = await t.call(statsEndpoints.pulseSummary, { token: user.token });
       expect(res.status, user.roles[0]).toBe(200);
       // online: 2 cameras x 24 h + removed alarm 12 h = 60 h of 4 x 24 + 12 = 108 h -> 55.6
-      expect(res.body.data).toEqual({ onlineCount: 2, offlineCount: 2, avgReliabilityScore: 55.6 });
+      expect(res.body.data).toEqual({ onlineCount: 2, offlineCount: 2, avgReliabilityScore: 55.6, goalScore: 95 });
     }
   });
 
@@ -57,6 +57,19 @@ describe('GET /device-summary/sumup', () => {
     const reversed = await t.call(statsEndpoints.pulseSummary, { token: cast.admin.token, query: { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' } });
     expect(reversed.status).toBe(400);
     expect(reversed.body.error!.msg).toContain('from must be before to');
+  });
+
+  it("answers the tenant's reliability goal to every role; the default 95 to the superAdmin", async () => {
+    await t.database.db.update(tenants).set({ goalScore: 97.5 }).where(eq(tenants.id, cast.tenant.id));
+    try {
+      for (const user of tenantUsers()) {
+        expect((await t.call(statsEndpoints.pulseSummary, { token: user.token })).body.data.goalScore, user.roles[0]).toBe(97.5);
+      }
+      expect((await t.call(statsEndpoints.pulseSummary, { token: cast.otherAdmin.token })).body.data.goalScore).toBe(95);
+      expect((await t.call(statsEndpoints.pulseSummary, { token: cast.superAdmin.token })).body.data.goalScore).toBe(95);
+    } finally {
+      await t.database.db.update(tenants).set({ goalScore: 95 }).where(eq(tenants.id, cast.tenant.id));
+    }
   });
 
   it('covers every tenant for the superAdmin, and refuses anonymous and tenantless callers', async () => {

@@ -47,6 +47,12 @@ export async function typeTotals(executor: Executor, tenantId: number | undefine
   return rows.map((r) => Number(r.total));
 }
 
+/** A tenant's reliability goal, or undefined when the tenant is gone. */
+export async function tenantGoalScore(executor: Executor, tenantId: number): Promise<number | undefined> {
+  const [row] = await queryRows<{ goal_score: number }>(executor, sql`select goal_score from tenants where id = ${tenantId} and deleted_at is null`);
+  return row ? Number(row.goal_score) : undefined;
+}
+
 /** The live portal with this id in the caller's tenant (undefined: all tenants), or undefined. */
 export async function findPortal(executor: Executor, tenantId: number | undefined, portalId: number) {
   const [row] = await queryRows<{ tenant_id: number; id: number; name: string; goal_score: number }>(

@@ -1,8 +1,8 @@
-import type { StatsWindowQuery } from '@vigil/contracts';
+import { LIMITS, type StatsWindowQuery } from '@vigil/contracts';
 import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../http/errors.ts';
 import { reliabilityByPortal, reliabilityOfTenant } from './reliability.ts';
-import { findPortal, statusCounts, typeTotals } from './stats.repository.ts';
+import { findPortal, statusCounts, tenantGoalScore, typeTotals } from './stats.repository.ts';
 
 /** Default reliability window (decisions.md §5): the last 30 days up to now. */
 export const DEFAULT_WINDOW_MS = 30 * 86_400_000;
@@ -14,11 +14,16 @@ export function windowOf(query: StatsWindowQuery | undefined, now: Date): { from
   return { from, to };
 }
 
-/** Pulse summary: online/offline now and the reliability of every device of the tenant (or all tenants). */
+/**
+ * Pulse summary: online/offline now, the reliability of every device of the tenant (or all
+ * tenants) and the goal to compare it with. Every role reads the goal here, since only Admins
+ * may read the tenant. Across all tenants (superAdmin) there is no one goal: the default, 95.
+ */
 export async function pulseSummary(tx: Executor, tenantId: number | undefined, win: { from: Date; to: Date }) {
   const counts = await statusCounts(tx, tenantId);
   const avgReliabilityScore = await reliabilityOfTenant(tx, { tenantId, ...win });
-  return { ...counts, avgReliabilityScore };
+  const goalScore = (tenantId === undefined ? undefined : await tenantGoalScore(tx, tenantId)) ?? LIMITS.goalScoreDefault;
+  return { ...counts, avgReliabilityScore, goalScore };
 }
 
 export async function customerDeviceSummary(tx: Executor, tenantId: number | undefined, portalId: number) {
