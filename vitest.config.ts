@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 const pg = Boolean(process.env.TEST_DATABASE_URL);
-const serverProject = (name: string, db: 'pglite' | 'postgres') => ({
+const serverProject = (name: string, db: 'pglite' | 'postgres', groupOrder: number) => ({
   test: {
     name,
     root: './apps/server',
@@ -15,15 +15,17 @@ const serverProject = (name: string, db: 'pglite' | 'postgres') => ({
     hookTimeout: 60_000,
     globalSetup: ['./test/global-setup.ts'],
     env: { VIGIL_TEST_DB: db },
+    sequence: { groupOrder },
   },
 });
 
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'contracts', root: './packages/contracts', include: ['src/**/*.test.ts'], environment: 'node' } },
-      serverProject('server', 'pglite'),
-      ...(pg ? [serverProject('server-postgres', 'postgres')] : []),
+      // Groups run one after another (2 cores): contracts, web, server on PGlite, on PostgreSQL, e2e.
+      { test: { name: 'contracts', root: './packages/contracts', include: ['src/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } } },
+      serverProject('server', 'pglite', 2),
+      ...(pg ? [serverProject('server-postgres', 'postgres', 3)] : []),
       './apps/web/vitest.config.ts',
       {
         test: {
@@ -36,6 +38,7 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          sequence: { groupOrder: 4 },
         },
       },
     ],
