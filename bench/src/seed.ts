@@ -52,6 +52,8 @@ async function run<T = Record<string, unknown>>(database: Database, statement: S
   return database.db.transaction(async (tx) => {
     // Seeding is platform work: see every tenant even when the role is not a superuser.
     await tx.execute(sql`select set_config('app.all_tenants', 'on', true)`);
+    // L inserts millions of rows in one statement: past the pool's 30 s statement timeout.
+    await tx.execute(sql`select set_config('statement_timeout', '0', true)`);
     return queryRows<T>(tx, statement);
   });
 }

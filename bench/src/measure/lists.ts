@@ -44,7 +44,9 @@ export async function measureLists(ctx: BenchContext, server: BenchServer): Prom
       headers: token ? { authorization: `Bearer ${token}` } : undefined,
     });
   const label = ctx.kind === 'pglite' ? `S on PGlite` : `L on PostgreSQL`;
-  for (const wanted of ctx.size.listConnections) {
+  // BENCH_LIST_CONNECTIONS=50 (comma list) overrides the size's connection counts, for a shorter run.
+  const levels = process.env.BENCH_LIST_CONNECTIONS?.split(',').map(Number) ?? ctx.size.listConnections;
+  for (const wanted of levels) {
     const connections = Math.min(wanted, ctx.size.maxConnections ?? wanted);
     const trivial = await loadOf('/healthz', connections);
     ctx.results.add({ group: `Lists @${connections} conn`, name: 'baseline: GET /healthz', value: trivial.reqPerSec, unit: 'req/s', detail: `p50 ${trivial.p50} ms, p99 ${trivial.p99} ms` });
