@@ -7,6 +7,8 @@
  *
  *   npx tsx apps/server/src/modules/webhooks/bench-local.ts [phase ...]   phases: b1 b100 b1000 hb1000
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { createPortal, createTenant, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
@@ -93,6 +95,16 @@ const portals: TestPortal[] = [];
 for (let i = 0; i < PORTALS; i++) portals.push(await createPortal(t, tenant));
 // Inventory first: every portal's devices exist before anything is measured.
 await run(t, portals, { name: 'create', batch: Number(process.env.CREATE_DEVICES ?? DEVICES_PER_PORTAL * 5), connections: 1, messages: PORTALS, flip: false });
-for (const name of process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(PHASES)) await run(t, portals, PHASES[name]!);
+// BENCH_LOCAL_PROFILE=dir: a CPU profile of each measured phase (not of start-up), for node --cpu-prof tooling.
+const profileDir = process.env.BENCH_LOCAL_PROFILE;
+const session = profileDir ? new Session() : undefined;
+session?.connect();
+for (const name of process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(PHASES)) {
+  await session?.post('Profiler.enable');
+  await session?.post('Profiler.start');
+  await run(t, portals, PHASES[name]!);
+  const profile = await session?.post('Profiler.stop');
+  if (profile) writeFileSync(`${profileDir}/${name}.cpuprofile`, JSON.stringify(profile.profile));
+}
 await t.close();
 process.exit(0);
