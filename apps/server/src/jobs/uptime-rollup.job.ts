@@ -1,26 +1,32 @@
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../db/client.ts';
+import { queryRows, type Database } from '../db/client.ts';
 import { allTenants, inScope } from '../db/scope.ts';
-import type { AppDeps } from '../deps.ts';
-import { rollUpTenant } from '../modules/stats/rollup-build.ts';
+import { rollUpTenant, type RollupRun } from '../modules/stats/rollup-build.ts';
 import type { Job } from './scheduler.ts';
 
 /**
- * Keeps the uptime rollup (stats/rollup-build.ts) complete up to the last UTC midnight, so
- * the Pulse reliability calls read day rows instead of every status period. One transaction
- * per tenant (a tenant's rows and its rolled_until change together, readers see either the
- * old or the new rollup). Each 5-minute tick runs in one process (runTickOnce).
+ * Brings every tenant's uptime rollup (stats/rollup-build.ts) up to `now`, so the Pulse
+ * reliability calls read day/hour rows instead of every status period. One transaction per
+ * tenant (its rows and its rolled_until change together: readers see the old or the new
+ * rollup). Also usable outside the server, e.g. by the benchmark right after seeding history.
  */
-export async function rollUpAllTenants(deps: AppDeps, now: Date): Promise<void> {
-  const tenants = await inScope(deps.database.db, allTenants, (tx) => queryRows<{ id: number }>(tx, sql`select id from tenants order by id`));
+export async function rollUpAllTenants(database: Database, now: Date): Promise<(RollupRun & { tenantId: number })[]> {
+  const tenants = await inScope(database.db, allTenants, (tx) => queryRows<{ id: number }>(tx, sql`select id from tenants order by id`));
+  const runs = [];
   for (const { id } of tenants) {
-    const run = await inScope(deps.database.db, allTenants, (tx) => rollUpTenant(tx, Number(id), now));
-    if (run.backdatedPortals > 0) deps.log.info({ tenantId: id, ...run }, 'uptime rollup: recomputed back-dated history');
+    const run = await inScope(database.db, allTenants, (tx) => rollUpTenant(tx, Number(id), now));
+    runs.push({ tenantId: Number(id), ...run });
   }
+  return runs;
 }
 
+/** Every 5 minutes; each tick runs in one process (runTickOnce). */
 export const uptimeRollupJob: Job = {
   name: 'uptime-rollup',
   everyMs: 5 * 60_000,
-  run: (deps) => rollUpAllTenants(deps, deps.clock.now()),
+  run: async (deps) => {
+    for (const run of await rollUpAllTenants(deps.database, deps.clock.now())) {
+      if (run.backdatedPortals > 0) deps.log.info(run, 'uptime rollup: recomputed back-dated history');
+    }
+  },
 };
