@@ -17,17 +17,6 @@ export const portalLink = (p: { customerId: number; customerName: string }) => (
 
 export { caseStatusLabel };
 
-/**
- * The external command portal (spec: Access Command). No API endpoint exposes the
- * server's COMMAND_PORTAL_URL yet, so the build may set VITE_COMMAND_PORTAL_URL;
- * otherwise the server's default.
- */
-export const COMMAND_PORTAL_URL: string = (import.meta.env.VITE_COMMAND_PORTAL_URL as string | undefined) || 'https://command.example.com';
-
-export function openCommandPortal(): void {
-  window.open(COMMAND_PORTAL_URL, '_blank', 'noopener,noreferrer');
-}
-
 /** A case creation answer: `{data: {error: true, msg}}` is an error toast, else the case. */
 export function caseFromCreation(body: { data: { error: true; msg: string } | { id: number; customerId: number; customerName: string } }) {
   if ('error' in body.data) {

@@ -1,4 +1,4 @@
-import { ExportOutlined, ShopOutlined } from '@ant-design/icons';
+import { ShopOutlined } from '@ant-design/icons';
 import { Button, Card, Col, Descriptions, Result, Row, Select, Skeleton } from 'antd';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { CASE_STATUSES } from '@vigil/contracts';
@@ -10,7 +10,8 @@ import { messageOf } from '../../../lib/errors.ts';
 import { useListState } from '../../../lib/useListState.ts';
 import { DevicesTable } from '../../portals/components/DevicesTable.tsx';
 import { useCaseByIdQuery, useCaseDevicesQuery, useUpdateCaseMutation } from '../api.ts';
-import { openCommandPortal, portalLink, type CaseLinkState } from '../caseLinks.ts';
+import { portalLink, type CaseLinkState } from '../caseLinks.ts';
+import { AccessCommandButton } from '../components/AccessCommandButton.tsx';
 import { CommentsSection } from '../components/CommentsSection.tsx';
 
 /** The status picker (spec §4): options 1..5 with the status labels; value = caseType + 1. */
@@ -57,9 +58,7 @@ export default function CaseDetailPage() {
         lastCrumb={`Case #${id}`}
         extra={
           <>
-            <Button icon={<ExportOutlined />} onClick={openCommandPortal}>
-              Access Command
-            </Button>
+            <AccessCommandButton />
             <Button
               icon={<ShopOutlined />}
               disabled={!customerId}

@@ -1,11 +1,10 @@
-import { ExportOutlined } from '@ant-design/icons';
-import { Button, Card } from 'antd';
+import { Card } from 'antd';
 import { useLocation, useParams } from 'react-router';
 import { useAuth } from '../../../app/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useListState } from '../../../lib/useListState.ts';
 import { isSuperAdmin } from '../../auth/authSlice.ts';
-import { openCommandPortal } from '../../cases/caseLinks.ts';
+import { AccessCommandButton } from '../../cases/components/AccessCommandButton.tsx';
 import { CasesTable } from '../../cases/components/CasesTable.tsx';
 import { usePortalCasesQuery, usePortalQuery } from '../api.ts';
 
@@ -24,9 +23,7 @@ export default function PortalCasesPage() {
         title={`${name} — Cases`}
         lastCrumb={`${name} Cases`}
         extra={
-          <Button icon={<ExportOutlined />} onClick={openCommandPortal}>
-            Access Command
-          </Button>
+          <AccessCommandButton />
         }
       />
       <Card>

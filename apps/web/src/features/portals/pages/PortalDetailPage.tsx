@@ -35,7 +35,8 @@ export default function PortalDetailPage() {
   const devicesList = useListState({ prefix: 'dev.', pageSize: 8 });
   const devices = useDevicesQuery({ ...devicesList.query, filter: { ...devicesList.filter, customerId: id } });
   const casesList = useListState({ prefix: 'case.', pageSize: 8, sort: ['createdAt', 'DESC'] });
-  const openCases = usePortalCasesQuery({ id, list: { ...casesList.query, filter: { ...casesList.filter } } });
+  // Open cases only (status 0..3): the server filters, so the count and the pager are right.
+  const openCases = usePortalCasesQuery({ id, list: { ...casesList.query, filter: { ...casesList.filter, open: true } } });
   const [createCase, creating] = useCreateCaseMutation();
   const [editing, setEditing] = useState(false);
   const [addingLicense, setAddingLicense] = useState(false);
@@ -66,9 +67,6 @@ export default function PortalDetailPage() {
       navigate(link.to, { state: link.state });
     }
   });
-
-  // Open cases: everything not Completed (the list has no "open" filter, so the statuses are listed).
-  const openOnly = { ...openCases, data: openCases.data && { data: { ...openCases.data.data, list: openCases.data.data.list.filter((c) => c.caseType !== 4) } } };
 
   return (
     <>
@@ -110,7 +108,7 @@ export default function PortalDetailPage() {
           >
             <CasesTable
               list={casesList}
-              result={openOnly}
+              result={openCases}
               superAdmin={false}
               pager={{ hideOnSinglePage: true }}
               emptyText="No open cases. Open Case gathers the offline devices into a new case."

@@ -2,7 +2,7 @@ import { Col, Row } from 'antd';
 import { useAuth } from '../../../app/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { isSuperAdmin } from '../../auth/authSlice.ts';
-import { usePulseSummaryQuery, useReliabilityGoalQuery } from '../api.ts';
+import { usePulseSummaryQuery } from '../api.ts';
 import { AllCustomersTable } from '../components/AllCustomersTable.tsx';
 import { CompanyPulseCard } from '../components/CompanyPulseCard.tsx';
 import { DeviceTypeSummary } from '../components/DeviceTypeSummary.tsx';
@@ -21,8 +21,6 @@ export default function PulsePage() {
   const auth = useAuth();
   const superAdmin = isSuperAdmin(auth);
   const summary = usePulseSummaryQuery();
-  const isAdmin = auth.roles.includes('Admin');
-  const goal = useReliabilityGoalQuery(auth.tenantId, { skip: !isAdmin || auth.tenantId < 0 });
   const title = auth.tenantName ? `Pulse ${auth.tenantName}` : 'Pulse';
 
   return (
@@ -38,7 +36,7 @@ export default function PulsePage() {
               <CompanyPulseCard />
             </Col>
             <Col span={24}>
-              <ReliabilityPanel score={summary.data?.data.avgReliabilityScore} goal={goal.data ?? LIMITS.goalScoreDefault} />
+              <ReliabilityPanel score={summary.data?.data.avgReliabilityScore} goal={summary.data?.data.goalScore ?? LIMITS.goalScoreDefault} />
             </Col>
           </Row>
         </Col>
