@@ -1,11 +1,12 @@
 /**
  * Local ingestion measurement (not a test, not the bench harness): the real app in this process
- * (PGlite in memory, or PostgreSQL with BENCH_LOCAL_DATABASE_URL), messages signed before the clock
+ * (PGlite in memory, or PostgreSQL with VIGIL_TEST_DB=postgres TEST_DATABASE_URL=...), messages signed before the clock
  * starts, sent through `inject` by N concurrent senders. Prints wall-clock and CPU-normalized rates
  * (events per CPU-second of this one process: HTTP, verification, validation, PGlite), p50/p99 and
  * statements per message, so a change can be judged on a machine shared with other work.
  *
  *   npx tsx apps/server/src/modules/webhooks/bench-local.ts [phase ...]   phases: b1 b100 b1000 hb1000
+ * Env: B1_MESSAGES, CREATE_DEVICES (devices per portal created first), BENCH_LOCAL_PROFILE=dir (a CPU profile per phase).
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -88,7 +89,7 @@ async function run(t: TestApp, portals: TestPortal[], phase: Phase) {
   );
 }
 
-const t = await createTestApp(process.env.BENCH_LOCAL_DATABASE_URL ? {} : {});
+const t = await createTestApp();
 t.clock.set(new Date());
 const tenant = await createTenant(t);
 const portals: TestPortal[] = [];
