@@ -16,7 +16,8 @@ export function workerDatabaseUrl(): string {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('VIGIL_TEST_DB=postgres needs TEST_DATABASE_URL');
   const url = new URL(base);
-  url.pathname = `/${url.pathname.slice(1)}_w${process.env.VITEST_POOL_ID ?? '0'}`;
+  // The pid keeps names unique per worker process (pool ids repeat across vitest project groups).
+  url.pathname = `/${url.pathname.slice(1)}_w${process.env.VITEST_POOL_ID ?? '0'}_${process.pid}`;
   return url.toString();
 }
 

@@ -57,7 +57,7 @@ async function markOffline(tx: Executor, rows: Candidate[], now: Date): Promise<
     ), closed as (
       update device_status_periods p set ended_at = s.off_at
         from s
-       where p.tenant_id = s.tenant_id and p.device_id = s.id and p.started_at >= s.status_since and p.ended_at is null
+       where p.tenant_id = s.tenant_id and p.device_id = s.id and p.started_at >= s.status_since and (p.ended_at + interval '0') is null -- via periods_device_idx, as in webhooks/ingest.repository.ts
     ), opened as (
       insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
       select tenant_id, id, portal_id, 0, off_at from s
