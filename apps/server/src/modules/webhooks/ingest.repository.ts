@@ -139,7 +139,28 @@ export async function upsertInventory(executor: Executor, now: Date, input: Inve
           join devices d on d.tenant_id = i.tenant_id and d.portal_id = i.portal_id and d.external_id = i.external_id
          where not exists (select 1 from up where up.tenant_id = d.tenant_id and up.id = d.id)`,
   );
-  return rows.map((r) => ({ id: Number(r.id), tenant_id: Number(r.tenant_id), portal_id: Number(r.portal_id), external_id: r.external_id, status: Number(r.status), created: r.created }));
+  const found = rows.map((r) => ({ id: Number(r.id), tenant_id: Number(r.tenant_id), portal_id: Number(r.portal_id), external_id: r.external_id, status: Number(r.status), created: r.created }));
+  return found.length === input.externalIds.length ? found : [...found, ...(await rereadMissing(executor, input, found))];
+}
+
+/**
+ * A device inserted by a concurrent transaction that committed while this statement
+ * waited on its unique key is locked by ON CONFLICT but invisible to the statement's
+ * own (older) snapshot on PostgreSQL, so the query above cannot return it. A new
+ * statement takes a fresh snapshot and sees it; without this its report was lost.
+ */
+async function rereadMissing(executor: Executor, input: InventoryInput, found: InventoryRow[]): Promise<InventoryRow[]> {
+  const seen = new Set(found.map((r) => `${r.tenant_id}/${r.portal_id}/${r.external_id}`));
+  const missing = input.externalIds.map((_, i) => i).filter((i) => !seen.has(`${input.tenantIds[i]}/${input.portalIds[i]}/${input.externalIds[i]}`));
+  const rows = await queryRows<InventoryRow>(
+    executor,
+    sql`select d.id, d.tenant_id, d.portal_id, d.external_id, d.status, false as created
+          from unnest(${sql.param(missing.map((i) => input.tenantIds[i]))}::int[], ${sql.param(missing.map((i) => input.portalIds[i]))}::int[],
+                      ${sql.param(missing.map((i) => input.externalIds[i]))}::text[]) as m(tenant_id, portal_id, external_id)
+          join devices d on d.tenant_id = m.tenant_id and d.portal_id = m.portal_id and d.external_id = m.external_id
+           for update of d`,
+  );
+  return rows.map((r) => ({ id: Number(r.id), tenant_id: Number(r.tenant_id), portal_id: Number(r.portal_id), external_id: r.external_id, status: Number(r.status), created: false }));
 }
 
 /** At most one report per device (parallel arrays), devices of one or several portals. */
