@@ -34,4 +34,17 @@ describe('useListState', () => {
     await act(() => router().navigate(-1));
     expect(hook.result.current.list).toMatchObject({ page: 3, filter: {}, sort: ['email', 'DESC'] });
   });
+
+  it('keeps both of two changes made before the router renders the first (sort, then search)', () => {
+    const { hook } = setup('/users');
+    // The same closure for both calls: the second one comes before any re-render.
+    const list = hook.result.current.list;
+    act(() => {
+      list.setSort(['name', 'ASC']);
+      list.setFilter({ q: 'cedar' });
+    });
+    const params = new URLSearchParams(hook.result.current.location.search);
+    expect(params.get('sort')).toBe('["name","ASC"]');
+    expect(params.get('filter')).toBe('{"q":"cedar"}');
+  });
 });

@@ -1,4 +1,5 @@
 import { caseStatusLabel } from '@vigil/contracts';
+import { useNavigate } from 'react-router';
 import { notify } from '../../lib/notify.ts';
 
 /** Navigation state of a case link (spec §2: customerName and customerId). */
@@ -25,4 +26,19 @@ export function caseFromCreation(body: { data: { error: true; msg: string } | { 
   }
   notify.success('Case created.');
   return body.data;
+}
+
+/**
+ * After a case creation call (from a portal, an alert or the Add Case dialog): toasts
+ * the outcome and, when a case was opened, goes to it. Returns whether one was.
+ */
+export function useGoToCreatedCase() {
+  const navigate = useNavigate();
+  return (result: { data?: Parameters<typeof caseFromCreation>[0] }): boolean => {
+    const created = result.data ? caseFromCreation(result.data) : undefined;
+    if (!created) return false;
+    const link = caseLink(created);
+    navigate(link.to, { state: link.state });
+    return true;
+  };
 }

@@ -1,15 +1,15 @@
 import { ShopOutlined, ToolOutlined } from '@ant-design/icons';
-import { Button, Card, Descriptions, Popconfirm, Result, Skeleton } from 'antd';
+import { Button, Card, Descriptions, Popconfirm, Skeleton } from 'antd';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { AlertDevice } from '@vigil/contracts';
 import { useAuth } from '../../../app/hooks.ts';
+import { DetailLoadError } from '../../../components/DetailLoadError.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { StatusDot } from '../../../components/StatusDot.tsx';
-import { ErrorState } from '../../../components/TableStates.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useListState } from '../../../lib/useListState.ts';
 import { isSuperAdmin } from '../../auth/authSlice.ts';
-import { caseFromCreation, caseLink, portalLink } from '../../cases/caseLinks.ts';
+import { caseLink, portalLink, useGoToCreatedCase } from '../../cases/caseLinks.ts';
 import { DevicesTable } from '../../portals/components/DevicesTable.tsx';
 import { tenantOnly } from '../../portals/components/tenantOnly.ts';
 import { alertDot, alertTypeLabel } from '../alertStatus.ts';
@@ -26,33 +26,20 @@ export default function AlertDetailPage() {
   const list = useListState({ prefix: 'dev.', pageSize: 10 });
   const devices = useAlertDevicesQuery({ id, list: list.query });
   const [createCase, creating] = useCreateCaseFromAlertMutation();
+  const goToCreatedCase = useGoToCreatedCase();
   const a = alert.data?.data;
   const state = location.state as { customerName?: string; customerId?: number } | null;
   const customerName = a?.customerName ?? state?.customerName ?? `Alert #${id}`;
   const customerId = a?.customerId ?? state?.customerId;
 
   if (alert.error) {
-    const notFound = 'status' in alert.error && alert.error.status === 404;
     return (
-      <>
-        <PageHeader title={customerName} />
-        {notFound ? (
-          <Result status="404" title="Alert not found" extra={<Link to="/dashboards/alerts">Back to Alerts</Link>} />
-        ) : (
-          <ErrorState error={alert.error} onRetry={alert.refetch} />
-        )}
-      </>
+      <DetailLoadError title={customerName} error={alert.error} onRetry={alert.refetch} notFoundTitle="Alert not found" back={{ to: '/dashboards/alerts', label: 'Back to Alerts' }} />
     );
   }
 
   const newCase = tenantOnly(superAdmin, async () => {
-    const result = await createCase(id);
-    if (!('data' in result) || !result.data) return;
-    const created = caseFromCreation(result.data);
-    if (created) {
-      const link = caseLink(created);
-      navigate(link.to, { state: link.state });
-    }
+    goToCreatedCase(await createCase(id));
   });
 
   const inCaseColumn = {

@@ -1,9 +1,8 @@
 import { Form, Modal, Select } from 'antd';
-import { useNavigate } from 'react-router';
 import { MSG } from '@vigil/contracts';
 import { useAllPortalsQuery } from '../../portals/api.ts';
 import { useCreateCaseMutation } from '../api.ts';
-import { caseFromCreation, caseLink } from '../caseLinks.ts';
+import { useGoToCreatedCase } from '../caseLinks.ts';
 
 /** A select of every portal of the tenant (`/customers/all`). */
 export function PortalSelect(props: { value?: number; onChange?: (v: number) => void; id?: string }) {
@@ -26,18 +25,12 @@ export function PortalSelect(props: { value?: number; onChange?: (v: number) => 
 export function AddCaseDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<{ customerId?: number }>();
   const [create, { isLoading }] = useCreateCaseMutation();
-  const navigate = useNavigate();
+  const goToCreatedCase = useGoToCreatedCase();
   const submit = async () => {
     const values = await form.validateFields().catch(() => null);
     if (!values) return; // the messages show under the fields
     const { customerId } = values;
-    const result = await create(customerId!);
-    if (!('data' in result) || !result.data) return;
-    const created = caseFromCreation(result.data);
-    if (!created) return;
-    onClose();
-    const link = caseLink(created);
-    navigate(link.to, { state: link.state });
+    if (goToCreatedCase(await create(customerId!))) onClose();
   };
   return (
     <Modal title="Add New Case" open={open} onCancel={onClose} onOk={submit} okText="Add Case" confirmLoading={isLoading} destroyOnHidden>

@@ -1,9 +1,9 @@
 import { ShopOutlined } from '@ant-design/icons';
-import { Button, Card, Col, Descriptions, Result, Row, Select, Skeleton } from 'antd';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { Button, Card, Col, Descriptions, Row, Select, Skeleton } from 'antd';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { CASE_STATUSES } from '@vigil/contracts';
+import { DetailLoadError } from '../../../components/DetailLoadError.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
-import { ErrorState } from '../../../components/TableStates.tsx';
 import { formatDate } from '../../../lib/dates.ts';
 import { notify } from '../../../lib/notify.ts';
 import { messageOf } from '../../../lib/errors.ts';
@@ -32,16 +32,8 @@ export default function CaseDetailPage() {
   const customerId = c?.customerId ?? state?.customerId;
 
   if (caseQuery.error) {
-    const notFound = 'status' in caseQuery.error && caseQuery.error.status === 404;
     return (
-      <>
-        <PageHeader title={customerName} />
-        {notFound ? (
-          <Result status="404" title="Case not found" extra={<Link to="/dashboards/cases">Back to Cases</Link>} />
-        ) : (
-          <ErrorState error={caseQuery.error} onRetry={caseQuery.refetch} />
-        )}
-      </>
+      <DetailLoadError title={customerName} error={caseQuery.error} onRetry={caseQuery.refetch} notFoundTitle="Case not found" back={{ to: '/dashboards/cases', label: 'Back to Cases' }} />
     );
   }
 

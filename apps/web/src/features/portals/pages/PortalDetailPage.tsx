@@ -1,13 +1,13 @@
 import { EditOutlined, FileTextOutlined, PlusOutlined, ProfileOutlined, ToolOutlined } from '@ant-design/icons';
-import { Button, Card, Col, Result, Row, Skeleton } from 'antd';
+import { Button, Card, Col, Row, Skeleton } from 'antd';
 import { useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { useAuth } from '../../../app/hooks.ts';
+import { DetailLoadError } from '../../../components/DetailLoadError.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
-import { ErrorState } from '../../../components/TableStates.tsx';
 import { useListState } from '../../../lib/useListState.ts';
 import { isSuperAdmin } from '../../auth/authSlice.ts';
-import { caseFromCreation, caseLink } from '../../cases/caseLinks.ts';
+import { useGoToCreatedCase } from '../../cases/caseLinks.ts';
 import { useCreateCaseMutation } from '../../cases/api.ts';
 import { CasesTable } from '../../cases/components/CasesTable.tsx';
 import { useDevicesQuery, usePortalCasesQuery, usePortalQuery } from '../api.ts';
@@ -38,6 +38,7 @@ export default function PortalDetailPage() {
   // Open cases only (status 0..3): the server filters, so the count and the pager are right.
   const openCases = usePortalCasesQuery({ id, list: { ...casesList.query, filter: { ...casesList.filter, open: true } } });
   const [createCase, creating] = useCreateCaseMutation();
+  const goToCreatedCase = useGoToCreatedCase();
   const [editing, setEditing] = useState(false);
   const [addingLicense, setAddingLicense] = useState(false);
   const stateName = (location.state as { customerName?: string } | null)?.customerName;
@@ -45,27 +46,13 @@ export default function PortalDetailPage() {
   const name = p?.name ?? stateName ?? 'Portal';
 
   if (portal.error) {
-    const notFound = 'status' in portal.error && portal.error.status === 404;
     return (
-      <>
-        <PageHeader title={name} />
-        {notFound ? (
-          <Result status="404" title="Portal not found" extra={<Link to="/dashboards/portals">Back to Portals</Link>} />
-        ) : (
-          <ErrorState error={portal.error} onRetry={portal.refetch} />
-        )}
-      </>
+      <DetailLoadError title={name} error={portal.error} onRetry={portal.refetch} notFoundTitle="Portal not found" back={{ to: '/dashboards/portals', label: 'Back to Portals' }} />
     );
   }
 
   const openCase = tenantOnly(superAdmin, async () => {
-    const result = await createCase(id);
-    if (!('data' in result) || !result.data) return;
-    const created = caseFromCreation(result.data);
-    if (created) {
-      const link = caseLink(created);
-      navigate(link.to, { state: link.state });
-    }
+    goToCreatedCase(await createCase(id));
   });
 
   return (
