@@ -1,3 +1,4 @@
+import { freePort } from './free-port.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ export interface StartedServer {
 /** Starts the console as a user does (`npm start`), on a fresh DATA_DIR and a free port. */
 export async function startConsole(env: Record<string, string> = {}): Promise<StartedServer> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'vigil-e2e-'));
-  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const port = String(await freePort());
   const url = `http://127.0.0.1:${port}`;
   let log = '';
   const child: ChildProcess = spawn('node', [path.join(root, 'scripts/start.mjs')], {

@@ -1,3 +1,4 @@
+import { freePort } from '../../../e2e/support/free-port.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,7 +44,7 @@ function procStatusBytes(pid: number, field: string): number {
  * for /healthz. One process (node --import tsx), so its pid is the server's pid for RSS.
  */
 export async function startBenchServer(opts: ServerOptions): Promise<BenchServer> {
-  const port = 20_000 + Math.floor(Math.random() * 30_000);
+  const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
