@@ -29,7 +29,6 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     genReqId: () => crypto.randomUUID(),
     // Replaced by logRequests(): routine webhook traffic would drown everything else at info.
     logController: new LogController({ disableRequestLogging: true }),
-    ajv: undefined,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { device } from './devices.ts';
 import { endpoint } from './endpoint.ts';
 import { CASE_STATUSES } from './enums.ts';
 import { dataOf, idParams, isoDateTime, listOf } from './envelope.ts';
@@ -38,22 +39,8 @@ export const caseSchema = z.object({
 });
 export type Case = z.infer<typeof caseSchema>;
 
-/** A device row as the devices tables show it (spec §3 Device). */
-export const serviceDeviceSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  deviceType: z.number().int(),
-  deviceModel: z.string(),
-  /** 1 online, 0 offline. */
-  status: z.number().int(),
-  lastOnline: isoDateTime.nullable(),
-  /** 0 when the device is in an open case (spec §4), else 1. */
-  isClosed: z.number().int(),
-  /** The open case holding the device, null when none. */
-  caseId: z.number().int().nullable(),
-  customerId: z.number().int(),
-  customerName: z.string(),
-});
+/** A device row as the case and alert device tables show it: the devices list row (spec §3 Device). */
+export const serviceDeviceSchema = device.omit({ tenantName: true, createdAt: true });
 export type ServiceDevice = z.infer<typeof serviceDeviceSchema>;
 
 /** Answer of a case creation that found nothing to hold (the spec's client reads data.error / data.msg). */

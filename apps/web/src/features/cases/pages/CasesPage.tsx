@@ -1,8 +1,9 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Flex, Input, Select } from 'antd';
+import { Button, Card, Flex, Select } from 'antd';
 import { useState } from 'react';
 import { CASE_STATUSES } from '@vigil/contracts';
 import { useAuth } from '../../../app/hooks.ts';
+import { CustomerSearchInput } from '../../../components/CustomerSearch.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useListState } from '../../../lib/useListState.ts';
 import { isSuperAdmin } from '../../auth/authSlice.ts';
@@ -28,14 +29,7 @@ export default function CasesPage() {
       <PageHeader title="Cases" extra={addButton} />
       <Card>
         <Flex gap={12} wrap="wrap" style={{ marginBottom: 16 }}>
-          <Input.Search
-            placeholder="Search customers"
-            allowClear
-            defaultValue={typeof list.filter.q === 'string' ? list.filter.q : ''}
-            onSearch={(q) => list.setFilter({ ...list.filter, q: q.trim() || undefined })}
-            style={{ maxWidth: 280 }}
-            aria-label="Filter by customer"
-          />
+          <CustomerSearchInput list={list} style={{ maxWidth: 280 }} />
           <Select
             allowClear
             placeholder="Any status"

@@ -1,7 +1,8 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Input } from 'antd';
+import { Button, Card } from 'antd';
 import { useState } from 'react';
 import { useAuth } from '../../../app/hooks.ts';
+import { CustomerSearchInput } from '../../../components/CustomerSearch.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useListState } from '../../../lib/useListState.ts';
 import { isSuperAdmin } from '../../auth/authSlice.ts';
@@ -27,14 +28,7 @@ export default function PortalsPage() {
     <>
       <PageHeader title="Portals" extra={addButton} />
       <Card>
-        <Input.Search
-          placeholder="Search customers"
-          allowClear
-          defaultValue={typeof list.filter.q === 'string' ? list.filter.q : ''}
-          onSearch={(q) => list.setFilter({ ...list.filter, q: q.trim() || undefined })}
-          style={{ maxWidth: 320, marginBottom: 16 }}
-          aria-label="Filter by customer"
-        />
+        <CustomerSearchInput list={list} style={{ marginBottom: 16 }} />
         <PortalsTable
           list={list}
           result={result}

@@ -1,8 +1,9 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Input, Table, type TableColumnsType } from 'antd';
+import { Button, Card, Table, type TableColumnsType } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { REPORT_PERIODS, type Report } from '@vigil/contracts';
 import { useAuth } from '../../../app/hooks.ts';
+import { CustomerSearchInput } from '../../../components/CustomerSearch.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { EmptyState, TableState } from '../../../components/TableStates.tsx';
 import { formatDate } from '../../../lib/dates.ts';
@@ -44,14 +45,7 @@ export default function ReportsPage() {
     <>
       <PageHeader title="Reports" extra={create} />
       <Card>
-        <Input.Search
-          placeholder="Search customers"
-          allowClear
-          defaultValue={typeof list.filter.q === 'string' ? list.filter.q : ''}
-          onSearch={(q) => list.setFilter({ ...list.filter, q: q.trim() || undefined })}
-          style={{ maxWidth: 320, marginBottom: 16 }}
-          aria-label="Filter by customer"
-        />
+        <CustomerSearchInput list={list} style={{ marginBottom: 16 }} />
         <TableState isLoading={isLoading} error={error} onRetry={refetch}>
           <Table<Report>
             rowKey="id"
