@@ -3,3 +3,4 @@ export * from './monitoring.ts';
 export * from './operations.ts';
 export * from './billing.ts';
 export * from './rollups.ts';
+export * from './counts.ts';

@@ -28,6 +28,9 @@ export const cases = pgTable(
     index('cases_portal_idx').on(t.tenantId, t.portalId),
     index('cases_tenant_type_idx').on(t.tenantId, t.caseType),
     index('cases_tenant_created_idx').on(t.tenantId, t.createdAt),
+    // List orders (cases.repository.ts): newest first, and one status code newest first; index-only for deep pages.
+    index('cases_list_created_idx').on(t.tenantId, t.createdAt.desc().nullsLast(), t.id.desc().nullsFirst()),
+    index('cases_list_type_idx').on(t.tenantId, t.caseType, t.id),
   ],
 );
 
@@ -88,6 +91,9 @@ export const alerts = pgTable(
     index('alerts_id_idx').on(t.id),
     index('alerts_tenant_created_idx').on(t.tenantId, t.createdAt),
     index('alerts_portal_idx').on(t.tenantId, t.portalId, t.alertType),
+    // List orders (alerts.repository.ts): newest first, and one type newest first; index-only for deep pages.
+    index('alerts_list_created_idx').on(t.tenantId, t.createdAt.desc().nullsLast(), t.id.desc().nullsFirst()),
+    index('alerts_list_type_idx').on(t.tenantId, t.alertType, t.id),
   ],
 );
 

@@ -5,6 +5,7 @@ import type { Scope } from '../../db/scope.ts';
 import type { EventBus } from '../../events/bus.ts';
 import { TOPICS, type AlertOpenedEvent } from '../../events/topics.ts';
 import { DEVICE_COLUMNS, DEVICE_SORT, deviceConditions, toServiceDevice, type DeviceListQuery } from '../cases/cases.repository.ts';
+import { keptAlertTotal, portalNotDeleted } from '../devices/kept-counts.ts';
 import { allOf, at, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from '../cases/sql-list.ts';
 
 /** Alert age after which an open alert shows the error dot (decisions §6). */
@@ -45,11 +46,12 @@ export interface AlertListQuery {
 }
 
 export async function listAlerts(tx: Tx, scope: Scope, q: AlertListQuery, now: Date): Promise<{ list: Alert[]; count: number }> {
-  const where: SQL[] = [inTenant(scope, sql`a.tenant_id`)];
-  if (q.filter.customerId !== undefined) where.push(sql`a.portal_id = ${q.filter.customerId}`);
-  if (q.filter.alertType !== undefined) where.push(sql`a.alert_type = ${q.filter.alertType}`);
-  if (q.filter.status !== undefined) where.push(sql`${statusAt(now)} = ${q.filter.status}`);
-  if (q.filter.q) where.push(sql`p.name ilike ${containsPattern(q.filter.q)}`);
+  const nameLike = q.filter.q ? containsPattern(q.filter.q) : undefined;
+  const own: SQL[] = [inTenant(scope, sql`a.tenant_id`)];
+  if (q.filter.customerId !== undefined) own.push(sql`a.portal_id = ${q.filter.customerId}`);
+  if (q.filter.alertType !== undefined) own.push(sql`a.alert_type = ${q.filter.alertType}`);
+  // The status depends on the clock (escalation after 24 h): no kept count for it.
+  if (q.filter.status !== undefined) own.push(sql`${statusAt(now)} = ${q.filter.status}`);
   const sort = {
     id: sql`a.id`,
     createdAt: sql`a.created_at`,
@@ -58,9 +60,27 @@ export async function listAlerts(tx: Tx, scope: Scope, q: AlertListQuery, now: D
     offlineCount: sql`a.offline_count`,
     status: statusAt(now),
   };
-  const rows = await queryRows<AlertRow>(tx, sql`select ${alertColumns(now)} ${ALERT_FROM} where ${allOf(where)} ${orderBy(q.sort, sort, sql`a.id desc`)} ${pageOf(q)}`);
-  const [total] = await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${ALERT_FROM} where ${allOf(where)}`);
-  return { list: rows.map(toAlert), count: total?.count ?? 0 };
+  const order = orderBy(q.sort, sort, sql`a.id desc`);
+  const kept = await keptAlertTotal(tx, scope, { customerId: q.filter.customerId, alertType: q.filter.alertType, portalNameLike: nameLike });
+  const withPortal = allOf([...own, ...(nameLike !== undefined ? [sql`p.name ilike ${nameLike}`] : [])]);
+  const count =
+    q.filter.status === undefined ? kept.count : ((await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${ALERT_FROM} where ${withPortal}`))[0]?.count ?? 0);
+  if (nameLike !== undefined || q.sort?.field === 'customerName') {
+    // Conditions or order on the portal: one query over alerts joined to portals.
+    const rows = await queryRows<AlertRow>(tx, sql`select ${alertColumns(now)} ${ALERT_FROM} where ${withPortal} ${order} ${pageOf(q)}`);
+    return { list: rows.map(toAlert), count };
+  }
+  // Deferred join: skip `offset` rows in the alerts' own index order, then read the page with its portal.
+  const rows = await queryRows<AlertRow>(
+    tx,
+    sql`select ${alertColumns(now)}
+          from (select a.tenant_id, a.id from alerts a where ${allOf([...own, portalNotDeleted('a', kept.hasDeletedPortal)])} ${order} ${pageOf(q)}) k
+          join alerts a on a.tenant_id = k.tenant_id and a.id = k.id
+          join portals p on p.tenant_id = a.tenant_id and p.id = a.portal_id and p.deleted_at is null
+          join tenants t on t.id = a.tenant_id
+        ${order}`,
+  );
+  return { list: rows.map(toAlert), count };
 }
 
 export async function findAlert(tx: Tx, scope: Scope, id: number, now: Date): Promise<Alert | undefined> {

@@ -3,6 +3,7 @@ import { CASE_COMPLETED } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
+import { keptCaseTotal, portalNotDeleted } from '../devices/kept-counts.ts';
 import { allOf, at, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from './sql-list.ts';
 
 interface CaseRow {
@@ -44,16 +45,33 @@ export interface CaseListQuery {
 }
 
 export async function listCases(tx: Tx, scope: Scope, q: CaseListQuery, portalId?: number): Promise<{ list: Case[]; count: number }> {
-  const where: SQL[] = [inTenant(scope, sql`c.tenant_id`)];
   const customerId = portalId ?? q.filter.customerId;
-  if (customerId !== undefined) where.push(sql`c.portal_id = ${customerId}`);
-  if (q.filter.caseType !== undefined) where.push(sql`c.case_type = ${q.filter.caseType}`);
-  if (q.filter.open === true) where.push(sql`c.case_type < ${CASE_COMPLETED}`);
-  if (q.filter.open === false) where.push(sql`c.case_type = ${CASE_COMPLETED}`);
-  if (q.filter.q) where.push(sql`p.name ilike ${containsPattern(q.filter.q)}`);
-  const rows = await queryRows<CaseRow>(tx, sql`select ${CASE_COLUMNS} ${CASE_FROM} where ${allOf(where)} ${orderBy(q.sort, CASE_SORT, sql`c.id desc`)} ${pageOf(q)}`);
-  const [total] = await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${CASE_FROM} where ${allOf(where)}`);
-  return { list: rows.map(toCase), count: total?.count ?? 0 };
+  const nameLike = q.filter.q ? containsPattern(q.filter.q) : undefined;
+  // The total from the kept counts (per portal and status code), not a count over the cases.
+  const kept = await keptCaseTotal(tx, scope, { customerId, caseType: q.filter.caseType, open: q.filter.open, portalNameLike: nameLike }, CASE_COMPLETED);
+  const own: SQL[] = [inTenant(scope, sql`c.tenant_id`)];
+  if (customerId !== undefined) own.push(sql`c.portal_id = ${customerId}`);
+  if (q.filter.caseType !== undefined) own.push(sql`c.case_type = ${q.filter.caseType}`);
+  if (q.filter.open === true) own.push(sql`c.case_type < ${CASE_COMPLETED}`);
+  if (q.filter.open === false) own.push(sql`c.case_type = ${CASE_COMPLETED}`);
+  const order = orderBy(q.sort, CASE_SORT, sql`c.id desc`);
+  if (nameLike !== undefined || q.sort?.field === 'customerName') {
+    // Conditions or order on the portal: one query over cases joined to portals.
+    const where = allOf([...own, ...(nameLike !== undefined ? [sql`p.name ilike ${nameLike}`] : [])]);
+    const rows = await queryRows<CaseRow>(tx, sql`select ${CASE_COLUMNS} ${CASE_FROM} where ${where} ${order} ${pageOf(q)}`);
+    return { list: rows.map(toCase), count: kept.count };
+  }
+  // Deferred join: skip `offset` rows in the cases' own index order, then read the page with its portal.
+  const rows = await queryRows<CaseRow>(
+    tx,
+    sql`select ${CASE_COLUMNS}
+          from (select c.tenant_id, c.id from cases c where ${allOf([...own, portalNotDeleted('c', kept.hasDeletedPortal)])} ${order} ${pageOf(q)}) k
+          join cases c on c.tenant_id = k.tenant_id and c.id = k.id
+          join portals p on p.tenant_id = c.tenant_id and p.id = c.portal_id and p.deleted_at is null
+          join tenants t on t.id = c.tenant_id
+        ${order}`,
+  );
+  return { list: rows.map(toCase), count: kept.count };
 }
 
 export async function findCase(tx: Tx, scope: Scope, id: number): Promise<Case | undefined> {

@@ -57,18 +57,46 @@ const FROM = sql`from devices d
   join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id
   join tenants t on t.id = d.tenant_id`;
 
-export async function listDevices(
-  executor: Executor,
-  f: DeviceFilter & { sort: { field: DeviceSortField; dir: 'ASC' | 'DESC' }; offset: number; limit: number },
-): Promise<DeviceRow[]> {
+const COLUMNS = sql`d.id, d.name, d.device_type, d.device_model, d.status, d.last_online, d.open_case_id, d.portal_id,
+  p.name as customer_name, t.name as tenant_name, d.created_at`;
+
+/** Conditions on the device row alone (no portal or tenant columns). */
+function deviceOnly(f: DeviceFilter): SQL {
+  const parts = [sql`d.removed_at is null`, tenantCondition(f.scope, sql`d.tenant_id`)];
+  if (f.id !== undefined) parts.push(sql`d.id = ${f.id}`);
+  if (f.customerId !== undefined) parts.push(sql`d.portal_id = ${f.customerId}`);
+  if (f.caseId !== undefined) parts.push(sql`exists (select 1 from case_devices cd where cd.tenant_id = d.tenant_id and cd.case_id = ${f.caseId} and cd.device_id = d.id)`);
+  if (f.alertId !== undefined) parts.push(sql`exists (select 1 from alert_devices ad where ad.tenant_id = d.tenant_id and ad.alert_id = ${f.alertId} and ad.device_id = d.id)`);
+  if (f.status !== undefined) parts.push(sql`d.status = ${f.status}`);
+  if (f.deviceType !== undefined) parts.push(sql`d.device_type = ${f.deviceType}`);
+  if (f.q) parts.push(sql`d.name ilike ${containsPattern(f.q)}`);
+  return sql.join(parts, sql` and `);
+}
+
+export interface DevicePage {
+  sort: { field: DeviceSortField; dir: 'ASC' | 'DESC' };
+  offset: number;
+  limit: number;
+  /** From the kept total: whether rows of deleted portals must be skipped while paging. */
+  hasDeletedPortal?: boolean;
+}
+
+export async function listDevices(executor: Executor, f: DeviceFilter & DevicePage): Promise<DeviceRow[]> {
+  const order = sql`${SORT_SQL[f.sort.field]} ${direction(f.sort.dir)} nulls last, d.id ${direction(f.sort.dir)}`;
+  if (f.sort.field === 'customerName' || f.hasDeletedPortal !== false) {
+    return queryRows<DeviceRow>(executor, sql`select ${COLUMNS} ${FROM} where ${whereOf(f)} order by ${order} limit ${f.limit} offset ${f.offset}`);
+  }
+  // Deferred join: skip `offset` rows over the device table alone (index order for the default sort,
+  // no heap or portal reads per skipped row), then read the page's rows with their portal and tenant.
   return queryRows<DeviceRow>(
     executor,
-    sql`select d.id, d.name, d.device_type, d.device_model, d.status, d.last_online, d.open_case_id, d.portal_id,
-               p.name as customer_name, t.name as tenant_name, d.created_at
-          ${FROM}
-         where ${whereOf(f)}
-         order by ${SORT_SQL[f.sort.field]} ${direction(f.sort.dir)} nulls last, d.id ${direction(f.sort.dir)}
-         limit ${f.limit} offset ${f.offset}`,
+    sql`select ${COLUMNS}
+          from (select d.tenant_id, d.id from devices d where ${deviceOnly(f)} order by ${order} limit ${f.limit} offset ${f.offset}) k
+          join devices d on d.tenant_id = k.tenant_id and d.id = k.id
+          join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id
+          join tenants t on t.id = d.tenant_id
+         where p.deleted_at is null and t.deleted_at is null
+         order by ${order}`,
   );
 }
 

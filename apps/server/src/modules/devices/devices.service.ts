@@ -4,6 +4,7 @@ import type { Scope } from '../../db/scope.ts';
 import { notFound } from '../../http/errors.ts';
 import { toIso, toIsoOrNull } from '../portals/sql-fragments.ts';
 import * as repo from './devices.repository.ts';
+import { keptDeviceTotal } from './kept-counts.ts';
 
 function present(row: repo.DeviceRow): Device {
   return {
@@ -25,7 +26,11 @@ function present(row: repo.DeviceRow): Device {
 export async function listDevices(tx: Tx, scope: Scope, query: DeviceListQuery): Promise<{ list: Device[]; count: number }> {
   const filter = { scope, ...query.filter };
   const sort = query.sort ?? { field: 'name' as const, dir: 'ASC' as const };
-  const [rows, count] = [await repo.listDevices(tx, { ...filter, sort, offset: query.offset, limit: query.limit }), await repo.countDevices(tx, filter)];
+  // The total comes from the kept counts unless a filter they do not hold (name, case, alert) is given.
+  const { q, caseId, alertId } = query.filter;
+  const kept = q || caseId !== undefined || alertId !== undefined ? undefined : await keptDeviceTotal(tx, scope, query.filter);
+  const rows = await repo.listDevices(tx, { ...filter, sort, offset: query.offset, limit: query.limit, hasDeletedPortal: kept?.hasDeletedPortal });
+  const count = kept ? kept.count : await repo.countDevices(tx, filter);
   return { list: rows.map(present), count };
 }
 
