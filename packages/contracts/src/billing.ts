@@ -28,6 +28,26 @@ export const verifyCheckoutResponse = dataOf(
   }),
 );
 
+/**
+ * The card path of PAYMENTS=stripe with a publishable key (Stripe Elements in the app's own
+ * dialog): the subscription is created server-side and the browser confirms the intent it
+ * answers. `setup` (trial: the card is collected for later, nothing is charged now) or
+ * `payment` (no trial: the first invoice is paid now).
+ */
+export const CARD_INTENT_TYPES = ['setup', 'payment'] as const;
+export const cardSubscriptionIntent = z.object({
+  /** The billing record to confirm afterwards. */
+  billingId: z.number().int(),
+  intentType: z.enum(CARD_INTENT_TYPES),
+  clientSecret: z.string(),
+  publishableKey: z.string(),
+});
+export type CardSubscriptionIntent = z.infer<typeof cardSubscriptionIntent>;
+
+export const confirmCardSubscriptionBody = z.strictObject({
+  billingId: z.number({ error: 'billingId is required' }).int().min(1).max(2_147_483_647),
+});
+
 /** One checkout / subscription record (GET /billings). */
 export const billingRecord = z.object({
   id: z.number().int(),
@@ -66,6 +86,22 @@ export const billingEndpoints = {
     tag: TAG,
     summary: 'Confirm a checkout with the provider; activates the subscription only when paid for this tenant',
     body: verifyCheckoutBody,
+    response: verifyCheckoutResponse,
+  }),
+  registerWithCardSubscription: endpoint({
+    method: 'POST',
+    path: '/v0/api/tenants/register-with-subscription-intent',
+    tag: TAG,
+    summary: "Create (or update) the caller's tenant and a subscription whose card is taken in the app's dialog (Stripe Elements)",
+    body: subscriptionSignupBody,
+    response: dataOf(z.object({ tenant: tenantSchema, intent: cardSubscriptionIntent })),
+  }),
+  confirmCardSubscription: endpoint({
+    method: 'POST',
+    path: '/v0/api/tenants/confirm-subscription-intent',
+    tag: TAG,
+    summary: "Ask the provider whether the dialog's card was collected (or paid); activates the subscription only then",
+    body: confirmCardSubscriptionBody,
     response: verifyCheckoutResponse,
   }),
   list: endpoint({ method: 'GET', path: '/v0/api/billings', tag: TAG, summary: "The tenant's billing records", query: billingListQuery, response: listOf(billingRecord) }),

@@ -10,6 +10,11 @@ import { dataOf } from './envelope.ts';
 export const clientConfigSchema = z.object({
   commandPortalUrl: z.string(),
   payments: z.enum(['sandbox', 'stripe']),
+  /**
+   * STRIPE_PUBLISHABLE_KEY (public by design). With PAYMENTS=stripe and a key, 'Go To Payment'
+   * opens the card dialog (Stripe Elements); without one, the hosted checkout.
+   */
+  stripePublishableKey: z.string().nullable(),
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
 

@@ -48,6 +48,7 @@ export async function tenantBillingState(ex: Executor, tenantId: number) {
       discount: tenants.discount,
       subscriptionStatus: tenants.subscriptionStatus,
       subscriptionId: tenants.providerSubscriptionId,
+      customerId: tenants.providerCustomerId,
       deletedAt: tenants.deletedAt,
       portalCount: sql<number>`(select count(*)::int from ${portals} p where p.tenant_id = ${tenantId} and p.deleted_at is null)`,
     })
@@ -75,6 +76,12 @@ export async function findBillingBySession(ex: Executor, provider: string, sessi
     .select()
     .from(billings)
     .where(and(eq(billings.provider, provider), eq(billings.sessionId, sessionId), tenantId === undefined ? undefined : eq(billings.tenantId, tenantId)));
+  return row;
+}
+
+/** A billing row by id, only when it belongs to the tenant. */
+export async function findBilling(ex: Executor, tenantId: number, id: number): Promise<BillingRow | undefined> {
+  const [row] = await ex.select().from(billings).where(and(eq(billings.tenantId, tenantId), eq(billings.id, id)));
   return row;
 }
 

@@ -5,6 +5,7 @@ import { route } from '../../http/route.ts';
 import type { AppModule } from '../index.ts';
 import { listBillings } from './billing.repository.ts';
 import { startSubscription, toBillingRecord, verifyCheckout } from './billing.service.ts';
+import { confirmCardSubscription, startCardSubscription } from './card-subscription.ts';
 import { applyPaymentEvent, followPortalChanges } from './fulfilment.ts';
 import { InvalidSignature, ProviderFailure, type PaymentProvider } from './providers/provider.ts';
 import { createSandboxProvider } from './providers/sandbox.ts';
@@ -14,12 +15,16 @@ import { registerSandboxCheckout } from './sandbox-checkout.ts';
 /** The provider chosen by PAYMENTS (decisions.md §1, §7). */
 export function createPaymentProvider(deps: AppDeps): PaymentProvider {
   if (deps.config.payments === 'stripe') {
-    return createStripeProvider({ secretKey: deps.config.stripe.secretKey!, webhookSecret: deps.config.stripe.webhookSecret, apiBase: deps.config.stripe.apiBase });
+    const { secretKey, webhookSecret, apiBase, publishableKey } = deps.config.stripe;
+    return createStripeProvider({ secretKey: secretKey!, webhookSecret, apiBase, publishableKey });
   }
   return createSandboxProvider({ database: deps.database, clock: deps.clock, publicUrl: deps.config.publicUrl });
 }
 
-/** Billing (decisions.md §7): subscribe through a hosted checkout, verify it server-side, list records, follow portal count. */
+/**
+ * Billing (decisions.md §7): subscribe through a hosted checkout or (Stripe with a publishable key)
+ * the app's card dialog, confirm either server-side, list records, follow portal count.
+ */
 export const billingModule: AppModule = async (app, deps) => {
   const provider = createPaymentProvider(deps);
 
@@ -33,6 +38,23 @@ export const billingModule: AppModule = async (app, deps) => {
     handler: async ({ body, principal }) => {
       try {
         return { data: await verifyCheckout(deps, provider, principal, body!.sessionId) };
+      } catch (err) {
+        if (err instanceof ProviderFailure) throw new AppError('INTERNAL', 'Failed to verify checkout session');
+        throw err;
+      }
+    },
+  });
+
+  route(app, deps, E.registerWithCardSubscription, {
+    permission: 'onboarding',
+    handler: async ({ body, principal }) => ({ data: await startCardSubscription(deps, provider, principal, body!) }),
+  });
+
+  route(app, deps, E.confirmCardSubscription, {
+    permission: 'onboarding',
+    handler: async ({ body, principal }) => {
+      try {
+        return { data: await confirmCardSubscription(deps, provider, principal, body!.billingId) };
       } catch (err) {
         if (err instanceof ProviderFailure) throw new AppError('INTERNAL', 'Failed to verify checkout session');
         throw err;

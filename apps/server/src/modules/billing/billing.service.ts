@@ -5,11 +5,13 @@ import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError, conflict, forbidden } from '../../http/errors.ts';
 import type { Principal } from '../../http/permissions.ts';
-import { issueTokens, type TokenPair } from '../auth/sessions.ts';
 import { findTenant } from '../tenants/tenants.repository.ts';
 import * as repo from './billing.repository.ts';
+import { fulfilVerified, isCardSubscriptionRow, type VerifyResult } from './fulfilment.ts';
 import { checkoutQuantity, CURRENCY, returnUrl, TRIAL_DAYS, unitAmountCents } from './pricing.ts';
 import type { PaymentProvider } from './providers/provider.ts';
+
+export type { VerifyResult } from './fulfilment.ts';
 
 export const CHECKOUT_FAILED = 'Failed to create checkout session';
 const ACTIVE = ['trialing', 'active'];
@@ -20,15 +22,13 @@ type SignupBody = z.output<typeof subscriptionSignupBody>;
 const platform = <T>(deps: AppDeps, fn: Parameters<typeof inScope<T>>[2]) => inScope(deps.database.db, allTenants, fn);
 
 /**
- * register-with-subscription-redirect: the caller's tenant is created (they become its
- * Admin) or, when they already have one without a running subscription, its info is
- * updated; then a billing row and a hosted checkout are opened. The provider is called
- * outside any transaction; when it fails the billing row is removed and the spec's
- * 'Failed to create checkout session' is answered.
+ * The onboarding step both payment paths share: the caller's tenant is created (they become
+ * its Admin) or, when they already have one without a running subscription, its info is
+ * updated; then a pending billing row is opened (no provider call inside the transaction).
  */
-export async function startSubscription(deps: AppDeps, provider: PaymentProvider, principal: Principal, body: SignupBody) {
+export async function openBilling(deps: AppDeps, provider: PaymentProvider, principal: Principal, body: SignupBody) {
   const now = deps.clock.now();
-  const { billing, email, quantity, unit } = await platform(deps, async (tx) => {
+  return platform(deps, async (tx) => {
     const user = await repo.lockUser(tx, principal.userId);
     if (!user || user.deactivatedAt) throw forbidden();
     let tenantId = user.tenantId;
@@ -47,9 +47,32 @@ export async function startSubscription(deps: AppDeps, provider: PaymentProvider
     const quantity = checkoutQuantity(terms, terms.portalCount);
     const unit = unitAmountCents(terms);
     const billing = await repo.insertBilling(tx, { tenantId, provider: provider.name, sessionId: '', status: 'pending', quantity, amountCents: quantity * unit, currency: CURRENCY, createdAt: now, updatedAt: now });
-    return { billing, email: body.email, quantity, unit };
+    return { billing, quantity, unit, customerId: terms.customerId ?? undefined };
   });
+}
 
+/** The provider refused to open the payment: the pending row goes, and the spec's text is answered. */
+export async function abandonBilling(deps: AppDeps, provider: PaymentProvider, billing: repo.BillingRow, err: unknown): Promise<never> {
+  deps.log.error({ err: (err as Error).message, tenantId: billing.tenantId, provider: provider.name }, 'checkout creation failed');
+  await platform(deps, (tx) => repo.deleteBilling(tx, billing.tenantId, billing.id));
+  throw new AppError('INTERNAL', CHECKOUT_FAILED);
+}
+
+/** The provider's id is recorded on the row; answers the tenant as it is now. */
+export async function recordBillingSession(deps: AppDeps, billing: repo.BillingRow, sessionId: string): Promise<Tenant> {
+  return platform(deps, async (tx) => {
+    await repo.setBillingSession(tx, billing.tenantId, billing.id, sessionId, deps.clock.now());
+    return (await findTenant(tx, billing.tenantId)) as Tenant;
+  });
+}
+
+/**
+ * register-with-subscription-redirect: the tenant and a pending billing row (openBilling),
+ * then a hosted checkout. The provider is called outside any transaction; when it fails
+ * the billing row is removed and the spec's 'Failed to create checkout session' is answered.
+ */
+export async function startSubscription(deps: AppDeps, provider: PaymentProvider, principal: Principal, body: SignupBody) {
+  const { billing, quantity, unit } = await openBilling(deps, provider, principal, body);
   const ids = { tenantId: billing.tenantId, billingId: billing.id };
   let checkout: { sessionId: string; url: string };
   try {
@@ -60,50 +83,30 @@ export async function startSubscription(deps: AppDeps, provider: PaymentProvider
       trialDays: TRIAL_DAYS,
       successUrl: returnUrl(deps.config.publicUrl, true, { ...ids, sessionId: '{CHECKOUT_SESSION_ID}' }),
       cancelUrl: returnUrl(deps.config.publicUrl, false, { ...ids, sessionId: '{CHECKOUT_SESSION_ID}' }),
-      customerEmail: email,
+      customerEmail: body.email,
     });
   } catch (err) {
-    deps.log.error({ err: (err as Error).message, tenantId: billing.tenantId, provider: provider.name }, 'checkout creation failed');
-    await platform(deps, (tx) => repo.deleteBilling(tx, billing.tenantId, billing.id));
-    throw new AppError('INTERNAL', CHECKOUT_FAILED);
+    return abandonBilling(deps, provider, billing, err);
   }
-  const tenant = await platform(deps, async (tx) => {
-    await repo.setBillingSession(tx, billing.tenantId, billing.id, checkout.sessionId, deps.clock.now());
-    return findTenant(tx, billing.tenantId);
-  });
+  const tenant = await recordBillingSession(deps, billing, checkout.sessionId);
   deps.log.info({ tenantId: billing.tenantId, userId: principal.userId, billingId: billing.id }, 'checkout opened');
-  return { tenant: tenant as Tenant, checkout };
+  return { tenant, checkout };
 }
-
-export type VerifyResult = { paymentStatus: 'paid' | 'unpaid' | 'cancelled' } & Partial<TokenPair>;
 
 /**
  * verify-checkout-session: the redirect's flag and tenant id are ignored. The session must be
  * a billing row of the caller's own tenant (as stored now, the token may predate it) AND the
- * provider must say it is paid for that tenant; only then the subscription is activated and
- * tokens carrying the tenant are issued. Repeating it is harmless.
+ * provider must say it is paid for that tenant (fulfilVerified); only then the subscription
+ * is activated and tokens carrying the tenant are issued. Repeating it is harmless.
  */
 export async function verifyCheckout(deps: AppDeps, provider: PaymentProvider, principal: Principal, sessionId: string): Promise<VerifyResult> {
   const found = await platform(deps, async (tx) => {
     const tenantId = await repo.currentTenantOfUser(tx, principal.userId);
     return tenantId === null ? undefined : repo.findBillingBySession(tx, provider.name, sessionId, tenantId);
   });
-  if (!found) return { paymentStatus: 'unpaid' };
-  const state = await provider.getCheckout(sessionId);
-  const now = deps.clock.now();
-  if (state.status === 'paid' && state.tenantReference === String(found.tenantId)) {
-    const tokens = await platform(deps, async (tx) => {
-      await repo.activateSubscription(tx, found, state, now, TRIAL_DAYS);
-      return issueTokens(deps, principal.userId, tx);
-    });
-    deps.log.info({ tenantId: found.tenantId, userId: principal.userId, billingId: found.id }, 'subscription activated');
-    return { paymentStatus: 'paid', ...tokens };
-  }
-  if (state.status === 'cancelled') {
-    await platform(deps, (tx) => repo.markBillingCancelled(tx, found, now));
-    return { paymentStatus: 'cancelled' };
-  }
-  return { paymentStatus: 'unpaid' };
+  // A card subscription's row is confirmed through its own call, never as a checkout session.
+  if (!found || isCardSubscriptionRow(found)) return { paymentStatus: 'unpaid' };
+  return fulfilVerified(deps, principal, found, await provider.getCheckout(sessionId));
 }
 
 export function toBillingRecord(row: repo.BillingRow): BillingRecord {

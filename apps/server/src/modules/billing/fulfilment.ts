@@ -1,12 +1,42 @@
 import { TOPICS, type PortalsChangedEvent } from '../../events/topics.ts';
 import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
+import type { Principal } from '../../http/permissions.ts';
+import { issueTokens, type TokenPair } from '../auth/sessions.ts';
 import * as repo from './billing.repository.ts';
 import { billablePortals, TRIAL_DAYS, unitAmountCents } from './pricing.ts';
-import type { PaymentEvent, PaymentProvider } from './providers/provider.ts';
+import type { CheckoutState, PaymentEvent, PaymentProvider } from './providers/provider.ts';
 
 const platform = <T>(deps: AppDeps, fn: Parameters<typeof inScope<T>>[2]) => inScope(deps.database.db, allTenants, fn);
 const MIRRORED = new Set(['trialing', 'active', 'past_due', 'canceled']);
+
+export type VerifyResult = { paymentStatus: 'paid' | 'unpaid' | 'cancelled' } & Partial<TokenPair>;
+
+/** A row of the card path (Stripe Elements): its session id is the provider's subscription id. */
+export const isCardSubscriptionRow = (row: repo.BillingRow) => row.provider === 'stripe' && row.sessionId.startsWith('sub_');
+
+/**
+ * Acts on the provider's own answer about a billing row of the caller's tenant (hosted
+ * checkout or card dialog alike): paid FOR THAT TENANT activates the subscription (once,
+ * activateSubscription) and issues tokens carrying the tenant; an ended attempt marks the
+ * row cancelled; anything else is unpaid and changes nothing.
+ */
+export async function fulfilVerified(deps: AppDeps, principal: Principal, found: repo.BillingRow, state: CheckoutState): Promise<VerifyResult> {
+  const now = deps.clock.now();
+  if (state.status === 'paid' && state.tenantReference === String(found.tenantId)) {
+    const tokens = await platform(deps, async (tx) => {
+      await repo.activateSubscription(tx, found, state, now, TRIAL_DAYS);
+      return issueTokens(deps, principal.userId, tx);
+    });
+    deps.log.info({ tenantId: found.tenantId, userId: principal.userId, billingId: found.id }, 'subscription activated');
+    return { paymentStatus: 'paid', ...tokens };
+  }
+  if (state.status === 'cancelled') {
+    await platform(deps, (tx) => repo.markBillingCancelled(tx, found, now));
+    return { paymentStatus: 'cancelled' };
+  }
+  return { paymentStatus: 'unpaid' };
+}
 
 /**
  * Applies a verified provider event once (security guide rule 8): its id is recorded in

@@ -1,4 +1,4 @@
-import { billingEndpoints as E } from '@vigil/contracts';
+import { billingEndpoints as E, clientConfigEndpoints } from '@vigil/contracts';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,6 +119,16 @@ describe('stripe provider (the real SDK against a local fake of the API)', () =>
     expect(fake.subscriptions.get(`sub_${sessionId}`)!.quantity).toBe(4);
     const [after] = await t.database.db.select().from(billings).where(eq(billings.tenantId, tenantId));
     expect(after!.quantity).toBe(4);
+  });
+
+  it('without STRIPE_PUBLISHABLE_KEY the web app is told no key (hosted checkout) and the card path is not found', async () => {
+    const other = await createUser(t, { tenant: null, roles: [] });
+    const config = await t.call(clientConfigEndpoints.get, { token: other.token });
+    expect(config.body.data).toMatchObject({ payments: 'stripe', stripePublishableKey: null });
+    const before = fake.requests.length;
+    expect((await t.call(E.registerWithCardSubscription, { token: other.token, body: form('Keyless Co') })).status).toBe(404);
+    expect((await t.call(E.confirmCardSubscription, { token: other.token, body: { billingId: 1 } })).status).toBe(404);
+    expect(fake.requests.length).toBe(before);
   });
 
   it('the provider failing answers "Failed to create checkout session" and leaves no billing row', async () => {

@@ -6,6 +6,13 @@ import { route } from '../../http/route.ts';
 export const clientConfigModule: AppModule = (app, deps) => {
   route(app, deps, clientConfigEndpoints.get, {
     permission: 'self',
-    handler: () => ({ data: { commandPortalUrl: deps.config.commandPortalUrl, payments: deps.config.payments } }),
+    handler: () => ({
+      data: {
+        commandPortalUrl: deps.config.commandPortalUrl,
+        payments: deps.config.payments,
+        // Only meaningful (and only sent) when Stripe is the provider.
+        stripePublishableKey: deps.config.payments === 'stripe' ? (deps.config.stripe.publishableKey ?? null) : null,
+      },
+    }),
   });
 };

@@ -43,8 +43,42 @@ export interface PaymentEvent {
   subscription?: { id: string; status: string };
 }
 
+/** A subscription whose card the app's own dialog collects (Stripe Elements). */
+export interface CardSubscriptionRequest {
+  tenantId: number;
+  billingId: number;
+  quantity: number;
+  unitAmountCents: number;
+  /** > 0: the card is collected for after the trial (SetupIntent); 0: the first month is paid now (PaymentIntent). */
+  trialDays: number;
+  customerEmail: string;
+  customerName: string;
+  /** The tenant's customer from an earlier attempt, reused rather than duplicated. */
+  customerId?: string;
+}
+
+export interface CardSubscription {
+  subscriptionId: string;
+  customerId: string;
+  intentType: 'setup' | 'payment';
+  /** Handed to Stripe.js only; never stored. */
+  clientSecret: string;
+}
+
+export interface CardSubscriptions {
+  create(req: CardSubscriptionRequest): Promise<CardSubscription>;
+  /**
+   * The subscription's state as the provider tells it: `paid` once its card is collected
+   * (trial) or its first invoice paid; `tenantReference` is the tenant it was created for.
+   * An unknown subscription is `unpaid` with no tenant reference.
+   */
+  state(subscriptionId: string): Promise<CheckoutState>;
+}
+
 export interface PaymentProvider {
   readonly name: 'sandbox' | 'stripe';
+  /** Only Stripe with a publishable key takes cards in the app (the sandbox has its hosted page only). */
+  readonly cards?: CardSubscriptions;
   createCheckout(req: CheckoutRequest): Promise<CheckoutSession>;
   /** The session's state; an unknown session is `unpaid` with no tenant reference. */
   getCheckout(sessionId: string): Promise<CheckoutState>;

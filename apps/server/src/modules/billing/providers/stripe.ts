@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { createStripeCards } from './stripe-cards.ts';
 import { InvalidSignature, ProviderFailure, type CheckoutRequest, type CheckoutState, type PaymentEvent, type PaymentProvider } from './provider.ts';
 
 export interface StripeOptions {
@@ -6,6 +7,8 @@ export interface StripeOptions {
   webhookSecret?: string;
   /** STRIPE_API_BASE: another host for the SDK (tests point it at a local fake). */
   apiBase?: string;
+  /** STRIPE_PUBLISHABLE_KEY: with it, cards are also taken in the app's own dialog (Stripe Elements). */
+  publishableKey?: string;
 }
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
@@ -34,6 +37,7 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
   const stripe = new Stripe(opts.secretKey, sdkOptions(opts.apiBase));
   return {
     name: 'stripe',
+    cards: opts.publishableKey ? createStripeCards(stripe) : undefined,
     async createCheckout(req: CheckoutRequest) {
       try {
         const session = await stripe.checkout.sessions.create(

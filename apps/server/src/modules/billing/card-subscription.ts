@@ -1,0 +1,70 @@
+import type { CardSubscriptionIntent, Tenant } from '@vigil/contracts';
+import { subscriptionSignupBody } from '@vigil/contracts';
+import type { z } from 'zod';
+import { allTenants, inScope } from '../../db/scope.ts';
+import type { AppDeps } from '../../deps.ts';
+import { notFound } from '../../http/errors.ts';
+import type { Principal } from '../../http/permissions.ts';
+import * as repo from './billing.repository.ts';
+import { abandonBilling, openBilling, recordBillingSession } from './billing.service.ts';
+import { fulfilVerified, isCardSubscriptionRow, type VerifyResult } from './fulfilment.ts';
+import { TRIAL_DAYS } from './pricing.ts';
+import type { CardSubscriptions, PaymentProvider } from './providers/provider.ts';
+
+type SignupBody = z.output<typeof subscriptionSignupBody>;
+
+const platform = <T>(deps: AppDeps, fn: Parameters<typeof inScope<T>>[2]) => inScope(deps.database.db, allTenants, fn);
+
+/** The card path exists only with PAYMENTS=stripe and STRIPE_PUBLISHABLE_KEY; otherwise its routes are not found. */
+function cardsOf(deps: AppDeps, provider: PaymentProvider): { cards: CardSubscriptions; publishableKey: string } {
+  const publishableKey = deps.config.stripe.publishableKey;
+  if (!provider.cards || !publishableKey) throw notFound();
+  return { cards: provider.cards, publishableKey };
+}
+
+/**
+ * register-with-subscription-intent: the same onboarding step as the hosted checkout
+ * (openBilling), then the provider's customer and subscription with the 30-day trial,
+ * created incomplete: the answer carries the client secret of the intent the browser
+ * confirms with Stripe.js (the trial's SetupIntent, or the first invoice's PaymentIntent).
+ * The row's session id is the subscription id. Provider failure: the row goes and the
+ * spec's 'Failed to create checkout session' is answered.
+ */
+export async function startCardSubscription(deps: AppDeps, provider: PaymentProvider, principal: Principal, body: SignupBody): Promise<{ tenant: Tenant; intent: CardSubscriptionIntent }> {
+  const { cards, publishableKey } = cardsOf(deps, provider);
+  const { billing, quantity, unit, customerId } = await openBilling(deps, provider, principal, body);
+  let created;
+  try {
+    created = await cards.create({
+      tenantId: billing.tenantId,
+      billingId: billing.id,
+      quantity,
+      unitAmountCents: unit,
+      trialDays: TRIAL_DAYS,
+      customerEmail: body.email,
+      customerName: body.name,
+      customerId,
+    });
+  } catch (err) {
+    return abandonBilling(deps, provider, billing, err);
+  }
+  const tenant = await recordBillingSession(deps, billing, created.subscriptionId);
+  deps.log.info({ tenantId: billing.tenantId, userId: principal.userId, billingId: billing.id, intentType: created.intentType }, 'card subscription opened');
+  return { tenant, intent: { billingId: billing.id, intentType: created.intentType, clientSecret: created.clientSecret, publishableKey } };
+}
+
+/**
+ * confirm-subscription-intent: the billing row must be a card subscription of the caller's
+ * own tenant (as stored now; anything else is not found), and the provider is asked about
+ * the subscription (the browser's word that Stripe.js succeeded is not taken). The verdict
+ * is acted on exactly as for a hosted checkout (fulfilVerified).
+ */
+export async function confirmCardSubscription(deps: AppDeps, provider: PaymentProvider, principal: Principal, billingId: number): Promise<VerifyResult> {
+  const { cards } = cardsOf(deps, provider);
+  const found = await platform(deps, async (tx) => {
+    const tenantId = await repo.currentTenantOfUser(tx, principal.userId);
+    return tenantId === null ? undefined : repo.findBilling(tx, tenantId, billingId);
+  });
+  if (!found || !isCardSubscriptionRow(found)) throw notFound();
+  return fulfilVerified(deps, principal, found, await cards.state(found.sessionId));
+}
