@@ -3,7 +3,7 @@ import { api, request, type RequestBodyOf } from '../../lib/api/apiSlice.ts';
 
 type E = typeof billingEndpoints;
 
-/** Subscription calls (decisions.md §7): hosted checkout, then a server-side confirmation. */
+/** Subscription calls (decisions.md §7): hosted checkout or card dialog, then a server-side confirmation. */
 export const billingApi = api.injectEndpoints({
   endpoints: (build) => ({
     registerWithSubscription: build.mutation<ResponseOf<E['registerWithSubscription']>, RequestBodyOf<E['registerWithSubscription']>>({
@@ -16,7 +16,18 @@ export const billingApi = api.injectEndpoints({
       extraOptions: { silent: true },
       invalidatesTags: ['Tenant', 'Billing'],
     }),
+    /** The card dialog's path (PAYMENTS=stripe with a publishable key): the subscription and the intent to confirm. */
+    registerWithCardSubscription: build.mutation<ResponseOf<E['registerWithCardSubscription']>, RequestBodyOf<E['registerWithCardSubscription']>>({
+      query: (body) => request(billingEndpoints.registerWithCardSubscription, { body }),
+      invalidatesTags: ['Tenant'],
+    }),
+    confirmCardSubscription: build.mutation<ResponseOf<E['confirmCardSubscription']>, RequestBodyOf<E['confirmCardSubscription']>>({
+      query: (body) => request(billingEndpoints.confirmCardSubscription, { body }),
+      // The dialog shows the spec's own texts instead of the generic notification.
+      extraOptions: { silent: true },
+      invalidatesTags: ['Tenant', 'Billing'],
+    }),
   }),
 });
 
-export const { useRegisterWithSubscriptionMutation, useVerifyCheckoutSessionMutation } = billingApi;
+export const { useRegisterWithSubscriptionMutation, useVerifyCheckoutSessionMutation, useRegisterWithCardSubscriptionMutation, useConfirmCardSubscriptionMutation } = billingApi;

@@ -1,6 +1,7 @@
 import { Button, Modal, Typography } from 'antd';
-import { LIMITS } from '@vigil/contracts';
-import { useRegisterWithSubscriptionMutation } from '../billingApi.ts';
+import { LIMITS, type CardSubscriptionIntent } from '@vigil/contracts';
+import { useClientConfigQuery } from '../../../lib/api/clientConfigApi.ts';
+import { useRegisterWithCardSubscriptionMutation, useRegisterWithSubscriptionMutation } from '../billingApi.ts';
 import type { TenantFormValues } from '../../tenants/components/TenantFormFields.tsx';
 
 export const TRIAL_TEXT = `Your subscription starts with a one-month free trial. After the trial, it is ${LIMITS.pricePerPortalUsd} USD monthly per portal.`;
@@ -10,15 +11,39 @@ export function goToCheckout(url: string): void {
   window.location.assign(url);
 }
 
+/** PAYMENTS=stripe with a publishable key takes the card in the app's dialog; otherwise the hosted checkout. */
+export function useCardPayments(): boolean {
+  const config = useClientConfigQuery().data;
+  return config?.payments === 'stripe' && Boolean(config.stripePublishableKey);
+}
+
 /**
  * The welcome dialog before payment (spec §2, §9): trial and price text, 'Close' and
- * 'Go To Payment', which opens the hosted checkout for the tenant form's values.
+ * 'Go To Payment', which for the tenant form's values opens the hosted checkout or, with
+ * card payments, creates the subscription and hands its intent to the card dialog.
  */
-export function WelcomeDialog({ open, onClose, values }: { open: boolean; onClose: () => void; values: () => TenantFormValues | undefined }) {
+export function WelcomeDialog({
+  open,
+  onClose,
+  values,
+  onCardIntent,
+}: {
+  open: boolean;
+  onClose: () => void;
+  values: () => TenantFormValues | undefined;
+  onCardIntent: (intent: CardSubscriptionIntent) => void;
+}) {
+  const cards = useCardPayments();
   const [register, { isLoading }] = useRegisterWithSubscriptionMutation();
+  const [registerCard, { isLoading: isOpeningCard }] = useRegisterWithCardSubscriptionMutation();
   const pay = async () => {
     const body = values();
     if (!body) return onClose();
+    if (cards) {
+      const result = await registerCard(body);
+      if ('data' in result && result.data) onCardIntent(result.data.data.intent);
+      return;
+    }
     const result = await register(body);
     if ('data' in result && result.data) goToCheckout(result.data.data.checkout.url);
   };
@@ -31,7 +56,7 @@ export function WelcomeDialog({ open, onClose, values }: { open: boolean; onClos
         <Button key="close" onClick={onClose}>
           Close
         </Button>,
-        <Button key="pay" type="primary" loading={isLoading} onClick={pay}>
+        <Button key="pay" type="primary" loading={isLoading || isOpeningCard} onClick={pay}>
           Go To Payment
         </Button>,
       ]}
@@ -39,7 +64,9 @@ export function WelcomeDialog({ open, onClose, values }: { open: boolean; onClos
       <Typography.Paragraph>Your company is set up. One step is left before you connect your first portal.</Typography.Paragraph>
       <Typography.Paragraph strong>{TRIAL_TEXT}</Typography.Paragraph>
       <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-        You will enter your card on the payment provider's secure page; nothing is charged during the trial.
+        {cards
+          ? 'You will enter your card in the next step; it goes to Stripe directly and nothing is charged during the trial.'
+          : "You will enter your card on the payment provider's secure page; nothing is charged during the trial."}
       </Typography.Paragraph>
     </Modal>
   );

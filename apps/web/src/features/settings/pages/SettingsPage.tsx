@@ -1,5 +1,6 @@
 import { Card, Form, Tabs } from 'antd';
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
+import type { CardSubscriptionIntent } from '@vigil/contracts';
 import { useAuth } from '../../../app/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { isSuperAdmin } from '../../auth/authSlice.ts';
@@ -9,11 +10,15 @@ import { TenantPanel } from '../components/TenantPanel.tsx';
 import { WelcomeDialog } from '../components/WelcomeDialog.tsx';
 import { useCheckoutReturn } from '../useCheckoutReturn.ts';
 
+// Its own chunk with Stripe Elements: fetched (and Stripe.js loaded) only when a card is to be entered.
+const CardPaymentDialog = lazy(() => import('../components/CardPaymentDialog.tsx'));
+
 /** Settings (spec §2): superAdmin sees only the profile; others Profile and Tenant (Tenant first without a tenant). */
 export default function SettingsPage() {
   const auth = useAuth();
   const [tab, setTab] = useState(auth.tenantId === -1 ? 'tenant' : 'profile');
   const [welcomeOpen, setWelcomeOpen] = useState(false);
+  const [cardIntent, setCardIntent] = useState<CardSubscriptionIntent>();
   const [form] = Form.useForm<TenantFormValues>();
   const openWelcome = useCallback(() => {
     setTab('tenant');
@@ -47,12 +52,21 @@ export default function SettingsPage() {
       <WelcomeDialog
         open={welcomeOpen}
         onClose={() => setWelcomeOpen(false)}
+        onCardIntent={(intent) => {
+          setWelcomeOpen(false);
+          setCardIntent(intent);
+        }}
         values={() => {
           // The form store also holds the loaded tenant's other fields: send only the form's six.
           const v = form.getFieldsValue(true) as TenantFormValues;
           return v.name ? cleanTenantForm(v) : undefined;
         }}
       />
+      {cardIntent && (
+        <Suspense fallback={null}>
+          <CardPaymentDialog intent={cardIntent} onClose={() => setCardIntent(undefined)} />
+        </Suspense>
+      )}
     </>
   );
 }

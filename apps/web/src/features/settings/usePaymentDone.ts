@@ -1,0 +1,24 @@
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { MSG } from '@vigil/contracts';
+import { useAppDispatch } from '../../app/hooks.ts';
+import { notify } from '../../lib/notify.ts';
+import { tokensReceived } from '../auth/authSlice.ts';
+
+/**
+ * The card dialog's end once the server confirmed the payment with Stripe: the activated
+ * session (its token carries the tenant), the spec §8 toast, then Pulse, as the hosted
+ * checkout's return does (useCheckoutReturn).
+ */
+export function usePaymentDone(): (accessToken: string | undefined) => void {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  return useCallback(
+    (accessToken) => {
+      if (accessToken) dispatch(tokensReceived({ accessToken }));
+      notify.success(MSG.paymentSuccessful);
+      navigate('/dashboards/pulse', { replace: true });
+    },
+    [dispatch, navigate],
+  );
+}
