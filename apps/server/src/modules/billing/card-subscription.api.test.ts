@@ -9,6 +9,8 @@ import { FakeStripe } from './fake-stripe.fixture.ts';
 import { createStripeCards, PORTAL_PRODUCT } from './providers/stripe-cards.ts';
 
 const PUBLISHABLE_KEY = 'pk_test_vigilCardDialog';
+const WEBHOOK_SECRET = 'whsec_card_dialog_secret';
+const signer = new Stripe('sk_test_signer');
 let t: TestApp;
 let base: string;
 const fake = new FakeStripe();
@@ -27,7 +29,7 @@ const confirm = (user: TestUser, billingId: unknown) => t.call(E.confirmCardSubs
 beforeAll(async () => {
   base = await fake.start();
   t = await createTestApp({
-    env: { PAYMENTS: 'stripe', STRIPE_SECRET_KEY: 'sk_test_vigil', STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY, STRIPE_API_BASE: base, PUBLIC_URL: 'https://vigil.example.com' },
+    env: { PAYMENTS: 'stripe', STRIPE_SECRET_KEY: 'sk_test_vigil', STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: base, PUBLIC_URL: 'https://vigil.example.com' },
   });
 });
 afterAll(async () => {
@@ -193,6 +195,35 @@ describe('card dialog path (Stripe Elements): the real SDK against a local fake 
     expect(res.status).toBe(500);
     expect(res.body.error!.msg).toBe('Failed to create checkout session');
     expect((await t.database.db.select().from(billings)).every((b) => b.sessionId !== '')).toBe(true);
+  });
+});
+
+describe('webhook: a card collected in the dialog activates even if the browser never confirms', () => {
+  const post = (event: Record<string, unknown>) => {
+    const payload = JSON.stringify(event);
+    const header = signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    return t.app.inject({ method: 'POST', url: '/v0/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': header }, payload });
+  };
+  const updated = (id: string, sub: Record<string, unknown>) => ({ id, object: 'event', type: 'customer.subscription.updated', data: { object: { object: 'subscription', ...sub } } });
+
+  it('customer.subscription.updated without a card changes nothing; with the card it activates once, for the tenant named in its metadata only', async () => {
+    const user = await createUser(t, { tenant: null, roles: [] });
+    const data = await start(user, 'Hooked Card Co');
+    const subId = (await billingRow(data.intent.billingId)).sessionId;
+    const base = { id: subId, status: 'trialing', customer: 'cus_hooked', metadata: { tenantId: String(data.tenant.id), billingId: String(data.intent.billingId) }, pending_setup_intent: `seti_${subId}` };
+    expect((await post(updated('evt_card_1', { ...base, default_payment_method: null }))).statusCode).toBe(200);
+    expect((await tenantRow(data.tenant.id)).subscriptionStatus).toBe('none');
+    const otherTenant = { ...base, default_payment_method: 'pm_card_visa', metadata: { tenantId: String(data.tenant.id + 1000) } };
+    expect((await post(updated('evt_card_2', otherTenant))).statusCode).toBe(200);
+    expect((await tenantRow(data.tenant.id)).subscriptionStatus).toBe('none');
+    expect((await post(updated('evt_card_3', { ...base, default_payment_method: 'pm_card_visa', pending_setup_intent: null }))).statusCode).toBe(200);
+    expect(await tenantRow(data.tenant.id)).toMatchObject({ subscriptionStatus: 'trialing', providerSubscriptionId: subId, providerCustomerId: 'cus_hooked' });
+    expect(await billingRow(data.intent.billingId)).toMatchObject({ status: 'paid', subscriptionId: subId });
+    // The browser's confirmation afterwards still answers paid with the tenant's tokens.
+    fake.collectCard(subId);
+    const res = await confirm(user, data.intent.billingId);
+    expect(res.body.data.paymentStatus).toBe('paid');
+    expect(await t.deps.accessTokens.verify(res.body.data.accessToken!)).toMatchObject({ tenantId: data.tenant.id });
   });
 });
 

@@ -54,6 +54,12 @@ export async function applyPaymentEvent(deps: AppDeps, provider: PaymentProvider
       else deps.log.warn({ eventId: event.id }, 'checkout completed for an unknown session or tenant');
     }
     const s = event.subscription;
+    // A card-path subscription whose card was collected: fulfilled like its confirmation (once).
+    const ref = s?.state?.status === 'paid' ? s.state.tenantReference : null;
+    if (s && ref && /^\d+$/.test(ref)) {
+      const row = await repo.findBillingBySession(tx, provider.name, s.id, Number(ref));
+      if (row && isCardSubscriptionRow(row)) await repo.activateSubscription(tx, row, s.state!, now, TRIAL_DAYS);
+    }
     if (s) {
       const status = MIRRORED.has(s.status) ? s.status : s.status === 'unpaid' || s.status === 'incomplete' ? 'past_due' : s.status === 'incomplete_expired' ? 'canceled' : null;
       if (status) await repo.setSubscriptionStatusBySubscription(tx, s.id, status, now);

@@ -39,8 +39,12 @@ export interface PaymentEvent {
   type: string;
   /** checkout.session.completed */
   checkout?: { sessionId: string; tenantReference: string | null; completed: boolean; subscriptionId?: string; customerId?: string };
-  /** customer.subscription.updated / deleted */
-  subscription?: { id: string; status: string };
+  /**
+   * customer.subscription.updated / deleted. `state`: the subscription read as the card path's
+   * confirmation reads it, so a card collected in the dialog activates even if the browser
+   * never came back to confirm.
+   */
+  subscription?: { id: string; status: string; state?: CheckoutState };
 }
 
 /** A subscription whose card the app's own dialog collects (Stripe Elements). */

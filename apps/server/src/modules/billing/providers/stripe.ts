@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { createStripeCards } from './stripe-cards.ts';
+import { cardSubscriptionStateOf, createStripeCards } from './stripe-cards.ts';
 import { InvalidSignature, ProviderFailure, type CheckoutRequest, type CheckoutState, type PaymentEvent, type PaymentProvider } from './provider.ts';
 
 export interface StripeOptions {
@@ -95,7 +95,7 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
         out.checkout = { sessionId: s.id, tenantReference: state.tenantReference, completed: state.status === 'paid', subscriptionId: state.subscriptionId, customerId: state.customerId };
       } else if (event.type === 'customer.subscription.updated' || event.type === 'customer.subscription.deleted') {
         const sub = event.data.object;
-        out.subscription = { id: sub.id, status: event.type === 'customer.subscription.deleted' ? 'canceled' : sub.status };
+        out.subscription = { id: sub.id, status: event.type === 'customer.subscription.deleted' ? 'canceled' : sub.status, state: cardSubscriptionStateOf(sub) };
       }
       return out;
     },
