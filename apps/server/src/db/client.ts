@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { PriorityGate, type Lane } from './priority-gate.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -12,6 +13,11 @@ export type Executor = Db | Tx;
 export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
+  /**
+   * The same database, its transactions admitted before those of `db` (priority-gate.ts): for
+   * webhook ingestion, whose senders wait for the commit. Only for short write transactions.
+   */
+  urgentDb: Db;
   /** Runs plain SQL text (several statements allowed); used by migrations and maintenance. */
   exec(sqlText: string): Promise<void>;
   /** Subscribes to a NOTIFY channel (PostgreSQL) or the in-process equivalent (PGlite). */
@@ -39,11 +45,21 @@ async function openPglite(dataDir: string): Promise<Database> {
     mkdirSync(location, { recursive: true });
   }
   const client = await PGlite.create(location);
-  const db = drizzle(client, { schema }) as unknown as Db;
+  // One session: one unit at a time, chosen by lane (PGlite itself would take them in arrival order).
+  const gate = new PriorityGate({ capacity: 1, normalWhileUrgent: 1 });
+  const inLane = (lane: Lane) =>
+    drizzle(
+      throughGate(client, {
+        transaction: (target, args) => gate.run(lane, () => target.transaction(...(args as Parameters<typeof target.transaction>))),
+        query: (target, args) => gate.run(lane, () => target.query(...(args as Parameters<typeof target.query>))),
+      }),
+      { schema },
+    ) as unknown as Db;
   // PGlite is one session in one process: NOTIFY/LISTEN work within it.
   return {
     kind: 'pglite',
-    db,
+    db: inLane('normal'),
+    urgentDb: inLane('urgent'),
     exec: async (text) => {
       await client.exec(text);
     },
@@ -55,13 +71,55 @@ async function openPglite(dataDir: string): Promise<Database> {
   };
 }
 
+const POOL_SIZE = 10;
+
+/**
+ * The driver client as drizzle should see it: the listed methods replaced (each gets the real
+ * client and the call's arguments), everything else the client's own, bound to it.
+ */
+function throughGate<C extends object>(client: C, replaced: { [K in keyof C]?: (target: C, args: unknown[]) => unknown }): C {
+  return new Proxy(client, {
+    get(target, prop) {
+      const replacement = replaced[prop as keyof C];
+      if (replacement) return (...args: unknown[]) => replacement(target, args);
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 async function openPostgres(url: string): Promise<Database> {
   const pg = (await import('pg')).default;
   const { drizzle } = await import('drizzle-orm/node-postgres');
-  const pool = new pg.Pool({ connectionString: url, max: 10, statement_timeout: 30_000, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, statement_timeout: 30_000, connectionTimeoutMillis: 10_000 });
   // An idle client losing its connection must not crash the process (security guide rule 9).
   pool.on('error', (err) => console.error('postgres pool error:', err.message));
-  const db = drizzle(pool, { schema }) as unknown as Db;
+  // Transactions take a pooled client through the gate (drizzle calls pool.connect() per transaction);
+  // reads may hold at most 6 of the 10 connections while ingestion is busy.
+  const gate = new PriorityGate({ capacity: POOL_SIZE, normalWhileUrgent: POOL_SIZE - 4 });
+  const inLane = (lane: Lane) =>
+    drizzle(
+      throughGate(pool, {
+        connect: async (target, args) => {
+          if (args.length > 0) return (target.connect as (...a: unknown[]) => unknown)(...args);
+          const release = await gate.acquire(lane);
+          try {
+            const client = await target.connect();
+            const done = client.release.bind(client);
+            client.release = (...a: Parameters<typeof client.release>) => {
+              release();
+              return done(...a);
+            };
+            return client;
+          } catch (err) {
+            release();
+            throw err;
+          }
+        },
+      }),
+      { schema },
+    ) as unknown as Db;
+  const db = inLane('normal');
   const listeners = new Map<string, Set<(p: string) => void>>();
   let listenClient: import('pg').PoolClient | undefined;
   async function ensureListenClient() {
@@ -77,6 +135,7 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     kind: 'postgres',
     db,
+    urgentDb: inLane('urgent'),
     exec: async (text) => {
       await pool.query(text);
     },

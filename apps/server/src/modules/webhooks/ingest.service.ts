@@ -7,7 +7,7 @@ import { badRequest, unauthorized } from '../../http/errors.ts';
 import { publishStatusChanges, publishStatusEvents, statusEvents, type DeviceStatusChange } from '../devices/status-events.ts';
 import { GroupCommitter, type GroupLimits } from './group-commit.ts';
 import * as repo from './ingest.repository.ts';
-import { PortalCredentials } from './portal-credentials.ts';
+import { PortalCredentials, type VerifiedPortal } from './portal-credentials.ts';
 import { deviceKey, firstReportAfter, planReports, roundsOf } from './report-plan.ts';
 import { TOLERANCE_SECONDS, isTimestampFresh, readSignedHeaders } from './signature.ts';
 
@@ -35,7 +35,9 @@ interface PendingMessage {
   message: WebhookMessage;
 }
 
-type Outcome = IngestResult | Error;
+/** The transaction refused the message: its portal or tenant is gone, or the secret that verified is no longer valid. */
+const REFUSED = 'refused';
+type Outcome = IngestResult | typeof REFUSED | Error;
 
 interface Ingestion {
   credentials: PortalCredentials;
@@ -49,7 +51,8 @@ function ingestionOf(deps: AppDeps): Ingestion {
   let ingestion = ingestions.get(deps);
   if (!ingestion) {
     const limits: GroupLimits = { ...LIMITS, maxInFlight: deps.database.kind === 'pglite' ? 1 : 4 };
-    ingestion = { credentials: new PortalCredentials(deps), committer: new GroupCommitter((group) => commitGroup(deps, group), limits) };
+    // Ingestion's reads and writes take the urgent lane: dashboard reads queue behind them, not ahead.
+    ingestion = { credentials: new PortalCredentials(deps, deps.database.urgentDb), committer: new GroupCommitter((group) => commitGroup(deps, group), limits) };
     ingestions.set(deps, ingestion);
   }
   return ingestion;
@@ -102,7 +105,7 @@ async function applyReports(deps: AppDeps, tx: Tx, now: Date, messages: PendingM
  * always alone in its group (GroupCommitter `alone`), so its order against reports is kept.
  */
 async function commitGroup(deps: AppDeps, group: PendingMessage[]): Promise<Outcome[]> {
-  return inScope(deps.database.db, allTenants, async (tx) => {
+  return inScope(deps.database.urgentDb, allTenants, async (tx) => {
     const now = deps.clock.now();
     const outcomes = await repo.recordMessages(
       tx,
@@ -122,7 +125,7 @@ async function commitGroup(deps: AppDeps, group: PendingMessage[]): Promise<Outc
     }
     await applyReports(deps, tx, now, recorded);
     return group.map((m, i): Outcome => {
-      if (outcomes[i] === 'refused') return rejected();
+      if (outcomes[i] === 'refused') return REFUSED;
       if (outcomes[i] === 'duplicate') return { accepted: 0, duplicate: true };
       return { accepted: m.message.type === 'devices.reported' ? m.record.deviceCount : removedCount };
     });
@@ -139,17 +142,27 @@ export async function ingestWebhook(deps: AppDeps, input: { portalParam: string;
   const portalId = /^\d{1,10}$/.test(input.portalParam) ? Number(input.portalParam) : 0;
   if (portalId < 1 || portalId > MAX_ID) throw rejected();
   const ingestion = ingestionOf(deps);
-  const portal = await ingestion.credentials.verify(portalId, signed, input.raw);
+  let portal = await ingestion.credentials.verify(portalId, signed, input.raw);
   if (!portal) throw rejected();
   const message = parseMessage(deps, input.raw);
   const deviceCount = message.type === 'devices.reported' ? message.data.devices.length : 1;
-  const outcome = await ingestion.committer.submit({
-    key: `${portalId}:${signed.id}`,
-    weight: deviceCount,
-    alone: message.type === 'device.removed',
-    record: { tenantId: portal.tenantId, portalId, webhookId: signed.id, deviceCount, secretEnc: portal.secretEnc },
-    message,
-  });
+  const submit = (verified: VerifiedPortal) =>
+    ingestion.committer.submit({
+      key: `${portalId}:${signed.id}`,
+      weight: deviceCount,
+      alone: message.type === 'device.removed',
+      record: { tenantId: verified.tenantId, portalId, webhookId: signed.id, deviceCount, secretEnc: verified.secretEnc },
+      message,
+    });
+  let outcome = await submit(portal);
+  if (outcome === REFUSED && !portal.fresh) {
+    // The cached credentials were out of date (a rotation, a deletion): verify once against fresh ones.
+    ingestion.credentials.forget(portalId);
+    portal = await ingestion.credentials.verify(portalId, signed, input.raw, true);
+    if (!portal) throw rejected();
+    outcome = await submit(portal);
+  }
+  if (outcome === REFUSED) throw rejected();
   if (outcome instanceof Error) throw outcome;
   return outcome;
 }

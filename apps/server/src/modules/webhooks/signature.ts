@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /**
@@ -46,11 +46,14 @@ export const isTimestampFresh = (timestamp: number, now: Date) => Math.abs(now.g
 /** The HMAC key of a `whsec_` secret (decoded once per secret, not per message, by callers that cache it). */
 export const signingKey = (secret: string) => Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
 
+/** signingKey as a KeyObject: callers that keep it per secret spare the key import on every HMAC. */
+export const signingKeyObject = (secret: string): KeyObject => createSecretKey(signingKey(secret));
+
 /**
  * Index of the key that made one of the header's signatures, or -1. Every pair is compared (no
  * early exit), so the time taken says nothing about which one matched.
  */
-export function matchingKey(keys: Buffer[], headers: SignedHeaders, raw: Buffer): number {
+export function matchingKey(keys: (Buffer | KeyObject)[], headers: SignedHeaders, raw: Buffer): number {
   let matched = -1;
   for (let k = 0; k < keys.length; k++) {
     const expected = createHmac('sha256', keys[k]!).update(`${headers.id}.${headers.timestampText}.`).update(raw).digest();

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { PriorityGate, URGENT_LINGER_MS, type Lane } from './priority-gate.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs units of `ms` through the gate, recording the order they started in. */
+function recorder(gate: PriorityGate) {
+  const started: string[] = [];
+  const unit = (lane: Lane, name: string, ms = 5) =>
+    gate.run(lane, async () => {
+      started.push(name);
+      await sleep(ms);
+      return name;
+    });
+  return { started, unit };
+}
+
+describe('PriorityGate', () => {
+  it('with one slot, starts a waiting urgent unit before normal units queued earlier', async () => {
+    const { started, unit } = recorder(new PriorityGate({ capacity: 1, normalWhileUrgent: 1 }));
+    const all = [unit('normal', 'r1', 20), unit('normal', 'r2'), unit('normal', 'r3'), unit('urgent', 'w1')];
+    expect(await Promise.all(all)).toEqual(['r1', 'r2', 'r3', 'w1']);
+    expect(started).toEqual(['r1', 'w1', 'r2', 'r3']);
+  });
+
+  it('never starves normal units under a continuous stream of urgent ones: they get a share of the time', async () => {
+    const gate = new PriorityGate({ capacity: 1, normalWhileUrgent: 1, readShare: 0.25 });
+    const { started, unit } = recorder(gate);
+    let writing = true;
+    // Always one urgent unit waiting while another runs (a busy ingestion).
+    const writer = async () => {
+      while (writing) await unit('urgent', 'w', 4);
+    };
+    const writers = [writer(), writer()];
+    const reads = Array.from({ length: 5 }, (_, i) => unit('normal', `r${i}`, 4));
+    const done = await Promise.race([Promise.all(reads).then(() => 'reads done'), sleep(2_000).then(() => 'starved')]);
+    writing = false;
+    await Promise.all(writers);
+    expect(done).toBe('reads done');
+    // ... but writes went first most of the time: about 4 urgent units per normal one (share 0.25).
+    const firstRead = started.indexOf('r0');
+    const lastRead = started.indexOf('r4');
+    const writesBetween = started.slice(firstRead, lastRead).filter((n) => n === 'w').length;
+    expect(writesBetween).toBeGreaterThanOrEqual(8);
+  });
+
+  it('while urgent work runs, holds normal units to normalWhileUrgent; without it, lets them fill the capacity', async () => {
+    const gate = new PriorityGate({ capacity: 4, normalWhileUrgent: 1 });
+    let reading = 0;
+    let peakBesideWrites = 0;
+    let peakAlone = 0;
+    const read = (alone: boolean) =>
+      gate.run('normal', async () => {
+        reading++;
+        if (alone) peakAlone = Math.max(peakAlone, reading);
+        await sleep(10);
+        reading--;
+      });
+    const write = () =>
+      gate.run('urgent', async () => {
+        for (let i = 0; i < 5; i++) {
+          peakBesideWrites = Math.max(peakBesideWrites, reading);
+          await sleep(2);
+        }
+      });
+    await Promise.all([write(), write(), read(false), read(false), read(false), write(), write()]);
+    expect(peakBesideWrites).toBeLessThanOrEqual(1);
+    await sleep(URGENT_LINGER_MS + 10);
+    await Promise.all([read(true), read(true), read(true)]);
+    expect(peakAlone).toBe(3);
+  });
+
+  it('keeps the rest of the capacity for urgent units while normal ones hold what they may', async () => {
+    const gate = new PriorityGate({ capacity: 3, normalWhileUrgent: 1 });
+    const { started, unit } = recorder(gate);
+    const first = [unit('normal', 'r1', 40), unit('urgent', 'w0', 40)];
+    await sleep(5);
+    const r2 = unit('normal', 'r2', 1);
+    const t0 = performance.now();
+    await unit('urgent', 'w1', 1);
+    expect(performance.now() - t0).toBeLessThan(25);
+    await Promise.all([...first, r2]);
+    expect(started).toEqual(['r1', 'w0', 'w1', 'r2']);
+  });
+
+  it('frees the slot of a unit that throws', async () => {
+    const gate = new PriorityGate({ capacity: 1, normalWhileUrgent: 1 });
+    await expect(gate.run('urgent', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await gate.run('normal', async () => 'next')).toBe('next');
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * Admission in front of the database's connections, in two lanes: `urgent` (webhook ingestion,
+ * whose answers wait for their commit) before `normal` (everything else, dashboard reads included).
+ *
+ * Why: on PGlite every transaction runs on the one session, in arrival order, so ten browsers
+ * reloading Pulse queued 70 reads ahead of each ingestion group and ingestion stopped; on
+ * PostgreSQL the reads took the pool's connections and the CPU the writes needed.
+ *
+ * Reads are slowed while writes are busy, never stopped:
+ * - while urgent work is running, waiting or ended less than URGENT_LINGER_MS ago, at most
+ *   `normalWhileUrgent` normal units run at once (the rest of the capacity stays free for writes);
+ * - and then only with credit: every finished urgent unit adds `readShare` x its duration, every
+ *   normal unit admitted while urgent work is about spends its own. So under a continuous write
+ *   load reads still get about readShare / (1 + readShare) of the time, and each read waits a
+ *   bounded time (the next urgent unit's end gives credit; without urgent work reads run freely).
+ */
+export type Lane = 'urgent' | 'normal';
+
+export interface GateOptions {
+  /** Units at once (1 on PGlite: one session; the pool size on PostgreSQL). */
+  capacity: number;
+  /** Normal units at once while urgent work is about. */
+  normalWhileUrgent: number;
+  /** Time reads earn per unit of write time, when both wait for the same slot. */
+  readShare?: number;
+}
+
+/** After the last urgent unit, the time reads stay limited (a gap between two ingestion groups is not idleness). */
+export const URGENT_LINGER_MS = 20;
+/** Credit saved up while no read waited: at most this much read time goes ahead of waiting writes. */
+const MAX_CREDIT_MS = 100;
+/** Debt of one long read: writes go first for at most about this long / readShare. */
+const MIN_CREDIT_MS = -1_000;
+
+interface Waiter {
+  start(): void;
+}
+
+export class PriorityGate {
+  private readonly waiting: Record<Lane, Waiter[]> = { urgent: [], normal: [] };
+  private readonly running: Record<Lane, number> = { urgent: 0, normal: 0 };
+  private credit = 0;
+  private lastUrgentEnd = -Infinity;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly readShare: number;
+
+  constructor(private readonly opts: GateOptions) {
+    this.readShare = opts.readShare ?? 0.25;
+  }
+
+  /** Runs `fn` once its lane is admitted; the slot is held until its promise settles. */
+  async run<T>(lane: Lane, fn: () => Promise<T>): Promise<T> {
+    const release = await this.acquire(lane);
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  }
+
+  /** Waits for a slot in `lane`; call the answer exactly once to free it. */
+  acquire(lane: Lane): Promise<() => void> {
+    return new Promise((resolve) => {
+      this.waiting[lane].push({
+        start: () => {
+          const underWrites = lane === 'normal' && this.urgentAbout();
+          const began = performance.now();
+          let released = false;
+          resolve(() => {
+            if (released) return;
+            released = true;
+            this.finish(lane, performance.now() - began, underWrites);
+          });
+        },
+      });
+      this.pump();
+    });
+  }
+
+  private urgentAbout(): boolean {
+    return this.running.urgent > 0 || this.waiting.urgent.length > 0 || performance.now() - this.lastUrgentEnd < URGENT_LINGER_MS;
+  }
+
+  private finish(lane: Lane, ms: number, normalUnderWrites: boolean): void {
+    this.running[lane]--;
+    if (lane === 'urgent') {
+      this.lastUrgentEnd = performance.now();
+      this.credit = Math.min(MAX_CREDIT_MS, this.credit + ms * this.readShare);
+    } else if (normalUnderWrites) {
+      this.credit = Math.max(MIN_CREDIT_MS, this.credit - ms);
+    }
+    this.pump();
+  }
+
+  private pump(): void {
+    for (;;) {
+      const total = this.running.urgent + this.running.normal;
+      if (total >= this.opts.capacity) return;
+      const urgent = this.waiting.urgent.length > 0;
+      const normal = this.waiting.normal.length > 0;
+      if (!urgent && !normal) return;
+      const urgentAbout = this.urgentAbout();
+      const normalRoom = this.running.normal < (urgentAbout ? this.opts.normalWhileUrgent : this.opts.capacity);
+      const normalFirst = normal && normalRoom && (!urgentAbout || this.credit > 0);
+      if (normalFirst) {
+        this.running.normal++;
+        this.waiting.normal.shift()!.start();
+      } else if (urgent) {
+        this.running.urgent++;
+        this.waiting.urgent.shift()!.start();
+      } else {
+        // Only reads wait, held back while writes are about: look again once the last write lingered out.
+        if (this.running.urgent === 0) this.wakeAfterLinger();
+        return;
+      }
+    }
+  }
+
+  private wakeAfterLinger(): void {
+    if (this.timer) return;
+    const wait = Math.max(1, URGENT_LINGER_MS - (performance.now() - this.lastUrgentEnd));
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.pump();
+    }, wait);
+    this.timer.unref();
+  }
+}
