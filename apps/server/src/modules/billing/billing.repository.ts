@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, like, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { billings, paymentEvents, portals, tenants, users } from '../../db/schema/index.ts';
 
@@ -83,6 +83,14 @@ export async function findBillingBySession(ex: Executor, provider: string, sessi
 export async function findBilling(ex: Executor, tenantId: number, id: number): Promise<BillingRow | undefined> {
   const [row] = await ex.select().from(billings).where(and(eq(billings.tenantId, tenantId), eq(billings.id, id)));
   return row;
+}
+
+/** The tenant's card-path attempts not yet fulfilled nor ended (session id = a Stripe subscription id). */
+export async function pendingCardBillings(ex: Executor, tenantId: number): Promise<BillingRow[]> {
+  return ex
+    .select()
+    .from(billings)
+    .where(and(eq(billings.tenantId, tenantId), eq(billings.provider, 'stripe'), eq(billings.status, 'pending'), like(billings.sessionId, 'sub\\_%')));
 }
 
 /** Pending -> cancelled (a paid row stays paid). */

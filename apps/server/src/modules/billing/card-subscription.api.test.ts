@@ -134,6 +134,25 @@ describe('card dialog path (Stripe Elements): the real SDK against a local fake 
     expect(fake.requests.filter((r) => r.path === '/v1/products' && r.method === 'POST')).toHaveLength(1);
   });
 
+  it('a new attempt cancels the earlier unpaid one at Stripe; an earlier one already paid is fulfilled instead (never two cards)', async () => {
+    const user = await createUser(t, { tenant: null, roles: [] });
+    const first = await start(user, 'Twice Co');
+    const firstSub = (await billingRow(first.intent.billingId)).sessionId;
+    const second = await start(user, 'Twice Co');
+    expect(fake.subscriptions.get(firstSub)!.status).toBe('canceled');
+    expect(fake.requests.some((r) => r.method === 'DELETE' && r.path === `/v1/subscriptions/${firstSub}`)).toBe(true);
+    expect((await billingRow(first.intent.billingId)).status).toBe('cancelled');
+    expect((await confirm(user, first.intent.billingId)).body.data).toEqual({ paymentStatus: 'cancelled' });
+    // The second dialog's card went through but its confirmation never came: a third attempt finds it paid.
+    const secondSub = (await billingRow(second.intent.billingId)).sessionId;
+    fake.collectCard(secondSub);
+    const third = await t.call(E.registerWithCardSubscription, { token: user.token, body: form('Twice Co') });
+    expect(third.status).toBe(409);
+    expect(fake.subscriptions.get(secondSub)!.status).toBe('trialing');
+    expect(await tenantRow(second.tenant.id)).toMatchObject({ subscriptionStatus: 'trialing', providerSubscriptionId: secondSub });
+    expect((await confirm(user, second.intent.billingId)).body.data.paymentStatus).toBe('paid');
+  });
+
   it('an ended subscription answers cancelled and marks the row cancelled', async () => {
     const user = await createUser(t, { tenant: null, roles: [] });
     const data = await start(user, 'Expired Co');
@@ -171,6 +190,9 @@ describe('card dialog path (Stripe Elements): the real SDK against a local fake 
 
   it('bad input is a 400 with the field named; a non-Admin of a tenant is refused', async () => {
     const user = await createUser(t, { tenant: null, roles: [] });
+    const empty = await t.call(E.confirmCardSubscription, { token: user.token, body: {} as never });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error!.msg).toContain('billingId is required');
     for (const body of [{}, { billingId: 'x' }, { billingId: -1 }, { billingId: 0 }, { billingId: 1.5 }, { billingId: 3_000_000_000 }, { billingId: 1, extra: true }, null]) {
       const res = await t.call(E.confirmCardSubscription, { token: user.token, body: body as never });
       expect(res.status, JSON.stringify(body)).toBe(400);

@@ -32,6 +32,7 @@ function cardsOf(deps: AppDeps, provider: PaymentProvider): { cards: CardSubscri
  */
 export async function startCardSubscription(deps: AppDeps, provider: PaymentProvider, principal: Principal, body: SignupBody): Promise<{ tenant: Tenant; intent: CardSubscriptionIntent }> {
   const { cards, publishableKey } = cardsOf(deps, provider);
+  await settleEarlierAttempts(deps, cards, principal);
   const { billing, quantity, unit, customerId } = await openBilling(deps, provider, principal, body);
   let created;
   try {
@@ -51,6 +52,34 @@ export async function startCardSubscription(deps: AppDeps, provider: PaymentProv
   const tenant = await recordBillingSession(deps, billing, created.subscriptionId);
   deps.log.info({ tenantId: billing.tenantId, userId: principal.userId, billingId: billing.id, intentType: created.intentType }, 'card subscription opened');
   return { tenant, intent: { billingId: billing.id, intentType: created.intentType, clientSecret: created.clientSecret, publishableKey } };
+}
+
+/**
+ * Before a new attempt, the tenant's earlier ones (a dialog closed, a second tab) are settled so
+ * that two subscriptions never both keep a card: one Stripe reports paid is fulfilled (the new
+ * attempt then meets 'already active'); the others are cancelled at Stripe and marked cancelled.
+ * A cancellation Stripe refuses is only logged: a trial without a card cancels itself at its end.
+ */
+async function settleEarlierAttempts(deps: AppDeps, cards: CardSubscriptions, principal: Principal): Promise<void> {
+  const earlier = await platform(deps, async (tx) => {
+    const tenantId = await repo.currentTenantOfUser(tx, principal.userId);
+    return tenantId === null ? [] : repo.pendingCardBillings(tx, tenantId);
+  });
+  for (const row of earlier) {
+    // Stripe unreachable: the attempt is left as it is rather than cancelled unseen.
+    const state = await cards.state(row.sessionId).catch(() => null);
+    if (!state) continue;
+    if (state.status === 'paid' && state.tenantReference === String(row.tenantId)) {
+      await fulfilVerified(deps, principal, row, state);
+      continue;
+    }
+    try {
+      await cards.cancel(row.sessionId);
+      await platform(deps, (tx) => repo.markBillingCancelled(tx, row, deps.clock.now()));
+    } catch (err) {
+      deps.log.warn({ err: (err as Error).message, tenantId: row.tenantId, billingId: row.id }, 'earlier card attempt not cancelled');
+    }
+  }
 }
 
 /**

@@ -182,6 +182,7 @@ export class FakeStripe {
       if (!found) return this.notFound();
       if (method === 'POST' && this.failSubscriptionUpdate) return [500, { error: { type: 'api_error', message: 'boom' } }];
       if (method === 'POST' && form['items[0][quantity]'] !== undefined) found.quantity = Number(form['items[0][quantity]']);
+      if (method === 'DELETE') found.status = 'canceled';
       return [200, this.subscriptionJson(found, expandOf(form))];
     }
     return this.notFound();

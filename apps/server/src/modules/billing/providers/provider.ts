@@ -77,6 +77,8 @@ export interface CardSubscriptions {
    * An unknown subscription is `unpaid` with no tenant reference.
    */
   state(subscriptionId: string): Promise<CheckoutState>;
+  /** Cancels an abandoned attempt now; an unknown or already ended subscription is fine. */
+  cancel(subscriptionId: string): Promise<void>;
 }
 
 export interface PaymentProvider {

@@ -92,5 +92,14 @@ export function createStripeCards(stripe: Stripe): CardSubscriptions {
         throw new ProviderFailure((err as Error).message);
       }
     },
+
+    async cancel(subscriptionId: string): Promise<void> {
+      try {
+        await stripe.subscriptions.cancel(subscriptionId);
+      } catch (err) {
+        if (isMissing(err)) return;
+        throw new ProviderFailure((err as Error).message);
+      }
+    },
   };
 }
