@@ -77,14 +77,8 @@ export function listQuery<S extends string, F extends z.ZodRawShape, X extends z
     });
 }
 
-/** Encodes list state into the query string the list endpoints read. */
-export function toListSearchParams(input: ListQueryInput): URLSearchParams {
-  const params = new URLSearchParams();
-  if (input.range) params.set('range', JSON.stringify(input.range));
-  if (input.sort) params.set('sort', JSON.stringify(input.sort));
-  if (input.filter && Object.keys(input.filter).length > 0) params.set('filter', JSON.stringify(input.filter));
-  return params;
-}
+// Encoding lives with the schema-free routes so the browser can build list requests without zod.
+export { toListSearchParams } from './routes.ts';
 
 /** Common filter fields. */
 export const qFilter = z.string().max(200).optional();

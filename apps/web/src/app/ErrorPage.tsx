@@ -2,8 +2,9 @@ import { Button, Result } from 'antd';
 import { useEffect } from 'react';
 import { isRouteErrorResponse, useLocation, useRouteError } from 'react-router';
 import { PRODUCT_NAME } from '@vigil/contracts';
+import { OOPS } from './oops.ts';
 
-export const OOPS = 'Oops! Sorry, an unexpected error has occurred.';
+export { OOPS };
 
 function errorText(error: unknown): string {
   if (isRouteErrorResponse(error)) return [error.status, error.statusText].filter(Boolean).join(' ') || String(error.data);

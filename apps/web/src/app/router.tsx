@@ -1,9 +1,9 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { setNavigator } from '../lib/navigation.ts';
-import { ErrorPage, NotFound } from './ErrorPage.tsx';
 import { DashboardIndex, RequireSession, RequireSuperAdmin } from './guards.tsx';
 import { RootLayout } from './RootLayout.tsx';
+import { RouteError } from './RouteError.tsx';
 import type { RouteHandle } from './routeHandle.ts';
 
 /** Route-level code splitting: a page module's default export becomes the route component. */
@@ -82,7 +82,7 @@ const shell = page(() => import('./shell/DashboardLayout.tsx'));
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
-    errorElement: <ErrorPage />,
+    errorElement: <RouteError />,
     // Shown while the first lazy route of a cold load arrives.
     hydrateFallbackElement: <div className="vigil-progress" role="progressbar" aria-label="Loading page" />,
     children: [
@@ -126,7 +126,7 @@ export const routes: RouteObject[] = [
           },
         ],
       },
-      { path: '*', element: <NotFound /> },
+      { path: '*', lazy: page(() => import('./ErrorPage.tsx').then((m) => ({ default: m.NotFound }))) },
     ],
   },
 ];

@@ -3,7 +3,7 @@ import type { NotificationInstance } from 'antd/es/notification/interface';
 
 /**
  * Notifications from outside React (the session base query). The app registers
- * the themed instance from antd's <App> (`NotifierBridge`); until then the static
+ * the themed instance (`NotifierBridge` in App.tsx); until then the static
  * API is used.
  */
 let instance: Pick<NotificationInstance, 'error' | 'success' | 'warning' | 'info'> = notification;

@@ -1,4 +1,5 @@
-import { alertEndpoints, type ListQueryInput, type ResponseOf } from '@vigil/contracts';
+import type { ListQueryInput, ResponseOf, alertEndpoints } from '@vigil/contracts';
+import { alertRoutes } from '@vigil/contracts/routes';
 import { api, request, type RequestBodyOf } from '../../lib/api/apiSlice.ts';
 
 type A = typeof alertEndpoints;
@@ -6,23 +7,23 @@ type A = typeof alertEndpoints;
 export const alertsApi = api.injectEndpoints({
   endpoints: (build) => ({
     alerts: build.query<ResponseOf<A['list']>, ListQueryInput>({
-      query: (list) => request(alertEndpoints.list, { list }),
+      query: (list) => request(alertRoutes.list, { list }),
       providesTags: ['Alert'],
     }),
     alert: build.query<ResponseOf<A['get']>, number>({
-      query: (id) => request(alertEndpoints.get, { params: { id } }),
+      query: (id) => request(alertRoutes.get, { params: { id } }),
       providesTags: (_r, _e, id) => [{ type: 'Alert', id }],
     }),
     alertDevices: build.query<ResponseOf<A['devices']>, { id: number; list: ListQueryInput }>({
-      query: ({ id, list }) => request(alertEndpoints.devices, { params: { id }, list }),
+      query: ({ id, list }) => request(alertRoutes.devices, { params: { id }, list }),
       providesTags: ['Alert', 'Device'],
     }),
     createAlert: build.mutation<ResponseOf<A['create']>, RequestBodyOf<A['create']>>({
-      query: (body) => request(alertEndpoints.create, { body }),
+      query: (body) => request(alertRoutes.create, { body }),
       invalidatesTags: ['Alert'],
     }),
     createCaseFromAlert: build.mutation<ResponseOf<A['createCase']>, number>({
-      query: (id) => request(alertEndpoints.createCase, { params: { id }, body: {} }),
+      query: (id) => request(alertRoutes.createCase, { params: { id }, body: {} }),
       invalidatesTags: ['Alert', 'Case', 'Device'],
     }),
   }),

@@ -1,4 +1,5 @@
-import { authEndpoints, type ResponseOf } from '@vigil/contracts';
+import type { ResponseOf, authEndpoints } from '@vigil/contracts';
+import { authRoutes } from '@vigil/contracts/routes';
 import { api, request, type RequestBodyOf } from '../../lib/api/apiSlice.ts';
 
 type E = typeof authEndpoints;
@@ -7,41 +8,41 @@ type E = typeof authEndpoints;
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
     login: build.mutation<ResponseOf<E['login']>, RequestBodyOf<E['login']>>({
-      query: (body) => request(authEndpoints.login, { body }),
+      query: (body) => request(authRoutes.login, { body }),
     }),
     register: build.mutation<ResponseOf<E['register']>, { name: string; email: string; phone: string; password: string }>({
-      query: (body) => request(authEndpoints.register, { body }),
+      query: (body) => request(authRoutes.register, { body }),
     }),
     logout: build.mutation<ResponseOf<E['logout']>, void>({
-      query: () => request(authEndpoints.logout, { body: {} }),
+      query: () => request(authRoutes.logout, { body: {} }),
       extraOptions: { silent: true },
     }),
     verifyEmail: build.mutation<ResponseOf<E['verifyEmail']>, { token: string }>({
-      query: (body) => request(authEndpoints.verifyEmail, { body }),
+      query: (body) => request(authRoutes.verifyEmail, { body }),
       extraOptions: { silent: true },
     }),
     passwordReset: build.mutation<ResponseOf<E['passwordReset']>, { email: string }>({
-      query: (body) => request(authEndpoints.passwordReset, { body }),
+      query: (body) => request(authRoutes.passwordReset, { body }),
     }),
     passwordConfirmation: build.mutation<ResponseOf<E['passwordConfirmation']>, { token: string; newPassword: string; confirmPassword: string }>({
-      query: (body) => request(authEndpoints.passwordConfirmation, { body }),
+      query: (body) => request(authRoutes.passwordConfirmation, { body }),
     }),
     accountDelete: build.mutation<ResponseOf<E['accountDelete']>, { password: string }>({
-      query: (body) => request(authEndpoints.accountDelete, { body }),
+      query: (body) => request(authRoutes.accountDelete, { body }),
     }),
     me: build.query<ResponseOf<E['me']>, void>({
-      query: () => request(authEndpoints.me),
+      query: () => request(authRoutes.me),
       providesTags: ['Me'],
     }),
     updateMe: build.mutation<ResponseOf<E['updateMe']>, RequestBodyOf<E['updateMe']>>({
-      query: (body) => request(authEndpoints.updateMe, { body }),
+      query: (body) => request(authRoutes.updateMe, { body }),
       invalidatesTags: ['Me'],
     }),
     changePassword: build.mutation<
       ResponseOf<E['changePassword']>,
       { email: string; currentPassword: string; newPassword: string; confirmPassword: string }
     >({
-      query: (body) => request(authEndpoints.changePassword, { body }),
+      query: (body) => request(authRoutes.changePassword, { body }),
     }),
   }),
 });

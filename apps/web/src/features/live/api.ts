@@ -1,4 +1,5 @@
-import { liveEventsEndpoints, type ListQueryInput, type ResponseOf } from '@vigil/contracts';
+import type { ListQueryInput, ResponseOf, liveEventsEndpoints } from '@vigil/contracts';
+import { liveEventsRoutes } from '@vigil/contracts/routes';
 import { api, request } from '../../lib/api/apiSlice.ts';
 
 type E = typeof liveEventsEndpoints;
@@ -6,12 +7,12 @@ type E = typeof liveEventsEndpoints;
 export const liveApi = api.injectEndpoints({
   endpoints: (build) => ({
     liveEvents: build.query<ResponseOf<E['list']>, ListQueryInput>({
-      query: (list) => request(liveEventsEndpoints.list, { list }),
+      query: (list) => request(liveEventsRoutes.list, { list }),
       providesTags: [{ type: 'Stats', id: 'live' }],
     }),
     /** A single-use ticket for the stream (never the token in the URL). Silent: reconnects retry. */
     streamTicket: build.mutation<ResponseOf<E['ticket']>, void>({
-      query: () => request(liveEventsEndpoints.ticket, { body: {} }),
+      query: () => request(liveEventsRoutes.ticket, { body: {} }),
       extraOptions: { silent: true },
     }),
   }),

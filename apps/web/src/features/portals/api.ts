@@ -1,13 +1,5 @@
-import {
-  caseEndpoints,
-  deviceEndpoints,
-  licenseEndpoints,
-  portalEndpoints,
-  statsEndpoints,
-  type ListQueryInput,
-  type PortalForm,
-  type ResponseOf,
-} from '@vigil/contracts';
+import type { ListQueryInput, PortalForm, ResponseOf, caseEndpoints, deviceEndpoints, licenseEndpoints, portalEndpoints, statsEndpoints } from '@vigil/contracts';
+import { caseRoutes, deviceRoutes, licenseRoutes, portalRoutes, statsRoutes } from '@vigil/contracts/routes';
 import { api, request, type RequestBodyOf } from '../../lib/api/apiSlice.ts';
 
 type P = typeof portalEndpoints;
@@ -17,53 +9,53 @@ type L = typeof licenseEndpoints;
 export const portalsApi = api.injectEndpoints({
   endpoints: (build) => ({
     portals: build.query<ResponseOf<P['list']>, ListQueryInput>({
-      query: (list) => request(portalEndpoints.list, { list }),
+      query: (list) => request(portalRoutes.list, { list }),
       providesTags: ['Portal'],
     }),
     allPortals: build.query<ResponseOf<P['all']>, void>({
-      query: () => request(portalEndpoints.all),
+      query: () => request(portalRoutes.all),
       providesTags: ['Portal'],
     }),
     portal: build.query<ResponseOf<P['get']>, number>({
-      query: (id) => request(portalEndpoints.get, { params: { id } }),
+      query: (id) => request(portalRoutes.get, { params: { id } }),
       providesTags: (_r, _e, id) => [{ type: 'Portal', id }],
     }),
     /** Add Portal: errors (e.g. 402) are shown by the dialog, not the generic toast. */
     createPortal: build.mutation<ResponseOf<P['create']>, PortalForm>({
-      query: (body) => request(portalEndpoints.create, { body }),
+      query: (body) => request(portalRoutes.create, { body }),
       extraOptions: { silent: true },
       invalidatesTags: ['Portal', 'Stats'],
     }),
     updatePortal: build.mutation<ResponseOf<P['update']>, { id: number; body: PortalForm }>({
-      query: ({ id, body }) => request(portalEndpoints.update, { params: { id }, body }),
+      query: ({ id, body }) => request(portalRoutes.update, { params: { id }, body }),
       invalidatesTags: ['Portal'],
     }),
     rotateSecret: build.mutation<ResponseOf<P['rotateSecret']>, number>({
-      query: (id) => request(portalEndpoints.rotateSecret, { params: { id }, body: {} }),
+      query: (id) => request(portalRoutes.rotateSecret, { params: { id }, body: {} }),
       invalidatesTags: (_r, _e, id) => [{ type: 'Portal', id }],
     }),
     portalStats: build.query<ResponseOf<S['customerStats']>, number>({
-      query: (id) => request(statsEndpoints.customerStats, { params: { id } }),
+      query: (id) => request(statsRoutes.customerStats, { params: { id } }),
       providesTags: ['Stats'],
     }),
     devices: build.query<ResponseOf<typeof deviceEndpoints.list>, ListQueryInput>({
-      query: (list) => request(deviceEndpoints.list, { list }),
+      query: (list) => request(deviceRoutes.list, { list }),
       providesTags: ['Device'],
     }),
     portalCases: build.query<ResponseOf<typeof caseEndpoints.listOfCustomer>, { id: number; list: ListQueryInput }>({
-      query: ({ id, list }) => request(caseEndpoints.listOfCustomer, { params: { id }, list }),
+      query: ({ id, list }) => request(caseRoutes.listOfCustomer, { params: { id }, list }),
       providesTags: ['Case'],
     }),
     licenses: build.query<ResponseOf<L['list']>, ListQueryInput>({
-      query: (list) => request(licenseEndpoints.list, { list }),
+      query: (list) => request(licenseRoutes.list, { list }),
       providesTags: ['License'],
     }),
     createLicense: build.mutation<ResponseOf<L['create']>, { id: number; body: RequestBodyOf<L['create']> }>({
-      query: ({ id, body }) => request(licenseEndpoints.create, { params: { id }, body }),
+      query: ({ id, body }) => request(licenseRoutes.create, { params: { id }, body }),
       invalidatesTags: ['License', 'Alert'],
     }),
     deleteLicense: build.mutation<ResponseOf<L['remove']>, number>({
-      query: (id) => request(licenseEndpoints.remove, { params: { id } }),
+      query: (id) => request(licenseRoutes.remove, { params: { id } }),
       invalidatesTags: ['License', 'Alert'],
     }),
   }),

@@ -1,4 +1,5 @@
-import { statsEndpoints, type ResponseOf } from '@vigil/contracts';
+import type { ResponseOf, statsEndpoints } from '@vigil/contracts';
+import { statsRoutes } from '@vigil/contracts/routes';
 import { api, request } from '../../lib/api/apiSlice.ts';
 
 type S = typeof statsEndpoints;
@@ -7,11 +8,11 @@ export const pulseApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** Counts, reliability and the tenant's goal (every role; editing the tenant's goal refreshes it). */
     pulseSummary: build.query<ResponseOf<S['pulseSummary']>, void>({
-      query: () => request(statsEndpoints.pulseSummary),
+      query: () => request(statsRoutes.pulseSummary),
       providesTags: ['Stats', 'Tenant'],
     }),
     deviceTypeTotals: build.query<ResponseOf<S['deviceTypeTotals']>, void>({
-      query: () => request(statsEndpoints.deviceTypeTotals),
+      query: () => request(statsRoutes.deviceTypeTotals),
       providesTags: ['Stats'],
     }),
   }),

@@ -1,4 +1,5 @@
-import { pathOf, reportEndpoints, type ListQueryInput, type ReportConfig, type ResponseOf } from '@vigil/contracts';
+import { pathOf, type ListQueryInput, type ReportConfig, type ResponseOf, type reportEndpoints } from '@vigil/contracts';
+import { reportRoutes } from '@vigil/contracts/routes';
 import { api, request } from '../../lib/api/apiSlice.ts';
 import { saveBlob } from './download.ts';
 
@@ -8,27 +9,27 @@ type R = typeof reportEndpoints;
 export type ReportFile = { format: 'csv' | 'pdf'; fileName: string } & ({ id: number } | { config: ReportConfig });
 
 function downloadUrl(file: ReportFile): string {
-  if ('id' in file) return pathOf((file.format === 'csv' ? reportEndpoints.exportCsv : reportEndpoints.exportPdf).path, { id: file.id });
+  if ('id' in file) return pathOf((file.format === 'csv' ? reportRoutes.exportCsv : reportRoutes.exportPdf).path, { id: file.id });
   const q = new URLSearchParams({ customerId: String(file.config.customerId), period: String(file.config.period), config: JSON.stringify(file.config.config) });
-  return `${(file.format === 'csv' ? reportEndpoints.previewCsv : reportEndpoints.previewPdf).path}?${q}`;
+  return `${(file.format === 'csv' ? reportRoutes.previewCsv : reportRoutes.previewPdf).path}?${q}`;
 }
 
 export const reportsApi = api.injectEndpoints({
   endpoints: (build) => ({
     reports: build.query<ResponseOf<R['list']>, ListQueryInput>({
-      query: (list) => request(reportEndpoints.list, { list }),
+      query: (list) => request(reportRoutes.list, { list }),
       providesTags: ['Report'],
     }),
     report: build.query<ResponseOf<R['get']>, number>({
-      query: (id) => request(reportEndpoints.get, { params: { id } }),
+      query: (id) => request(reportRoutes.get, { params: { id } }),
       providesTags: (_r, _e, id) => [{ type: 'Report', id }],
     }),
     /** reports/-1: computed from the config, nothing saved (a POST that reads). */
     reportPreview: build.query<ResponseOf<R['preview']>, ReportConfig>({
-      query: (body) => request(reportEndpoints.preview, { body }),
+      query: (body) => request(reportRoutes.preview, { body }),
     }),
     saveReport: build.mutation<ResponseOf<R['create']>, ReportConfig>({
-      query: (body) => request(reportEndpoints.create, { params: { id: body.customerId }, body }),
+      query: (body) => request(reportRoutes.create, { params: { id: body.customerId }, body }),
       invalidatesTags: ['Report'],
     }),
     /**

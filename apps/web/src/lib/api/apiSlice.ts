@@ -1,6 +1,7 @@
 import { createApi } from '@reduxjs/toolkit/query/react';
 import type { FetchArgs } from '@reduxjs/toolkit/query';
-import { pathOf, type Endpoint, type ListQueryInput, toListSearchParams } from '@vigil/contracts';
+import { pathOf, type Endpoint, type ListQueryInput } from '@vigil/contracts';
+import { toListSearchParams } from '@vigil/contracts/routes';
 import type { z } from 'zod';
 import { createSessionBaseQuery } from './sessionBaseQuery.ts';
 

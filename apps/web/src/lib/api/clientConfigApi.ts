@@ -1,4 +1,5 @@
-import { clientConfigEndpoints, type ClientConfig } from '@vigil/contracts';
+import type { ClientConfig } from '@vigil/contracts';
+import { clientConfigRoutes } from '@vigil/contracts/routes';
 import { api, request } from './apiSlice.ts';
 
 /**
@@ -8,7 +9,7 @@ import { api, request } from './apiSlice.ts';
 export const clientConfigApi = api.injectEndpoints({
   endpoints: (build) => ({
     clientConfig: build.query<ClientConfig, void>({
-      query: () => request(clientConfigEndpoints.get),
+      query: () => request(clientConfigRoutes.get),
       transformResponse: (body: { data: ClientConfig }) => body.data,
       extraOptions: { silent: true },
       keepUnusedDataFor: 3600,
