@@ -44,8 +44,8 @@ export const liveEventsEndpoints = {
   }),
 };
 
-/** Path of the Server-Sent Events stream: `GET {STREAM_PATH}?ticket=...` (not JSON, so not an endpoint). */
-export const LIVE_EVENTS_STREAM_PATH = '/v0/api/live-events/stream';
+// Path of the Server-Sent Events stream: defined with the schema-free routes (the browser's shell needs it).
+export { LIVE_EVENTS_STREAM_PATH } from './routes.ts';
 
 /**
  * Events on the stream (`event:` name -> JSON `data:`):

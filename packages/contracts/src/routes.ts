@@ -9,6 +9,9 @@ import type { ListQueryInput } from './list-query.ts';
 
 export type RouteGroup = Record<string, { method: HttpMethod; path: string }>;
 
+/** Path of the Server-Sent Events stream: `GET {STREAM_PATH}?ticket=...` (not JSON, so not an endpoint). */
+export const LIVE_EVENTS_STREAM_PATH = '/v0/api/live-events/stream';
+
 /** Encodes list state into the query string the list endpoints read. */
 export function toListSearchParams(input: ListQueryInput): URLSearchParams {
   const params = new URLSearchParams();

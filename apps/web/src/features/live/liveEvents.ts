@@ -1,4 +1,5 @@
-import { ALERT_TYPES, LIVE_EVENTS_STREAM_PATH } from '@vigil/contracts';
+import { ALERT_TYPES } from '@vigil/contracts';
+import { LIVE_EVENTS_STREAM_PATH } from '@vigil/contracts/routes';
 
 /** What the stream's messages change in the app (see LiveEventsConnector). */
 export interface LiveAlert {
