@@ -9,17 +9,30 @@ import { tenantId } from './columns.ts';
  * Rows are per portal, deleted portals included: readers join live portals and tenants.
  */
 
-/** Per portal and device type: devices not removed, and how many of them are online (status 1). */
+/** Device types in their code order (contracts DEVICE_TYPES): the column prefixes of `device_counts`. */
+export const DEVICE_COUNT_PREFIXES = ['camera', 'intercom', 'access', 'alarm', 'environmental'] as const;
+
+/**
+ * Per portal (one row, so a tenant's totals sum one row per portal): per device type, the devices
+ * not removed (`<type>_total`) and how many of them are online, status 1 (`<type>_online`).
+ */
 export const deviceCounts = pgTable(
   'device_counts',
   {
     tenantId: tenantId(),
     portalId: integer('portal_id').notNull(),
-    deviceType: smallint('device_type').notNull(),
-    total: integer('total').notNull(),
-    online: integer('online').notNull(),
+    cameraTotal: integer('camera_total').notNull().default(0),
+    cameraOnline: integer('camera_online').notNull().default(0),
+    intercomTotal: integer('intercom_total').notNull().default(0),
+    intercomOnline: integer('intercom_online').notNull().default(0),
+    accessTotal: integer('access_total').notNull().default(0),
+    accessOnline: integer('access_online').notNull().default(0),
+    alarmTotal: integer('alarm_total').notNull().default(0),
+    alarmOnline: integer('alarm_online').notNull().default(0),
+    environmentalTotal: integer('environmental_total').notNull().default(0),
+    environmentalOnline: integer('environmental_online').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.portalId, t.deviceType] })],
+  (t) => [primaryKey({ columns: [t.tenantId, t.portalId] })],
 );
 
 /** Per portal and case status code (case_type 0..4): how many cases. */

@@ -6,7 +6,7 @@ import type { EventBus } from '../../events/bus.ts';
 import { TOPICS, type AlertOpenedEvent } from '../../events/topics.ts';
 import { DEVICE_COLUMNS, DEVICE_SORT, deviceConditions, toServiceDevice, type DeviceListQuery } from '../cases/cases.repository.ts';
 import { keptAlertTotal, portalNotDeleted } from '../devices/kept-counts.ts';
-import { allOf, at, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from '../cases/sql-list.ts';
+import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from '../cases/sql-list.ts';
 
 /** Alert age after which an open alert shows the error dot (decisions §6). */
 export const ALERT_ESCALATION_HOURS = 24;
@@ -60,27 +60,28 @@ export async function listAlerts(tx: Tx, scope: Scope, q: AlertListQuery, now: D
     offlineCount: sql`a.offline_count`,
     status: statusAt(now),
   };
-  const order = orderBy(q.sort, sort, sql`a.id desc`);
   const kept = await keptAlertTotal(tx, scope, { customerId: q.filter.customerId, alertType: q.filter.alertType, portalNameLike: nameLike });
   const withPortal = allOf([...own, ...(nameLike !== undefined ? [sql`p.name ilike ${nameLike}`] : [])]);
   const count =
     q.filter.status === undefined ? kept.count : ((await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${ALERT_FROM} where ${withPortal}`))[0]?.count ?? 0);
+  const plan = planPage(q, count);
+  const order = pageOrder(q.sort, sort, { column: sql`a.id`, dir: 'DESC' }, plan.reverse);
   if (nameLike !== undefined || q.sort?.field === 'customerName') {
     // Conditions or order on the portal: one query over alerts joined to portals.
-    const rows = await queryRows<AlertRow>(tx, sql`select ${alertColumns(now)} ${ALERT_FROM} where ${withPortal} ${order} ${pageOf(q)}`);
-    return { list: rows.map(toAlert), count };
+    const rows = await queryRows<AlertRow>(tx, sql`select ${alertColumns(now)} ${ALERT_FROM} where ${withPortal} ${order} ${limitOf(plan)}`);
+    return { list: inPageOrder(plan, rows).map(toAlert), count };
   }
-  // Deferred join: skip `offset` rows in the alerts' own index order, then read the page with its portal.
+  // Deferred join: skip rows in the alerts' own index order (from the nearer end), then read the page with its portal.
   const rows = await queryRows<AlertRow>(
     tx,
     sql`select ${alertColumns(now)}
-          from (select a.tenant_id, a.id from alerts a where ${allOf([...own, portalNotDeleted('a', kept.hasDeletedPortal)])} ${order} ${pageOf(q)}) k
+          from (select a.tenant_id, a.id from alerts a where ${allOf([...own, portalNotDeleted('a', kept.hasDeletedPortal)])} ${order} ${limitOf(plan)}) k
           join alerts a on a.tenant_id = k.tenant_id and a.id = k.id
           join portals p on p.tenant_id = a.tenant_id and p.id = a.portal_id and p.deleted_at is null
           join tenants t on t.id = a.tenant_id
         ${order}`,
   );
-  return { list: rows.map(toAlert), count };
+  return { list: inPageOrder(plan, rows).map(toAlert), count };
 }
 
 export async function findAlert(tx: Tx, scope: Scope, id: number, now: Date): Promise<Alert | undefined> {

@@ -4,7 +4,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import { keptCaseTotal, portalNotDeleted } from '../devices/kept-counts.ts';
-import { allOf, at, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from './sql-list.ts';
+import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from './sql-list.ts';
 
 interface CaseRow {
   id: number;
@@ -54,24 +54,25 @@ export async function listCases(tx: Tx, scope: Scope, q: CaseListQuery, portalId
   if (q.filter.caseType !== undefined) own.push(sql`c.case_type = ${q.filter.caseType}`);
   if (q.filter.open === true) own.push(sql`c.case_type < ${CASE_COMPLETED}`);
   if (q.filter.open === false) own.push(sql`c.case_type = ${CASE_COMPLETED}`);
-  const order = orderBy(q.sort, CASE_SORT, sql`c.id desc`);
+  const plan = planPage(q, kept.count);
+  const order = pageOrder(q.sort, CASE_SORT, { column: sql`c.id`, dir: 'DESC' }, plan.reverse);
   if (nameLike !== undefined || q.sort?.field === 'customerName') {
     // Conditions or order on the portal: one query over cases joined to portals.
     const where = allOf([...own, ...(nameLike !== undefined ? [sql`p.name ilike ${nameLike}`] : [])]);
-    const rows = await queryRows<CaseRow>(tx, sql`select ${CASE_COLUMNS} ${CASE_FROM} where ${where} ${order} ${pageOf(q)}`);
-    return { list: rows.map(toCase), count: kept.count };
+    const rows = await queryRows<CaseRow>(tx, sql`select ${CASE_COLUMNS} ${CASE_FROM} where ${where} ${order} ${limitOf(plan)}`);
+    return { list: inPageOrder(plan, rows).map(toCase), count: kept.count };
   }
-  // Deferred join: skip `offset` rows in the cases' own index order, then read the page with its portal.
+  // Deferred join: skip rows in the cases' own index order (from the nearer end), then read the page with its portal.
   const rows = await queryRows<CaseRow>(
     tx,
     sql`select ${CASE_COLUMNS}
-          from (select c.tenant_id, c.id from cases c where ${allOf([...own, portalNotDeleted('c', kept.hasDeletedPortal)])} ${order} ${pageOf(q)}) k
+          from (select c.tenant_id, c.id from cases c where ${allOf([...own, portalNotDeleted('c', kept.hasDeletedPortal)])} ${order} ${limitOf(plan)}) k
           join cases c on c.tenant_id = k.tenant_id and c.id = k.id
           join portals p on p.tenant_id = c.tenant_id and p.id = c.portal_id and p.deleted_at is null
           join tenants t on t.id = c.tenant_id
         ${order}`,
   );
-  return { list: rows.map(toCase), count: kept.count };
+  return { list: inPageOrder(plan, rows).map(toCase), count: kept.count };
 }
 
 export async function findCase(tx: Tx, scope: Scope, id: number): Promise<Case | undefined> {
@@ -79,12 +80,13 @@ export async function findCase(tx: Tx, scope: Scope, id: number): Promise<Case |
   return row && toCase(row);
 }
 
-/** Count of open cases (status below Completed) per status code. */
+/** Count of open cases (status below Completed) per status code, from the kept counts (a few rows per portal). */
 export async function countOpenCasesByType(tx: Tx, scope: Scope): Promise<Map<number, number>> {
   const rows = await queryRows<{ caseType: number; count: number }>(
     tx,
-    sql`select c.case_type as "caseType", count(*)::int as count ${CASE_FROM}
-        where ${inTenant(scope, sql`c.tenant_id`)} and c.case_type < ${CASE_COMPLETED} group by c.case_type`,
+    sql`select k.case_type as "caseType", sum(k.total)::int as count
+          from case_counts k join portals p on p.tenant_id = k.tenant_id and p.id = k.portal_id and p.deleted_at is null
+         where ${inTenant(scope, sql`k.tenant_id`)} and k.case_type < ${CASE_COMPLETED} group by k.case_type`,
   );
   return new Map(rows.map((r) => [r.caseType, r.count]));
 }

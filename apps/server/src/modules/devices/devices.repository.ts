@@ -2,7 +2,8 @@ import type { DeviceSortField } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
-import { containsPattern, direction, tenantCondition } from '../portals/sql-fragments.ts';
+import { inPageOrder, limitOf, pageOrder, planPage } from '../cases/sql-list.ts';
+import { containsPattern, tenantCondition } from '../portals/sql-fragments.ts';
 
 export interface DeviceRow {
   id: number;
@@ -77,27 +78,31 @@ export interface DevicePage {
   sort: { field: DeviceSortField; dir: 'ASC' | 'DESC' };
   offset: number;
   limit: number;
+  /** The exact total (kept counts), when known: a page nearer the end is read from the end. */
+  total?: number;
   /** From the kept total: whether rows of deleted portals must be skipped while paging. */
   hasDeletedPortal?: boolean;
 }
 
 export async function listDevices(executor: Executor, f: DeviceFilter & DevicePage): Promise<DeviceRow[]> {
-  const order = sql`${SORT_SQL[f.sort.field]} ${direction(f.sort.dir)} nulls last, d.id ${direction(f.sort.dir)}`;
+  const plan = planPage(f, f.total);
+  const order = pageOrder(f.sort, SORT_SQL, { column: sql`d.id`, dir: f.sort.dir }, plan.reverse);
   if (f.sort.field === 'customerName' || f.hasDeletedPortal !== false) {
-    return queryRows<DeviceRow>(executor, sql`select ${COLUMNS} ${FROM} where ${whereOf(f)} order by ${order} limit ${f.limit} offset ${f.offset}`);
+    return inPageOrder(plan, await queryRows<DeviceRow>(executor, sql`select ${COLUMNS} ${FROM} where ${whereOf(f)} ${order} ${limitOf(plan)}`));
   }
-  // Deferred join: skip `offset` rows over the device table alone (index order for the default sort,
-  // no heap or portal reads per skipped row), then read the page's rows with their portal and tenant.
-  return queryRows<DeviceRow>(
+  // Deferred join: skip rows over the device table alone (index order for the default sort, no portal
+  // reads per skipped row; from the nearer end), then read the page's rows with their portal and tenant.
+  const rows = await queryRows<DeviceRow>(
     executor,
     sql`select ${COLUMNS}
-          from (select d.tenant_id, d.id from devices d where ${deviceOnly(f)} order by ${order} limit ${f.limit} offset ${f.offset}) k
+          from (select d.tenant_id, d.id from devices d where ${deviceOnly(f)} ${order} ${limitOf(plan)}) k
           join devices d on d.tenant_id = k.tenant_id and d.id = k.id
           join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id
           join tenants t on t.id = d.tenant_id
          where p.deleted_at is null and t.deleted_at is null
-         order by ${order}`,
+         ${order}`,
   );
+  return inPageOrder(plan, rows);
 }
 
 export async function countDevices(executor: Executor, f: DeviceFilter): Promise<number> {

@@ -29,7 +29,7 @@ export async function listDevices(tx: Tx, scope: Scope, query: DeviceListQuery):
   // The total comes from the kept counts unless a filter they do not hold (name, case, alert) is given.
   const { q, caseId, alertId } = query.filter;
   const kept = q || caseId !== undefined || alertId !== undefined ? undefined : await keptDeviceTotal(tx, scope, query.filter);
-  const rows = await repo.listDevices(tx, { ...filter, sort, offset: query.offset, limit: query.limit, hasDeletedPortal: kept?.hasDeletedPortal });
+  const rows = await repo.listDevices(tx, { ...filter, sort, offset: query.offset, limit: query.limit, total: kept?.count, hasDeletedPortal: kept?.hasDeletedPortal });
   const count = kept ? kept.count : await repo.countDevices(tx, filter);
   return { list: rows.map(present), count };
 }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import { DEVICE_COUNT_PREFIXES } from '../../db/schema/counts.ts';
 import type { Scope } from '../../db/scope.ts';
 import { tenantCondition } from '../portals/sql-fragments.ts';
 
@@ -16,30 +17,47 @@ export interface KeptTotal {
   hasDeletedPortal: boolean;
 }
 
-/** Live portals; devices also need a live tenant (cases and alerts are listed as the lists always did, tenant not checked). */
-const LIVE = (liveTenant: boolean) => sql`join portals p on p.tenant_id = k.tenant_id and p.id = k.portal_id and p.deleted_at is null
-  ${liveTenant ? sql`join tenants t on t.id = k.tenant_id and t.deleted_at is null` : sql``}`;
-
-/** Whether any portal of the scope is soft-deleted (a correlated scalar over the scope's portals). */
+/** Whether any portal of the scope is soft-deleted (portals_deleted_idx: usually an empty range). */
 const deletedPortalExists = (scope: Scope) =>
   sql`exists (select 1 from portals dp where dp.deleted_at is not null and ${tenantCondition(scope, sql`dp.tenant_id`)})`;
 
-async function keptTotal(executor: Executor, scope: Scope, sum: SQL, from: SQL, conds: SQL[], liveTenant: boolean): Promise<KeptTotal> {
-  const where = sql.join([tenantCondition(scope, sql`k.tenant_id`), ...conds], sql` and `);
-  const [row] = await queryRows<{ n: number | string | null; deleted: boolean }>(
-    executor,
-    sql`select (select coalesce(sum(${sum}), 0)::int from ${from} k ${LIVE(liveTenant)} where ${where}) as n, ${deletedPortalExists(scope)} as deleted`,
-  );
+/**
+ * Sum of `sum` over the kept rows `k` of `table` matching `conds`, for live portals only (and a live
+ * tenant when `liveTenant`). For one tenant without a name condition the portals are not joined: the
+ * rows of its deleted portals (usually none, found through portals_deleted_idx) are subtracted instead.
+ */
+async function keptTotal(
+  executor: Executor,
+  scope: Scope,
+  o: { sum: SQL; table: SQL; conds: SQL[]; liveTenant: boolean; onPortal?: SQL },
+): Promise<KeptTotal> {
+  const where = sql.join([tenantCondition(scope, sql`k.tenant_id`), ...o.conds], sql` and `);
+  let total: SQL;
+  if (scope.kind === 'tenant' && !o.onPortal) {
+    const all = sql`(select coalesce(sum(${o.sum}), 0) from ${o.table} k where ${where})`;
+    const ofDeleted = sql`(select coalesce(sum(${o.sum}), 0) from portals p join ${o.table} k on k.tenant_id = p.tenant_id and k.portal_id = p.id
+                            where p.tenant_id = ${scope.tenantId} and p.deleted_at is not null and ${where})`;
+    const tenantLive = o.liveTenant ? sql`exists (select 1 from tenants t where t.id = ${scope.tenantId} and t.deleted_at is null)` : sql`true`;
+    total = sql`case when ${tenantLive} then ${all} - ${ofDeleted} else 0 end`;
+  } else {
+    total = sql`(select coalesce(sum(${o.sum}), 0) from ${o.table} k
+                   join portals p on p.tenant_id = k.tenant_id and p.id = k.portal_id and p.deleted_at is null
+                   ${o.liveTenant ? sql`join tenants t on t.id = k.tenant_id and t.deleted_at is null` : sql``}
+                  where ${where} ${o.onPortal ? sql`and ${o.onPortal}` : sql``})`;
+  }
+  const [row] = await queryRows<{ n: number | string | null; deleted: boolean }>(executor, sql`select (${total})::int as n, ${deletedPortalExists(scope)} as deleted`);
   return { count: Number(row?.n ?? 0), hasDeletedPortal: row?.deleted === true };
 }
 
-/** Devices not removed, optionally of one portal, status (1 online, 0 offline) and type. */
+/** Devices not removed, optionally of one portal, status (1 online, 0 offline) and type: one sum over `device_counts`. */
 export function keptDeviceTotal(executor: Executor, scope: Scope, f: { customerId?: number; status?: number; deviceType?: number }): Promise<KeptTotal> {
-  const sum = f.status === undefined ? sql`k.total` : f.status === 1 ? sql`k.online` : f.status === 0 ? sql`k.total - k.online` : sql`0`;
+  const types = f.deviceType === undefined ? DEVICE_COUNT_PREFIXES : [DEVICE_COUNT_PREFIXES[f.deviceType]!];
+  const column = (suffix: 'total' | 'online') => sql.join(types.map((t) => sql.raw(`k.${t}_${suffix}`)), sql` + `);
+  const sum =
+    f.status === undefined ? column('total') : f.status === 1 ? column('online') : f.status === 0 ? sql`${column('total')} - (${column('online')})` : sql`0`;
   const conds: SQL[] = [];
   if (f.customerId !== undefined) conds.push(sql`k.portal_id = ${f.customerId}`);
-  if (f.deviceType !== undefined) conds.push(sql`k.device_type = ${f.deviceType}`);
-  return keptTotal(executor, scope, sum, sql`device_counts`, conds, true);
+  return keptTotal(executor, scope, { sum, table: sql`device_counts`, conds, liveTenant: true });
 }
 
 /** Cases, optionally of one portal, of one status code, or open (below `completed`) / completed. */
@@ -54,8 +72,8 @@ export function keptCaseTotal(
   if (f.caseType !== undefined) conds.push(sql`k.case_type = ${f.caseType}`);
   if (f.open === true) conds.push(sql`k.case_type < ${completed}`);
   if (f.open === false) conds.push(sql`k.case_type = ${completed}`);
-  if (f.portalNameLike !== undefined) conds.push(sql`p.name ilike ${f.portalNameLike}`);
-  return keptTotal(executor, scope, sql`k.total`, sql`case_counts`, conds, false);
+  const onPortal = f.portalNameLike === undefined ? undefined : sql`p.name ilike ${f.portalNameLike}`;
+  return keptTotal(executor, scope, { sum: sql`k.total`, table: sql`case_counts`, conds, liveTenant: false, onPortal });
 }
 
 /** Alerts, optionally of one portal and type, or of portals whose name matches. */
@@ -63,8 +81,8 @@ export function keptAlertTotal(executor: Executor, scope: Scope, f: { customerId
   const conds: SQL[] = [];
   if (f.customerId !== undefined) conds.push(sql`k.portal_id = ${f.customerId}`);
   if (f.alertType !== undefined) conds.push(sql`k.alert_type = ${f.alertType}`);
-  if (f.portalNameLike !== undefined) conds.push(sql`p.name ilike ${f.portalNameLike}`);
-  return keptTotal(executor, scope, sql`k.total`, sql`alert_counts`, conds, false);
+  const onPortal = f.portalNameLike === undefined ? undefined : sql`p.name ilike ${f.portalNameLike}`;
+  return keptTotal(executor, scope, { sum: sql`k.total`, table: sql`alert_counts`, conds, liveTenant: false, onPortal });
 }
 
 /**

@@ -28,11 +28,11 @@ const SORT_SQL: Record<Exclude<PortalSortField, 'reliabilityScore'>, SQL> = {
   name: sql`lower(p.name)`,
   customerName: sql`lower(p.name)`,
   tenantName: sql`lower(t.name)`,
-  cameraCount: sql`camera_count`,
-  intercomCount: sql`intercom_count`,
-  accessCount: sql`access_count`,
-  alarmCount: sql`alarm_count`,
-  environmentalCount: sql`environmental_count`,
+  cameraCount: sql`coalesce(c.camera_total, 0)`,
+  intercomCount: sql`coalesce(c.intercom_total, 0)`,
+  accessCount: sql`coalesce(c.access_total, 0)`,
+  alarmCount: sql`coalesce(c.alarm_total, 0)`,
+  environmentalCount: sql`coalesce(c.environmental_total, 0)`,
   createdAt: sql`p.created_at`,
 };
 
@@ -49,73 +49,33 @@ function whereOf(f: PortalFilter): SQL {
   return sql.join(parts, sql` and `);
 }
 
-/** Per-type device counts of every portal in scope, from the kept counts (db/schema/counts.ts). */
-function countsOf(scope: Scope): SQL {
-  return sql`(select k.tenant_id, k.portal_id,
-                     coalesce(sum(k.total) filter (where k.device_type = 0), 0)::int as camera_count,
-                     coalesce(sum(k.total) filter (where k.device_type = 1), 0)::int as intercom_count,
-                     coalesce(sum(k.total) filter (where k.device_type = 2), 0)::int as access_count,
-                     coalesce(sum(k.total) filter (where k.device_type = 3), 0)::int as alarm_count,
-                     coalesce(sum(k.total) filter (where k.device_type = 4), 0)::int as environmental_count
-                from device_counts k
-               where ${tenantCondition(scope, sql`k.tenant_id`)}
-               group by k.tenant_id, k.portal_id)`;
-}
-
-/** The same for one portal (row `alias`), read per row: cheaper than the whole scope's counts for a page. */
-const countsOfRow = (alias: string) => sql`(select coalesce(sum(k.total) filter (where k.device_type = 0), 0)::int as camera_count,
-                coalesce(sum(k.total) filter (where k.device_type = 1), 0)::int as intercom_count,
-                coalesce(sum(k.total) filter (where k.device_type = 2), 0)::int as access_count,
-                coalesce(sum(k.total) filter (where k.device_type = 3), 0)::int as alarm_count,
-                coalesce(sum(k.total) filter (where k.device_type = 4), 0)::int as environmental_count
-           from device_counts k where k.tenant_id = ${sql.raw(alias)}.tenant_id and k.portal_id = ${sql.raw(alias)}.id)`;
-
 const SELECT_PORTAL = sql`p.id, p.name, p.tenant_id, t.name as tenant_name, p.created_at,
-  coalesce(c.camera_count, 0) as camera_count, coalesce(c.intercom_count, 0) as intercom_count,
-  coalesce(c.access_count, 0) as access_count, coalesce(c.alarm_count, 0) as alarm_count,
-  coalesce(c.environmental_count, 0) as environmental_count`;
+  coalesce(c.camera_total, 0) as camera_count, coalesce(c.intercom_total, 0) as intercom_count,
+  coalesce(c.access_total, 0) as access_count, coalesce(c.alarm_total, 0) as alarm_count,
+  coalesce(c.environmental_total, 0) as environmental_count`;
 
-function fromPortals(scope: Scope): SQL {
-  return sql`from portals p
+/** Portals with their kept device counts (one row per portal, read by primary key). */
+const FROM_PORTALS = sql`from portals p
     join tenants t on t.id = p.tenant_id
-    left join ${countsOf(scope)} c on c.tenant_id = p.tenant_id and c.portal_id = p.id`;
-}
-
-/** Portals with their counts read per row (a page, or a few ids). */
-const FROM_PORTALS_PER_ROW = sql`from portals p
-    join tenants t on t.id = p.tenant_id
-    cross join lateral ${countsOfRow('p')} c`;
-
-const COUNT_SORTS = new Set<PortalSortField>(['cameraCount', 'intercomCount', 'accessCount', 'alarmCount', 'environmentalCount']);
+    left join device_counts c on c.tenant_id = p.tenant_id and c.portal_id = p.id`;
 
 export async function listPortals(
   executor: Executor,
   f: PortalFilter & { sort: { field: Exclude<PortalSortField, 'reliabilityScore'>; dir: 'ASC' | 'DESC' }; offset: number; limit: number },
 ): Promise<PortalRow[]> {
-  const order = sql`${SORT_SQL[f.sort.field]} ${direction(f.sort.dir)}, p.id ${direction(f.sort.dir)}`;
-  if (COUNT_SORTS.has(f.sort.field)) {
-    // Sorting by a count needs every portal's counts.
-    return queryRows<PortalRow>(executor, sql`select ${SELECT_PORTAL} ${fromPortals(f.scope)} where ${whereOf(f)} order by ${order} limit ${f.limit} offset ${f.offset}`);
-  }
-  // Any other order pages first, then reads the counts of the page's rows only.
   return queryRows<PortalRow>(
     executor,
-    sql`select pg.id, pg.name, pg.tenant_id, pg.tenant_name, pg.created_at, c.camera_count, c.intercom_count, c.access_count,
-               c.alarm_count, c.environmental_count
-          from (select p.id, p.name, p.tenant_id, t.name as tenant_name, p.created_at, row_number() over (order by ${order}) as ord
-                  from portals p join tenants t on t.id = p.tenant_id
-                 where ${whereOf(f)}
-                 order by ${order}
-                 limit ${f.limit} offset ${f.offset}) pg
-          cross join lateral ${countsOfRow('pg')} c
-         order by pg.ord`,
+    sql`select ${SELECT_PORTAL} ${FROM_PORTALS}
+         where ${whereOf(f)}
+         order by ${SORT_SQL[f.sort.field]} ${direction(f.sort.dir)}, p.id ${direction(f.sort.dir)}
+         limit ${f.limit} offset ${f.offset}`,
   );
 }
 
 /** Rows for the given ids (any order); used after the service sorted ids by reliability. */
 export async function portalsByIds(executor: Executor, scope: Scope, ids: number[]): Promise<PortalRow[]> {
   if (ids.length === 0) return [];
-  return queryRows<PortalRow>(executor, sql`select ${SELECT_PORTAL} ${FROM_PORTALS_PER_ROW} where ${whereOf({ scope, ids })}`);
+  return queryRows<PortalRow>(executor, sql`select ${SELECT_PORTAL} ${FROM_PORTALS} where ${whereOf({ scope, ids })}`);
 }
 
 /** Id and name of every portal matching the filter (to sort by reliability, or for selects). */
@@ -144,7 +104,7 @@ export async function searchPortals(executor: Executor, scope: Scope, text: stri
 export async function findPortal(executor: Executor, scope: Scope, id: number): Promise<PortalSecretsRow | undefined> {
   const [row] = await queryRows<PortalSecretsRow>(
     executor,
-    sql`select ${SELECT_PORTAL}, p.api_key_enc, p.webhook_secret_enc ${FROM_PORTALS_PER_ROW}
+    sql`select ${SELECT_PORTAL}, p.api_key_enc, p.webhook_secret_enc ${FROM_PORTALS}
          where ${whereOf({ scope, ids: [id] })}`,
   );
   return row;

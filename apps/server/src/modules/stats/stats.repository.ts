@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { DeviceStatsRow } from '@vigil/contracts';
+import { DEVICE_COUNT_PREFIXES } from '../../db/schema/counts.ts';
 
 /**
  * Set-based counts for the stats endpoints. `tenantId` undefined means every tenant
@@ -10,41 +11,41 @@ import type { DeviceStatsRow } from '@vigil/contracts';
 
 const tenantCond = (column: SQL, tenantId: number | undefined) => (tenantId === undefined ? sql`true` : sql`${column} = ${tenantId}`);
 
-/** Live devices joined to live portals and tenants, as `d`, `p`, `t`. */
-const LIVE_DEVICES = sql`devices d
-  join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id and p.deleted_at is null
-  join tenants t on t.id = d.tenant_id and t.deleted_at is null`;
-
 export interface StatusCounts {
   onlineCount: number;
   offlineCount: number;
 }
 
+/** Kept device counts (db/schema/counts.ts) of live portals and tenants, as `k`, `p`, `t`. */
+const LIVE_COUNTS = sql`device_counts k
+  join portals p on p.tenant_id = k.tenant_id and p.id = k.portal_id and p.deleted_at is null
+  join tenants t on t.id = k.tenant_id and t.deleted_at is null`;
+
+const sumOf = (suffix: 'total' | 'online') => sql.join(DEVICE_COUNT_PREFIXES.map((t) => sql.raw(`k.${t}_${suffix}`)), sql` + `);
+
+/** Online and offline devices now, from the kept counts (one row per portal, not every device). */
 export async function statusCounts(executor: Executor, tenantId: number | undefined, portalId?: number): Promise<StatusCounts> {
-  const [row] = await queryRows<{ online: string | number; offline: string | number }>(
+  const [row] = await queryRows<{ online: string | number | null; total: string | number | null }>(
     executor,
-    sql`select count(*) filter (where d.status = 1) as online, count(*) filter (where d.status = 0) as offline
-          from ${LIVE_DEVICES}
-         where ${tenantCond(sql`d.tenant_id`, tenantId)} and d.removed_at is null
-           ${portalId === undefined ? sql`` : sql`and d.portal_id = ${portalId}`}`,
+    sql`select sum(${sumOf('online')}) as online, sum(${sumOf('total')}) as total
+          from ${LIVE_COUNTS}
+         where ${tenantCond(sql`k.tenant_id`, tenantId)}
+           ${portalId === undefined ? sql`` : sql`and k.portal_id = ${portalId}`}`,
   );
-  return { onlineCount: Number(row?.online ?? 0), offlineCount: Number(row?.offline ?? 0) };
+  const online = Number(row?.online ?? 0);
+  return { onlineCount: online, offlineCount: Number(row?.total ?? 0) - online };
 }
 
-/** Counts per device type 0..4, zeros included (generate_series gives the missing types). */
+/** Counts per device type 0..4 (zeros included), from the kept counts. */
 export async function typeTotals(executor: Executor, tenantId: number | undefined, portalId?: number): Promise<number[]> {
-  const rows = await queryRows<{ device_type: number; total: string | number }>(
+  const [row] = await queryRows<Record<string, string | number | null>>(
     executor,
-    sql`select ty.device_type, count(d.id) as total
-          from generate_series(0, 4) as ty(device_type)
-          left join (select d.id, d.device_type from ${LIVE_DEVICES}
-                      where ${tenantCond(sql`d.tenant_id`, tenantId)} and d.removed_at is null
-                        ${portalId === undefined ? sql`` : sql`and d.portal_id = ${portalId}`}) d
-            on d.device_type = ty.device_type
-         group by ty.device_type
-         order by ty.device_type`,
+    sql`select ${sql.join(DEVICE_COUNT_PREFIXES.map((t) => sql.raw(`sum(k.${t}_total) as ${t}`)), sql`, `)}
+          from ${LIVE_COUNTS}
+         where ${tenantCond(sql`k.tenant_id`, tenantId)}
+           ${portalId === undefined ? sql`` : sql`and k.portal_id = ${portalId}`}`,
   );
-  return rows.map((r) => Number(r.total));
+  return DEVICE_COUNT_PREFIXES.map((t) => Number(row?.[t] ?? 0));
 }
 
 /** A tenant's reliability goal, or undefined when the tenant is gone. */
@@ -82,7 +83,8 @@ const STATS_ORDER: Record<NonNullable<DeviceStatsPage['sort']>['field'], SQL> = 
 const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * One row per (live portal, device type), including types with no device, paged in SQL.
+ * One row per (live portal, device type), including types with no device, paged in SQL; the
+ * counts are the kept ones (one row per portal and type already).
  * The total comes from the same grouped set (count(*) over()).
  */
 export async function deviceStatsPage(executor: Executor, tenantId: number | undefined, page: DeviceStatsPage): Promise<{ list: DeviceStatsRow[]; count: number }> {
@@ -102,16 +104,17 @@ export async function deviceStatsPage(executor: Executor, tenantId: number | und
     // The count rides on a one-row left join so it is known even past the last page.
     sql`with g as (
           select p.id as customer_id, p.name as customer_name, t.name as tenant_name, ty.device_type,
-                 count(d.id) as total_count,
-                 count(d.id) filter (where d.status = 1) as online_count,
-                 count(d.id) filter (where d.status = 0) as offline_count
+                 coalesce(ty.total, 0) as total_count,
+                 coalesce(ty.online, 0) as online_count,
+                 coalesce(ty.total - ty.online, 0) as offline_count
             from portals p
             join tenants t on t.id = p.tenant_id and t.deleted_at is null
-            cross join generate_series(0, 4) as ty(device_type)
-            left join devices d on d.tenant_id = p.tenant_id and d.portal_id = p.id
-                               and d.device_type = ty.device_type and d.removed_at is null
+            left join device_counts k on k.tenant_id = p.tenant_id and k.portal_id = p.id
+            cross join lateral (values ${sql.join(
+              DEVICE_COUNT_PREFIXES.map((t, i) => sql.raw(`(${i}, k.${t}_total, k.${t}_online)`)),
+              sql`, `,
+            )}) as ty(device_type, total, online)
            where p.deleted_at is null and ${sql.join(conds, sql` and `)}
-           group by p.id, p.name, t.name, ty.device_type
         )
         select c.full_count, r.* from (select count(*) as full_count from g) c
         left join lateral (select * from g order by ${order} limit ${page.limit} offset ${page.offset}) r on true
