@@ -1,5 +1,5 @@
 import { configureStore } from '@reduxjs/toolkit';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, configure, fireEvent, render, screen } from '@testing-library/react';
 import type { Stripe } from '@stripe/stripe-js';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -10,6 +10,10 @@ import { api } from '../../../lib/api/apiSlice.ts';
 import { notify } from '../../../lib/notify.ts';
 import { authReducer, signedOutState, type AuthState } from '../../auth/authSlice.ts';
 import CardPaymentDialog from './CardPaymentDialog.tsx';
+
+// Generous waits: the machine running the suite is shared and antd's first render is slow there.
+configure({ asyncUtilTimeout: 5000 });
+const WAIT = { timeout: 5000 };
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const jwt = (claims: Record<string, unknown>) => `e30.${btoa(JSON.stringify(claims)).replace(/=+$/, '')}.sig`;
@@ -112,17 +116,18 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
     const stripe = fakeStripe(async () => ({}));
     mount(setupIntent, stripe);
     expect(await screen.findByText('Enter Payment Details')).toBeTruthy();
-    await vi.waitFor(() => expect(stripe.elements().create).toHaveBeenCalledWith('card', expect.anything()));
+    await vi.waitFor(() => expect(stripe.elements().create).toHaveBeenCalledWith('card', expect.anything()), WAIT);
     expect(document.querySelector('input[name="fake-card"]')).toBeTruthy();
   });
 
   it("success: the trial's SetupIntent is confirmed with the card, the server confirms, the activated session goes to Pulse with 'Payment successful.'", async () => {
     const stripe = fakeStripe(async () => ({}));
     confirmAnswer = () => json({ data: { paymentStatus: 'paid', accessToken: ACTIVATED, refreshToken: 'r' } });
-    const { store, router } = mount(setupIntent, stripe);
+    const { store, router, onClose } = mount(setupIntent, stripe);
     await screen.findByRole('button', { name: 'Pay' });
     await pay();
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/dashboards/pulse'));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/dashboards/pulse'), WAIT);
+    expect(onClose).toHaveBeenCalled();
     const card = stripe.elements().create.mock.results[0]!.value;
     expect(stripe.confirmCardSetup).toHaveBeenCalledWith('seti_1_secret_x', { payment_method: { card } });
     expect(stripe.confirmCardPayment).not.toHaveBeenCalled();
@@ -138,7 +143,7 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
     const { router } = mount(paymentIntent, stripe);
     await screen.findByRole('button', { name: 'Pay' });
     await pay();
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/dashboards/pulse'));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/dashboards/pulse'), WAIT);
     expect(stripe.confirmCardPayment).toHaveBeenCalledWith('pi_1_secret_x', expect.objectContaining({ payment_method: expect.anything() }));
     expect(confirmBodies).toEqual([{ billingId: 32 }]);
   });
@@ -158,7 +163,7 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
     expect(await screen.findByText(MSG.paymentFailed)).toBeTruthy();
     answer = {};
     await pay();
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/dashboards/pulse'));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/dashboards/pulse'), WAIT);
   });
 
   it("the server not confirming the payment: 'Payment failed', nothing activated", async () => {
@@ -207,7 +212,7 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
     const stripe = fakeStripe(async () => ({}));
     mount(setupIntent, stripe);
     await screen.findByRole('button', { name: 'Pay' });
-    await vi.waitFor(() => expect(stripe.created.has('card')).toBe(true));
+    await vi.waitFor(() => expect(stripe.created.has('card')).toBe(true), WAIT);
     stripe.created.clear();
     await pay();
     expect(await screen.findByText(MSG.cardElementNotFound)).toBeTruthy();

@@ -7,6 +7,26 @@ import { useMemo } from 'react';
 import type { CardSubscriptionIntent } from '@vigil/contracts';
 import { CardPaymentForm } from './CardPaymentForm.tsx';
 
+/** One Stripe instance per key for the page's life (Stripe's advice); a failed load is tried again next time. */
+const instances = new Map<string, Promise<Stripe | null>>();
+function stripeFor(publishableKey: string): Promise<Stripe | null> {
+  let instance = instances.get(publishableKey);
+  if (!instance) {
+    instance = loadStripe(publishableKey).then(
+      (loaded) => {
+        if (!loaded) instances.delete(publishableKey);
+        return loaded;
+      },
+      () => {
+        instances.delete(publishableKey);
+        return null;
+      },
+    );
+    instances.set(publishableKey, instance);
+  }
+  return instance;
+}
+
 export interface CardPaymentDialogProps {
   intent: CardSubscriptionIntent;
   onClose: () => void;
@@ -20,7 +40,7 @@ export interface CardPaymentDialogProps {
  * If Stripe.js cannot load, Elements gets null and Pay answers 'Stripe has not loaded yet'.
  */
 export default function CardPaymentDialog({ intent, onClose, stripe }: CardPaymentDialogProps) {
-  const stripePromise = useMemo(() => (stripe !== undefined ? stripe : loadStripe(intent.publishableKey).catch(() => null)), [stripe, intent.publishableKey]);
+  const stripePromise = useMemo(() => (stripe !== undefined ? stripe : stripeFor(intent.publishableKey)), [stripe, intent.publishableKey]);
   return (
     <Modal open title="Enter Payment Details" onCancel={onClose} footer={null} destroyOnHidden maskClosable={false} width={520}>
       <Elements stripe={stripePromise}>

@@ -1,3 +1,4 @@
+import { LockOutlined } from '@ant-design/icons';
 import { CardElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import type { StripeCardElementOptions } from '@stripe/stripe-js';
 import { Alert, Button, Flex, Typography, theme } from 'antd';
@@ -11,6 +12,7 @@ import { usePaymentDone } from '../usePaymentDone.ts';
  * card goes to Stripe only), then the server is asked to confirm with Stripe itself; only
  * its 'paid' activates the session. Errors stay in the dialog so another card can be tried.
  */
+/** `onCancel` closes the dialog: on Cancel, and once the payment is done. */
 export function CardPaymentForm({ intent, onCancel }: { intent: CardSubscriptionIntent; onCancel: () => void }) {
   const stripe = useStripe();
   const elements = useElements();
@@ -47,6 +49,7 @@ export function CardPaymentForm({ intent, onCancel }: { intent: CardSubscription
       if (!('data' in answer) || !answer.data) return setError(MSG.paymentProcessingFailed);
       if (answer.data.data.paymentStatus !== 'paid') return setError(MSG.paymentFailed);
       done(answer.data.data.accessToken);
+      onCancel();
     } catch {
       setError(MSG.paymentProcessingFailed);
     } finally {
@@ -67,19 +70,17 @@ export function CardPaymentForm({ intent, onCancel }: { intent: CardSubscription
       >
         <CardElement options={options} onChange={() => setError(undefined)} />
       </div>
+      <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM, marginTop: -8 }}>
+        <LockOutlined /> Card details go to Stripe directly; Vigil never sees them.
+      </Typography.Text>
       {error && <Alert type="error" showIcon title={error} />}
-      <Flex justify="space-between" align="center" gap={8} wrap>
-        <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
-          Card details are sent to Stripe directly; Vigil never sees them.
-        </Typography.Text>
-        <Flex gap={8}>
-          <Button onClick={onCancel} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="primary" onClick={pay} loading={busy}>
-            Pay
-          </Button>
-        </Flex>
+      <Flex justify="end" gap={8}>
+        <Button onClick={onCancel} disabled={busy}>
+          Cancel
+        </Button>
+        <Button type="primary" onClick={pay} loading={busy}>
+          Pay
+        </Button>
       </Flex>
     </Flex>
   );

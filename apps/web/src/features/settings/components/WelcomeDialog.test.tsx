@@ -1,5 +1,5 @@
 import { configureStore } from '@reduxjs/toolkit';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, configure, fireEvent, render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pageInfoReducer } from '../../../app/uiSlices.ts';
@@ -7,6 +7,10 @@ import { api } from '../../../lib/api/apiSlice.ts';
 import { notify } from '../../../lib/notify.ts';
 import { authReducer, signedOutState, type AuthState } from '../../auth/authSlice.ts';
 import { WelcomeDialog } from './WelcomeDialog.tsx';
+
+// Generous waits: the machine running the suite is shared and antd's first render is slow there.
+configure({ asyncUtilTimeout: 5000 });
+const WAIT = { timeout: 5000 };
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const FORM = { name: 'Card Co', contactName: 'Sam Lee', email: 'owner@card-co.test', phone: '555', address: '2 Side St', goalScore: 95 };
@@ -57,9 +61,9 @@ describe("WelcomeDialog's 'Go To Payment'", () => {
         <WelcomeDialog open onClose={() => undefined} values={() => FORM} onCardIntent={onCardIntent} />
       </Provider>,
     );
-    await vi.waitFor(() => expect(store.getState()[api.reducerPath].queries['clientConfig(undefined)']?.status).toBe('fulfilled'));
+    await vi.waitFor(() => expect(store.getState()[api.reducerPath].queries['clientConfig(undefined)']?.status).toBe('fulfilled'), WAIT);
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Go To Payment' })));
-    await vi.waitFor(() => expect(calls.length).toBe(1));
+    await vi.waitFor(() => expect(calls.length).toBe(1), WAIT);
     return onCardIntent;
   }
 
@@ -67,7 +71,7 @@ describe("WelcomeDialog's 'Go To Payment'", () => {
     config = { commandPortalUrl: 'https://c.test', payments: 'stripe', stripePublishableKey: 'pk_test_x' };
     const onCardIntent = await goToPayment();
     expect(calls).toEqual([{ path: '/v0/api/tenants/register-with-subscription-intent', body: FORM }]);
-    await vi.waitFor(() => expect(onCardIntent).toHaveBeenCalledWith(INTENT));
+    await vi.waitFor(() => expect(onCardIntent).toHaveBeenCalledWith(INTENT), WAIT);
   });
 
   it('the sandbox (and Stripe without a publishable key) keeps the hosted checkout', async () => {
