@@ -11,10 +11,13 @@ export function goToCheckout(url: string): void {
   window.location.assign(url);
 }
 
-/** PAYMENTS=stripe with a publishable key takes the card in the app's dialog; otherwise the hosted checkout. */
-export function useCardPayments(): boolean {
-  const config = useClientConfigQuery().data;
-  return config?.payments === 'stripe' && Boolean(config.stripePublishableKey);
+/**
+ * PAYMENTS=stripe with a publishable key takes the card in the app's dialog; otherwise (or if the
+ * settings cannot be read) the hosted checkout. `deciding` while the settings are on their way.
+ */
+export function useCardPayments(): { cards: boolean; deciding: boolean } {
+  const { data: config, isLoading } = useClientConfigQuery();
+  return { cards: config?.payments === 'stripe' && Boolean(config.stripePublishableKey), deciding: isLoading };
 }
 
 /**
@@ -33,7 +36,7 @@ export function WelcomeDialog({
   values: () => TenantFormValues | undefined;
   onCardIntent: (intent: CardSubscriptionIntent) => void;
 }) {
-  const cards = useCardPayments();
+  const { cards, deciding } = useCardPayments();
   const [register, { isLoading }] = useRegisterWithSubscriptionMutation();
   const [registerCard, { isLoading: isOpeningCard }] = useRegisterWithCardSubscriptionMutation();
   const pay = async () => {
@@ -56,7 +59,7 @@ export function WelcomeDialog({
         <Button key="close" onClick={onClose}>
           Close
         </Button>,
-        <Button key="pay" type="primary" loading={isLoading || isOpeningCard} onClick={pay}>
+        <Button key="pay" type="primary" loading={deciding || isLoading || isOpeningCard} onClick={pay}>
           Go To Payment
         </Button>,
       ]}
