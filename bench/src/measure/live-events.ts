@@ -2,8 +2,11 @@
  * Live events over Server-Sent Events: N raw HTTP clients (90 % on the main tenant, 10 % on
  * another), each with its own single-use ticket. Each round posts a signed webhook that turns one
  * online device of a main-tenant portal offline and times, per main-tenant client, webhook send ->
- * `devices` event for that portal. Memory per client = server RSS growth / N. Any event naming a
+ * `devices` event for that portal. Memory per client = the server's RSS growth from the first fifth of
+ * the clients to all of them, per client added (the marginal cost: one-time growth, e.g. PGlite's
+ * WebAssembly memory on the first snapshot queries, lands in the first fifth). Any event naming a
  * main-tenant portal at another tenant's client is a cross-tenant leak.
+ * BENCH_SSE_CLIENTS=5000 (or 1000,5000) overrides the size's client counts.
  */
 import type { BenchContext } from '../lib/context.ts';
 import type { BenchServer } from '../lib/server.ts';
@@ -48,17 +51,21 @@ async function runWith(ctx: BenchContext, server: BenchServer, n: number, round_
     [main.id, await ctx.sign(main)],
     [ctx.other.id, await ctx.sign(ctx.other)],
   ]);
-  const rssBefore = await steadyRss(server);
   const clients: SseClient[] = [];
   let crossTenant = 0;
   try {
     // Ticket then connect, per client: a ticket lives 60 s, less than issuing 5,000 may take.
-    await pool(tenants, 50, async (tenant) => {
-      const ticket = await ticketFor(server, tokens.get(tenant.id)!);
-      clients.push(await openSseClient(`${server.url}/v0/api/live-events/stream?ticket=${encodeURIComponent(ticket)}`, tenant.id));
-    });
+    const connect = (batch: typeof tenants) =>
+      pool(batch, 50, async (tenant) => {
+        const ticket = await ticketFor(server, tokens.get(tenant.id)!);
+        clients.push(await openSseClient(`${server.url}/v0/api/live-events/stream?ticket=${encodeURIComponent(ticket)}`, tenant.id));
+      });
+    const first = Math.ceil(n / 5);
+    await connect(tenants.slice(0, first));
+    const rssBefore = await steadyRss(server);
+    await connect(tenants.slice(first));
     const rssAfter = await steadyRss(server);
-    const perClient = (rssAfter - rssBefore) / n;
+    const perClient = (rssAfter - rssBefore) / (n - first);
 
     for (const c of clients) {
       if (c.tenantId === main.id) continue;
@@ -69,6 +76,8 @@ async function runWith(ctx: BenchContext, server: BenchServer, n: number, round_
     }
     const mainClients = clients.filter((c) => c.tenantId === main.id);
     const latencies: number[] = [];
+    /** send -> 202 of each measured webhook: the latencies are counted from the send, so they include it. */
+    const answered: number[] = [];
     let missing = 0;
     const rounds = ctx.size.name === 'tiny' ? 2 : 5;
     for (let k = 0; k < rounds; k++) {
@@ -95,6 +104,7 @@ async function runWith(ctx: BenchContext, server: BenchServer, n: number, round_
       });
       t0 = performance.now();
       await postReport(server, signedReport(portal, reportsFor(device, 1, 0)));
+      answered.push(performance.now() - t0);
       await Promise.race([all, new Promise((r) => setTimeout(r, 10_000))]);
       latencies.push(...arrived.values());
       missing += mainClients.length - arrived.size;
@@ -106,7 +116,7 @@ async function runWith(ctx: BenchContext, server: BenchServer, n: number, round_
       name: `${n} clients: webhook -> browser`,
       value: p99,
       unit: 'ms p99',
-      detail: `p50 ${round(percentile(latencies, 50))} ms, ${latencies.length} deliveries over ${rounds} webhooks, ${missing} missed`,
+      detail: `p50 ${round(percentile(latencies, 50))} ms, ${latencies.length} deliveries over ${rounds} webhooks, ${missing} missed; counted from the send, the 202 came after ${round(median(answered))} ms (median)`,
       target: n >= 5000 ? '<= 250 ms p99 at 5,000 clients' : undefined,
       met: n >= 5000 ? p99 <= 250 && missing === 0 : missing === 0 ? null : false,
     });
@@ -115,7 +125,7 @@ async function runWith(ctx: BenchContext, server: BenchServer, n: number, round_
       name: `${n} clients: server memory per client`,
       value: perClient / KiB,
       unit: 'KB/client',
-      detail: `RSS ${Math.round(rssBefore / KiB / KiB)} -> ${Math.round(rssAfter / KiB / KiB)} MiB (medians of 5 samples over 1 s)`,
+      detail: `RSS ${Math.round(rssBefore / KiB / KiB)} MiB at ${first} clients -> ${Math.round(rssAfter / KiB / KiB)} MiB at ${n} (medians of 5 samples over 1 s)`,
       target: '<= 30 KB per client',
       met: perClient / KiB <= 30,
     });
@@ -134,7 +144,8 @@ async function runWith(ctx: BenchContext, server: BenchServer, n: number, round_
 }
 
 export async function measureLiveEvents(ctx: BenchContext, server: BenchServer): Promise<void> {
-  for (const [i, n] of ctx.size.sseClients.entries()) {
+  const counts = process.env.BENCH_SSE_CLIENTS ? process.env.BENCH_SSE_CLIENTS.split(',').map(Number) : ctx.size.sseClients;
+  for (const [i, n] of counts.entries()) {
     try {
       await runWith(ctx, server, n, i);
     } catch (err) {

@@ -77,6 +77,7 @@ export async function liveEventsSnapshot(executor: Executor, tenantId: number | 
 }
 
 export interface PortalLiveState {
+  tenantId: number;
   customerId: number;
   customerName: string;
   tenantName: string;
@@ -86,27 +87,36 @@ export interface PortalLiveState {
   offlineSince: string | null;
 }
 
-/** One portal's counts and earliest offline time in one query (what a status change pushes). */
-export async function portalLiveState(executor: Executor, tenantId: number, portalId: number): Promise<PortalLiveState | undefined> {
-  const [row] = await queryRows<{ id: number; name: string; tenant_name: string; online: string | number; offline: string | number; since: Date | string | null }>(
+/**
+ * Several portals' counts and earliest offline time in one query (what a burst of status changes
+ * pushes), keyed `tenantId:portalId`. Deleted portals are absent.
+ */
+export async function portalLiveStates(executor: Executor, portals: { tenantId: number; portalId: number }[]): Promise<Map<string, PortalLiveState>> {
+  const rows = await queryRows<{ tenant_id: number; id: number; name: string; tenant_name: string; online: string | number; offline: string | number; since: Date | string | null }>(
     executor,
-    sql`select p.id, p.name, t.name as tenant_name,
+    sql`select p.tenant_id, p.id, p.name, t.name as tenant_name,
                count(d.id) filter (where d.status = 1) as online,
                count(d.id) filter (where d.status = 0) as offline,
                min(d.status_since) filter (where d.status = 0) as since
           from portals p
           join tenants t on t.id = p.tenant_id
           left join devices d on d.tenant_id = p.tenant_id and d.portal_id = p.id and d.removed_at is null
-         where p.tenant_id = ${tenantId} and p.id = ${portalId} and p.deleted_at is null
-         group by p.id, p.name, t.name`,
+         where (p.tenant_id, p.id) in (select * from unnest(${sql.param(portals.map((p) => p.tenantId))}::int[], ${sql.param(portals.map((p) => p.portalId))}::int[]))
+           and p.deleted_at is null
+         group by p.tenant_id, p.id, p.name, t.name`,
   );
-  if (!row) return undefined;
-  return {
-    customerId: Number(row.id),
-    customerName: row.name,
-    tenantName: row.tenant_name,
-    onlineCount: Number(row.online),
-    offlineCount: Number(row.offline),
-    offlineSince: row.since ? new Date(row.since).toISOString() : null,
-  };
+  return new Map(
+    rows.map((row) => [
+      `${row.tenant_id}:${row.id}`,
+      {
+        tenantId: Number(row.tenant_id),
+        customerId: Number(row.id),
+        customerName: row.name,
+        tenantName: row.tenant_name,
+        onlineCount: Number(row.online),
+        offlineCount: Number(row.offline),
+        offlineSince: row.since ? new Date(row.since).toISOString() : null,
+      },
+    ]),
+  );
 }

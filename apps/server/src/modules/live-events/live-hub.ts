@@ -1,24 +1,38 @@
-import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { LiveEvent } from '@vigil/contracts';
 import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { TOPICS, type AlertOpenedEvent, type DeviceStatusEvent } from '../../events/topics.ts';
-import { portalLiveState } from './live-events.repository.ts';
+import { portalLiveStates, type PortalLiveState } from './live-events.repository.ts';
+import { LAST_CHUNK, sseFrame, sseMessage, type SseFrame } from './sse-wire.ts';
+
+export { sseMessage } from './sse-wire.ts';
 
 /** Keep-alive comment period (proxies drop idle streams). */
 export const KEEP_ALIVE_MS = 15_000;
-/** A client that does not read: once this much is queued for it, it is dropped (memory stays bounded). */
-const MAX_BUFFERED_BYTES = 64 * 1024;
+/**
+ * Backpressure: a client whose socket still holds this much that the kernel would not take (it
+ * stopped reading, or its link is far slower than the event rate) is disconnected rather than
+ * buffered without bound. EventSource reconnects on its own and gets a fresh snapshot.
+ */
+export const MAX_BUFFERED_BYTES = 64 * 1024;
+/** Changes merged into one query and one write per client, at most (a burst larger than this takes several rounds). */
+const MAX_CHANGES_PER_ROUND = 256;
 
-/** One connected EventSource. `tenantId` undefined: superAdmin, sees every tenant. */
+const KEEP_ALIVE = sseFrame(': keep-alive\n\n');
+
+/**
+ * One connected EventSource: its socket, written directly (live-stream.ts). `tenantId` undefined:
+ * superAdmin, sees every tenant. The hub keeps nothing else per client.
+ */
 export interface StreamClient {
   tenantId: number | undefined;
-  raw: ServerResponse;
+  socket: Socket;
+  /** HTTP/1.1: chunked framing; HTTP/1.0: plain bytes until the connection closes. */
+  chunked: boolean;
   /** Messages held until the connect snapshot is written, so nothing arrives before it. */
-  pending: string[] | null;
+  pending: SseFrame[] | null;
 }
-
-export const sseMessage = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 interface PendingChange {
   tenantId: number;
@@ -30,10 +44,11 @@ interface PendingChange {
 
 /**
  * The process-wide fan-out of live events: ONE bus subscription per topic, an in-memory
- * registry of clients keyed by tenant, one keep-alive timer for all. Per event, one query
- * for the changed portal and one serialized message written to that tenant's clients and
- * the superAdmin's: O(subscribers of that tenant). Changes arriving in a burst are merged
- * per portal and processed in order, so a flood of webhooks cannot pile up queries.
+ * registry of clients keyed by tenant, one keep-alive timer for all. Changes are queued (merged
+ * per portal) and drained off the webhook's request path: per round, one query for every queued
+ * portal, then per tenant one frame (one Buffer, framed once) written to each of its clients'
+ * sockets and to the superAdmins'. So a burst of changes costs one write per client, not one per
+ * change, and a flood of webhooks cannot pile up queries.
  */
 export class LiveHub {
   private readonly byTenant = new Map<number, Set<StreamClient>>();
@@ -42,6 +57,8 @@ export class LiveHub {
   private draining = false;
   private unsubscribers: (() => void)[] = [];
   private keepAlive: NodeJS.Timeout | undefined;
+  /** Clients disconnected for not reading (backpressure), since start: diagnostics and tests. */
+  dropped = 0;
 
   constructor(private readonly deps: AppDeps) {}
 
@@ -56,7 +73,7 @@ export class LiveHub {
       this.deps.bus.subscribe(TOPICS.deviceStatus, (e) => this.onDeviceStatus(e as DeviceStatusEvent)),
       this.deps.bus.subscribe(TOPICS.alertOpened, (e) => this.onAlertOpened(e as AlertOpenedEvent)),
     ];
-    this.keepAlive = setInterval(() => this.broadcastAll(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    this.keepAlive = setInterval(() => this.broadcastAll(KEEP_ALIVE), KEEP_ALIVE_MS);
     this.keepAlive.unref();
   }
 
@@ -82,7 +99,8 @@ export class LiveHub {
   open(client: StreamClient, snapshot: string): void {
     const held = client.pending ?? [];
     client.pending = null;
-    this.write(client, snapshot + held.join(''));
+    this.write(client, sseFrame(snapshot));
+    for (const frame of held) this.write(client, frame);
   }
 
   /** Ends every stream (server shutdown) and drops the subscriptions. */
@@ -90,7 +108,8 @@ export class LiveHub {
     this.unsubscribers.forEach((u) => u());
     this.unsubscribers = [];
     clearInterval(this.keepAlive);
-    for (const client of [...this.everyTenant, ...[...this.byTenant.values()].flatMap((s) => [...s])]) client.raw.end();
+    for (const client of this.everyTenant) end(client);
+    for (const set of this.byTenant.values()) for (const client of set) end(client);
     this.everyTenant.clear();
     this.byTenant.clear();
   }
@@ -116,63 +135,84 @@ export class LiveHub {
     this.draining = true;
     try {
       while (this.queue.size > 0) {
-        const [key, change] = this.queue.entries().next().value as [string, PendingChange];
-        this.queue.delete(key);
-        await this.pushChange(change).catch((err) => this.deps.log.error({ err }, 'live events: could not push a device change'));
+        const round: PendingChange[] = [];
+        for (const [key, change] of this.queue) {
+          if (round.length === MAX_CHANGES_PER_ROUND) break;
+          round.push(change);
+          this.queue.delete(key);
+        }
+        await this.pushChanges(round).catch((err) => this.deps.log.error({ err }, 'live events: could not push device changes'));
       }
     } finally {
       this.draining = false;
     }
   }
 
-  private async pushChange(change: PendingChange): Promise<void> {
-    const state = await inScope(this.deps.database.db, allTenants, (tx) => portalLiveState(tx, change.tenantId, change.portalId));
-    if (!state) return;
-    const row: LiveEvent | null =
-      state.offlineSince === null
-        ? null
-        : { customerId: state.customerId, customerName: state.customerName, tenantName: state.tenantName, offlineCount: state.offlineCount, offlineSince: state.offlineSince };
-    const text =
-      sseMessage('devices', {
-        customerId: state.customerId,
-        offlineCount: state.offlineCount,
-        onlineCount: state.onlineCount,
-        offline: [...change.offline],
-        online: [...change.online],
-        at: change.at,
-      }) + sseMessage('live-events', { customerId: state.customerId, row });
-    this.broadcast(change.tenantId, text);
+  private async pushChanges(changes: PendingChange[]): Promise<void> {
+    const states = await inScope(this.deps.database.db, allTenants, (tx) => portalLiveStates(tx, changes));
+    // One text per tenant, changes in the order they were queued.
+    const texts = new Map<number, string>();
+    for (const change of changes) {
+      const state = states.get(`${change.tenantId}:${change.portalId}`);
+      if (state) texts.set(change.tenantId, (texts.get(change.tenantId) ?? '') + changeMessages(change, state));
+    }
+    for (const [tenantId, text] of texts) this.broadcast(tenantId, sseFrame(text));
   }
 
   private onAlertOpened(event: AlertOpenedEvent): void {
     if (!this.hasListeners(event.tenantId)) return;
-    this.broadcast(
-      event.tenantId,
-      sseMessage('alert', { alertId: event.alertId, customerId: event.portalId, customerName: event.customerName, alertType: event.alertType, offlineCount: event.offlineCount }),
-    );
+    const text = sseMessage('alert', { alertId: event.alertId, customerId: event.portalId, customerName: event.customerName, alertType: event.alertType, offlineCount: event.offlineCount });
+    this.broadcast(event.tenantId, sseFrame(text));
   }
 
-  private broadcast(tenantId: number, text: string): void {
-    for (const client of this.byTenant.get(tenantId) ?? []) this.write(client, text);
-    for (const client of this.everyTenant) this.write(client, text);
+  private broadcast(tenantId: number, frame: SseFrame): void {
+    for (const client of this.byTenant.get(tenantId) ?? []) this.write(client, frame);
+    for (const client of this.everyTenant) this.write(client, frame);
   }
 
-  private broadcastAll(text: string): void {
-    for (const set of this.byTenant.values()) for (const client of set) this.write(client, text);
-    for (const client of this.everyTenant) this.write(client, text);
+  private broadcastAll(frame: SseFrame): void {
+    for (const set of this.byTenant.values()) for (const client of set) this.write(client, frame);
+    for (const client of this.everyTenant) this.write(client, frame);
   }
 
-  private write(client: StreamClient, text: string): void {
+  private write(client: StreamClient, frame: SseFrame): void {
     if (client.pending) {
-      client.pending.push(text);
+      client.pending.push(frame);
       return;
     }
-    if (client.raw.writableLength > MAX_BUFFERED_BYTES) {
-      // A stalled reader: drop it rather than buffer without bound; EventSource reconnects.
+    const socket = client.socket;
+    if (socket.writableLength > MAX_BUFFERED_BYTES) {
+      // A stalled reader: drop it rather than buffer without bound (deleting from the Set being
+      // iterated is safe: a Set iterator skips deleted entries).
       this.remove(client);
-      client.raw.destroy();
+      this.dropped++;
+      socket.destroy();
       return;
     }
-    client.raw.write(text);
+    if (socket.writable) socket.write(client.chunked ? frame.chunked : frame.plain);
   }
+}
+
+/** The `devices` and `live-events` messages of one portal's change. */
+function changeMessages(change: PendingChange, state: PortalLiveState): string {
+  const row: LiveEvent | null =
+    state.offlineSince === null
+      ? null
+      : { customerId: state.customerId, customerName: state.customerName, tenantName: state.tenantName, offlineCount: state.offlineCount, offlineSince: state.offlineSince };
+  return (
+    sseMessage('devices', {
+      customerId: state.customerId,
+      offlineCount: state.offlineCount,
+      onlineCount: state.onlineCount,
+      offline: [...change.offline],
+      online: [...change.online],
+      at: change.at,
+    }) + sseMessage('live-events', { customerId: state.customerId, row })
+  );
+}
+
+/** Ends a stream cleanly: the last chunk (HTTP/1.1), then FIN. */
+function end(client: StreamClient): void {
+  if (client.chunked) client.socket.end(LAST_CHUNK);
+  else client.socket.end();
 }

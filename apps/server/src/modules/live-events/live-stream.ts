@@ -6,8 +6,9 @@ import { allTenants, inScope, tenantScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { statusCounts } from '../stats/stats.repository.ts';
-import { sseMessage, type LiveHub, type StreamClient } from './live-hub.ts';
+import type { LiveHub, StreamClient } from './live-hub.ts';
 import { liveEventsSnapshot } from './live-events.repository.ts';
+import { sseFrame, sseHead, sseMessage } from './sse-wire.ts';
 import { consumeStreamTicket } from './stream-tickets.ts';
 
 /** Whose events a ticket's user may see: a tenant, every tenant (superAdmin), or nothing. */
@@ -37,19 +38,30 @@ export function registerLiveStream(app: FastifyInstance, deps: AppDeps, hub: Liv
     const audience = userId === null ? null : await audienceOf(deps, userId);
     if (!audience) throw unauthorized();
 
+    // The stream is written to the socket directly, its head by hand: a fan-out then hands every
+    // socket the same pre-framed Buffer, and no ServerResponse (nor fastify's reply and its
+    // listeners) stays alive per connected client (see docs/stats-live.md).
     reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    raw.write('retry: 3000\n\n');
-    const client: StreamClient = { tenantId: audience.tenantId, raw, pending: [] };
+    const socket = req.raw.socket;
+    const res = reply.raw;
+    // Gone while the ticket was checked: nothing to register (its 'close' has fired already).
+    if (socket.destroyed) return;
+    // A request pipelined behind an unfinished response on the same connection (browsers do not
+    // pipeline): writing to the socket now would interleave with it. Close; the web app
+    // reconnects with a fresh ticket.
+    if (res.socket !== socket) return void socket.destroy();
+    const chunked = req.raw.httpVersion !== '1.0';
+    const head = sseHead(req.raw.httpVersion, reply.getHeaders(), chunked);
+    const retry = sseFrame('retry: 3000\n\n');
+    socket.write(head);
+    socket.write(chunked ? retry.chunked : retry.plain);
+    res.detachSocket(socket);
+    res.removeAllListeners();
+    // Events are small and latency matters: no Nagle delay behind an unacknowledged segment.
+    socket.setNoDelay(true);
+    const client: StreamClient = { tenantId: audience.tenantId, socket, chunked, pending: [] };
     hub.add(client);
-    req.raw.on('close', () => hub.remove(client));
+    socket.once('close', () => hub.remove(client));
 
     try {
       const scope = audience.tenantId === undefined ? allTenants : tenantScope(audience.tenantId);
@@ -61,7 +73,7 @@ export function registerLiveStream(app: FastifyInstance, deps: AppDeps, hub: Liv
     } catch (err) {
       req.log.error({ err }, 'live events: snapshot failed');
       hub.remove(client);
-      raw.end();
+      socket.destroy();
     }
   });
 }
