@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { pgliteRunner, postgresRunner, type PreparedRunner } from './prepared.ts';
 import { PriorityGate, type Lane } from './priority-gate.ts';
 import * as schema from './schema/index.ts';
 
@@ -18,6 +19,8 @@ export interface Database {
    * webhook ingestion, whose senders wait for the commit. Only for short write transactions.
    */
   urgentDb: Db;
+  /** Statements planned once per session (prepared.ts): for hot statements of a fixed shape. */
+  prepared: PreparedRunner;
   /** Runs plain SQL text (several statements allowed); used by migrations and maintenance. */
   exec(sqlText: string): Promise<void>;
   /** Subscribes to a NOTIFY channel (PostgreSQL) or the in-process equivalent (PGlite). */
@@ -60,6 +63,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     kind: 'pglite',
     db: inLane('normal'),
     urgentDb: inLane('urgent'),
+    prepared: pgliteRunner(),
     exec: async (text) => {
       await client.exec(text);
     },
@@ -136,6 +140,7 @@ async function openPostgres(url: string): Promise<Database> {
     kind: 'postgres',
     db,
     urgentDb: inLane('urgent'),
+    prepared: postgresRunner(),
     exec: async (text) => {
       await pool.query(text);
     },

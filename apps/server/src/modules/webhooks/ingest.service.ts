@@ -1,6 +1,7 @@
 import { WEBHOOK_MSG, webhookMessage, type WebhookMessage } from '@vigil/contracts';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Tx } from '../../db/client.ts';
+import type { Executor } from '../../db/client.ts';
+import { GENERIC_PLANS, preparedExecutor } from '../../db/prepared.ts';
 import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { badRequest, unauthorized } from '../../http/errors.ts';
@@ -80,7 +81,7 @@ function parseMessage(deps: AppDeps, raw: Buffer): WebhookMessage {
 }
 
 /** Reports of every recorded `devices.reported` message of the group, as if applied one after the other. */
-async function applyReports(deps: AppDeps, tx: Tx, now: Date, messages: PendingMessage[]): Promise<void> {
+async function applyReports(deps: AppDeps, tx: Executor, now: Date, messages: PendingMessage[]): Promise<void> {
   const plan = planReports(
     messages.flatMap((m) => (m.message.type === 'devices.reported' ? [{ tenantId: m.record.tenantId, portalId: m.record.portalId, reports: m.message.data.devices }] : [])),
   );
@@ -105,7 +106,10 @@ async function applyReports(deps: AppDeps, tx: Tx, now: Date, messages: PendingM
  * always alone in its group (GroupCommitter `alone`), so its order against reports is kept.
  */
 async function commitGroup(deps: AppDeps, group: PendingMessage[]): Promise<Outcome[]> {
-  return inScope(deps.database.urgentDb, allTenants, async (tx) => {
+  return inScope(deps.database.urgentDb, allTenants, async (scoped) => {
+    // Every statement of the group is prepared: planned once per session, not per group (db/prepared.ts).
+    await scoped.execute(GENERIC_PLANS);
+    const tx = preparedExecutor(deps.database.prepared, scoped);
     const now = deps.clock.now();
     const outcomes = await repo.recordMessages(
       tx,

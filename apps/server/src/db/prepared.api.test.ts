@@ -1,0 +1,53 @@
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedDatabase } from '../../test/database.ts';
+import type { Database } from './client.ts';
+import { GENERIC_PLANS, literal, preparedExecutor } from './prepared.ts';
+import { queryRows } from './client.ts';
+
+let database: Database;
+beforeAll(async () => {
+  database = await sharedDatabase();
+});
+
+const awkward = ['plain', '', "it's", 'back\\slash', 'a "quoted" word', '{braces},commas', 'NULL', 'ünïcødé ✓', ' spaced ', "'; drop table devices; --"];
+
+describe('prepared statements', () => {
+  it('runs a statement with the same answers as unprepared, whatever the values hold', async () => {
+    const query = (texts: string[], numbers: number[], at: string) =>
+      sql`select t, n, ${at}::timestamptz as at from unnest(${sql.param(texts)}::text[], ${sql.param(numbers)}::int[]) as u(t, n)`;
+    const numbers = awkward.map((_, i) => i - 3);
+    const at = '2026-11-22T06:00:00.000Z';
+    const plain = await queryRows<{ t: string; n: number }>(database.db, query(awkward, numbers, at));
+    const twice = await database.db.transaction(async (tx) => {
+      await tx.execute(GENERIC_PLANS);
+      const prepared = preparedExecutor(database.prepared, tx);
+      // The second run reuses the statement prepared by the first.
+      await queryRows(prepared, query(['x'], [1], at));
+      return queryRows<{ t: string; n: number; at: Date | string }>(prepared, query(awkward, numbers, at));
+    });
+    expect(twice.map((r) => [r.t, Number(r.n)])).toEqual(plain.map((r) => [r.t, Number(r.n)]));
+    expect(twice.map((r) => r.t)).toEqual(awkward);
+    expect(new Date(twice[0]!.at).toISOString()).toBe(at);
+  });
+
+  it('keeps a statement prepared after its transaction rolled back', async () => {
+    const query = (n: number) => sql`select ${n}::int + 1 as next`;
+    await expect(
+      database.db.transaction(async (tx) => {
+        await queryRows(preparedExecutor(database.prepared, tx), query(1));
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    const rows = await database.db.transaction((tx) => queryRows<{ next: number }>(preparedExecutor(database.prepared, tx), query(41)));
+    expect(Number(rows[0]!.next)).toBe(42);
+  });
+
+  it('writes literals PostgreSQL reads back exactly', () => {
+    expect(literal(["it's", 'a"b', 'c\\d'])).toBe(`'{"it''s","a\\"b","c\\\\d"}'`);
+    expect(literal(42)).toBe(`'42'`);
+    expect(literal("o'clock")).toBe(`'o''clock'`);
+    expect(() => literal(Number.NaN)).toThrow();
+    expect(() => literal({})).toThrow();
+  });
+});
