@@ -38,6 +38,18 @@ function webhookLoad(ctx: BenchContext, server: BenchServer, batch: number, conn
   });
 }
 
+/**
+ * Waits until the server has applied everything sent so far: autocannon stops counting at the end
+ * of its run, but the messages still in flight (a run of 1,000-device batches leaves seconds of
+ * them) are still applied; without this the next run's first messages would queue behind them.
+ * One message to a portal answers only after the groups queued before it committed.
+ */
+async function drain(ctx: BenchContext, server: BenchServer): Promise<void> {
+  const msg = signedReport(ctx.main.portals[0]!, reportsFor(1, 1, 1));
+  const res = await fetch(`${server.url}${msg.path}`, { method: 'POST', headers: msg.headers, body: msg.body, signal: AbortSignal.timeout(120_000) });
+  if (res.status >= 300) throw new Error(`drain: webhook answered ${res.status}`);
+}
+
 export async function measureIngestion(ctx: BenchContext, server: BenchServer): Promise<void> {
   const rowLoop = ctx.shared.rowLoopEventsPerSec as number | undefined;
   const setBased = ctx.shared.setBasedEventsPerSec as number | undefined;
@@ -49,6 +61,7 @@ export async function measureIngestion(ctx: BenchContext, server: BenchServer): 
   ];
   for (const { batch, connections } of runs) {
     try {
+      await drain(ctx, server);
       const r = await webhookLoad(ctx, server, batch, connections);
       const events = r.reqPerSec * batch;
       let target: string | undefined;
@@ -94,9 +107,14 @@ export async function measureIngestion(ctx: BenchContext, server: BenchServer): 
         }
       }
     };
+    await drain(ctx, server);
     const browsers = Array.from({ length: 10 }, browser);
     let r;
     try {
+      // The browsers first fill the server's queues, as they would have when ingestion runs into them.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      reloads = 0;
+      browserErrors = 0;
       r = await webhookLoad(ctx, server, 100, 10, true);
     } finally {
       // Always: browsers left reloading would load every later measurement.
