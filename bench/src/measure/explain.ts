@@ -1,12 +1,18 @@
 /**
- * EXPLAIN ANALYZE of the server's own reliability queries (the heaviest Pulse work), run through
- * the server's functions with an executor that prefixes EXPLAIN: the plans are the server's exact
- * SQL, as the application role with the tenant's row-level security on, like a request.
- * The functions receive plan lines instead of rows; their return values are ignored.
+ * EXPLAIN ANALYZE of the server's own queries (the reliability behind Pulse, and the list pages and
+ * their totals), run through the server's functions with an executor that prefixes EXPLAIN: the
+ * plans are the server's exact SQL, as the application role with the tenant's row-level security
+ * on, like a request. Each statement then runs once more for its rows, so a function that reads a
+ * first answer (a list's kept total decides how it pages) takes the path a request takes.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor, Tx } from '../../../apps/server/src/db/client.ts';
+import { listAlerts } from '../../../apps/server/src/modules/alerts/alerts.repository.ts';
+import { listCases } from '../../../apps/server/src/modules/cases/cases.repository.ts';
+import { listDevices } from '../../../apps/server/src/modules/devices/devices.service.ts';
+import { listPortals } from '../../../apps/server/src/modules/portals/portals.repository.ts';
 import { reliabilityByPortal, reliabilityOfTenant } from '../../../apps/server/src/modules/stats/reliability.ts';
+import { statusCounts } from '../../../apps/server/src/modules/stats/stats.repository.ts';
 import { APP_ROLE } from '../../../apps/server/src/db/security.ts';
 import type { BenchContext } from '../lib/context.ts';
 
@@ -36,7 +42,7 @@ async function explain(database: Database, tenantId: number, run: (executor: Exe
       execute: async (query: SQL) => {
         const res = (await tx.execute(sql`explain (analyze, buffers) ${query}`)) as unknown as { rows: PlanRow[] };
         lines.push(...res.rows.map((r) => Object.values(r)[0]!));
-        return { rows: [] };
+        return tx.execute(query);
       },
     } as unknown as Executor;
     await run(explaining);
@@ -57,6 +63,23 @@ export async function measureQueryPlans(ctx: BenchContext, database: Database): 
     ['reliabilityOfTenant (company-wide score)', (e) => reliabilityOfTenant(e, { tenantId, from, to })],
     ['reliabilityByPortal (a page of 10 portals)', (e) => reliabilityByPortal(e, { tenantId, from, to, portalIds: ctx.main.portals.slice(0, 10).map((p) => p.id) })],
   ];
+  const scope = { kind: 'tenant' as const, tenantId };
+  const last = (count: number) => ({ offset: Math.max(0, count - 10), limit: 10 });
+  const first = { offset: 0, limit: 10 };
+  const now = new Date();
+  cases.push(
+    ['portals page (10, by name)', (e) => listPortals(e, { scope, sort: { field: 'name', dir: 'ASC' }, ...first })],
+    ['devices first page', (e) => listDevices(e as Tx, scope, { ...first, sort: undefined, filter: {} })],
+    ['devices last page', (e) => listDevices(e as Tx, scope, { ...last(ctx.main.deviceCount), sort: undefined, filter: {} })],
+    ['devices sorted by lastOnline', (e) => listDevices(e as Tx, scope, { ...first, sort: { field: 'lastOnline', dir: 'DESC' }, filter: {} })],
+    ['devices filtered offline', (e) => listDevices(e as Tx, scope, { ...first, sort: undefined, filter: { status: 0 } })],
+    ['cases first page', (e) => listCases(e as Tx, scope, { ...first, filter: {} })],
+    ['cases last page', (e) => listCases(e as Tx, scope, { ...last(ctx.main.caseCount), filter: {} })],
+    ['alerts first page', (e) => listAlerts(e as Tx, scope, { ...first, filter: {} }, now)],
+    ['alerts last page', (e) => listAlerts(e as Tx, scope, { ...last(ctx.main.alertCount), filter: {} }, now)],
+    ['alerts sorted by createdAt', (e) => listAlerts(e as Tx, scope, { ...first, sort: { field: 'createdAt', dir: 'DESC' }, filter: {} }, now)],
+    ['Pulse online/offline counts', (e) => statusCounts(e, tenantId)],
+  );
   const plans: Record<string, string[]> = {};
   for (const [name, run] of cases) {
     try {

@@ -5,8 +5,8 @@ import type { Scope } from '../../db/scope.ts';
 import type { EventBus } from '../../events/bus.ts';
 import { TOPICS, type AlertOpenedEvent } from '../../events/topics.ts';
 import { DEVICE_COLUMNS, DEVICE_SORT, deviceConditions, toServiceDevice, type DeviceListQuery } from '../cases/cases.repository.ts';
-import { keptAlertTotal, portalNotDeleted } from '../devices/kept-counts.ts';
-import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from '../cases/sql-list.ts';
+import { firstPageWithTotal, keptAlertTotal, portalNotDeleted, runKeptTotal } from '../devices/kept-counts.ts';
+import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, type PagePlan, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from '../cases/sql-list.ts';
 
 /** Alert age after which an open alert shows the error dot (decisions §6). */
 export const ALERT_ESCALATION_HOURS = 24;
@@ -60,27 +60,32 @@ export async function listAlerts(tx: Tx, scope: Scope, q: AlertListQuery, now: D
     offlineCount: sql`a.offline_count`,
     status: statusAt(now),
   };
-  const kept = await keptAlertTotal(tx, scope, { customerId: q.filter.customerId, alertType: q.filter.alertType, portalNameLike: nameLike });
   const withPortal = allOf([...own, ...(nameLike !== undefined ? [sql`p.name ilike ${nameLike}`] : [])]);
-  const count =
-    q.filter.status === undefined ? kept.count : ((await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${ALERT_FROM} where ${withPortal}`))[0]?.count ?? 0);
-  const plan = planPage(q, count);
-  const order = pageOrder(q.sort, sort, { column: sql`a.id`, dir: 'DESC' }, plan.reverse);
-  if (nameLike !== undefined || q.sort?.field === 'customerName') {
-    // Conditions or order on the portal: one query over alerts joined to portals.
-    const rows = await queryRows<AlertRow>(tx, sql`select ${alertColumns(now)} ${ALERT_FROM} where ${withPortal} ${order} ${limitOf(plan)}`);
-    return { list: inPageOrder(plan, rows).map(toAlert), count };
-  }
-  // Deferred join: skip rows in the alerts' own index order (from the nearer end), then read the page with its portal.
-  const rows = await queryRows<AlertRow>(
-    tx,
-    sql`select ${alertColumns(now)}
-          from (select a.tenant_id, a.id from alerts a where ${allOf([...own, portalNotDeleted('a', kept.hasDeletedPortal)])} ${order} ${limitOf(plan)}) k
+  const pageSql = (plan: PagePlan, hasDeletedPortal: boolean, extra?: SQL): SQL => {
+    const order = pageOrder(q.sort, sort, { column: sql`a.id`, dir: 'DESC' }, plan.reverse);
+    const columns = extra ? sql`${alertColumns(now)}, ${extra}` : alertColumns(now);
+    if (nameLike !== undefined || q.sort?.field === 'customerName') {
+      // Conditions or order on the portal: one query over alerts joined to portals.
+      return sql`select ${columns} ${ALERT_FROM} where ${withPortal} ${order} ${limitOf(plan)}`;
+    }
+    // Deferred join: skip rows in the alerts' own index order (from the nearer end), then read the page with its portal.
+    return sql`select ${columns}
+          from (select a.tenant_id, a.id from alerts a where ${allOf([...own, portalNotDeleted('a', hasDeletedPortal)])} ${order} ${limitOf(plan)}) k
           join alerts a on a.tenant_id = k.tenant_id and a.id = k.id
           join portals p on p.tenant_id = a.tenant_id and p.id = a.portal_id and p.deleted_at is null
           join tenants t on t.id = a.tenant_id
-        ${order}`,
-  );
+        ${order}`;
+  };
+  const total = keptAlertTotal(scope, { customerId: q.filter.customerId, alertType: q.filter.alertType, portalNameLike: nameLike });
+  if (q.filter.status === undefined && q.offset === 0) {
+    const { rows, kept } = await firstPageWithTotal<AlertRow>(tx, total, (column) => pageSql(planPage(q, undefined), true, column));
+    return { list: rows.map(toAlert), count: kept.count };
+  }
+  const kept = await runKeptTotal(tx, total);
+  const count =
+    q.filter.status === undefined ? kept.count : ((await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${ALERT_FROM} where ${withPortal}`))[0]?.count ?? 0);
+  const plan = planPage(q, count);
+  const rows = await queryRows<AlertRow>(tx, pageSql(plan, kept.hasDeletedPortal));
   return { list: inPageOrder(plan, rows).map(toAlert), count };
 }
 

@@ -3,8 +3,8 @@ import { CASE_COMPLETED } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
-import { keptCaseTotal, portalNotDeleted } from '../devices/kept-counts.ts';
-import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from './sql-list.ts';
+import { firstPageWithTotal, keptCaseTotal, portalNotDeleted, runKeptTotal } from '../devices/kept-counts.ts';
+import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, type PagePlan, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from './sql-list.ts';
 
 interface CaseRow {
   id: number;
@@ -48,30 +48,35 @@ export async function listCases(tx: Tx, scope: Scope, q: CaseListQuery, portalId
   const customerId = portalId ?? q.filter.customerId;
   const nameLike = q.filter.q ? containsPattern(q.filter.q) : undefined;
   // The total from the kept counts (per portal and status code), not a count over the cases.
-  const kept = await keptCaseTotal(tx, scope, { customerId, caseType: q.filter.caseType, open: q.filter.open, portalNameLike: nameLike }, CASE_COMPLETED);
+  const total = keptCaseTotal(scope, { customerId, caseType: q.filter.caseType, open: q.filter.open, portalNameLike: nameLike }, CASE_COMPLETED);
   const own: SQL[] = [inTenant(scope, sql`c.tenant_id`)];
   if (customerId !== undefined) own.push(sql`c.portal_id = ${customerId}`);
   if (q.filter.caseType !== undefined) own.push(sql`c.case_type = ${q.filter.caseType}`);
   if (q.filter.open === true) own.push(sql`c.case_type < ${CASE_COMPLETED}`);
   if (q.filter.open === false) own.push(sql`c.case_type = ${CASE_COMPLETED}`);
-  const plan = planPage(q, kept.count);
-  const order = pageOrder(q.sort, CASE_SORT, { column: sql`c.id`, dir: 'DESC' }, plan.reverse);
-  if (nameLike !== undefined || q.sort?.field === 'customerName') {
-    // Conditions or order on the portal: one query over cases joined to portals.
-    const where = allOf([...own, ...(nameLike !== undefined ? [sql`p.name ilike ${nameLike}`] : [])]);
-    const rows = await queryRows<CaseRow>(tx, sql`select ${CASE_COLUMNS} ${CASE_FROM} where ${where} ${order} ${limitOf(plan)}`);
-    return { list: inPageOrder(plan, rows).map(toCase), count: kept.count };
-  }
-  // Deferred join: skip rows in the cases' own index order (from the nearer end), then read the page with its portal.
-  const rows = await queryRows<CaseRow>(
-    tx,
-    sql`select ${CASE_COLUMNS}
-          from (select c.tenant_id, c.id from cases c where ${allOf([...own, portalNotDeleted('c', kept.hasDeletedPortal)])} ${order} ${limitOf(plan)}) k
+  const pageSql = (plan: PagePlan, hasDeletedPortal: boolean, extra?: SQL): SQL => {
+    const order = pageOrder(q.sort, CASE_SORT, { column: sql`c.id`, dir: 'DESC' }, plan.reverse);
+    const columns = extra ? sql`${CASE_COLUMNS}, ${extra}` : CASE_COLUMNS;
+    if (nameLike !== undefined || q.sort?.field === 'customerName') {
+      // Conditions or order on the portal: one query over cases joined to portals.
+      const where = allOf([...own, ...(nameLike !== undefined ? [sql`p.name ilike ${nameLike}`] : [])]);
+      return sql`select ${columns} ${CASE_FROM} where ${where} ${order} ${limitOf(plan)}`;
+    }
+    // Deferred join: skip rows in the cases' own index order (from the nearer end), then read the page with its portal.
+    return sql`select ${columns}
+          from (select c.tenant_id, c.id from cases c where ${allOf([...own, portalNotDeleted('c', hasDeletedPortal)])} ${order} ${limitOf(plan)}) k
           join cases c on c.tenant_id = k.tenant_id and c.id = k.id
           join portals p on p.tenant_id = c.tenant_id and p.id = c.portal_id and p.deleted_at is null
           join tenants t on t.id = c.tenant_id
-        ${order}`,
-  );
+        ${order}`;
+  };
+  if (q.offset === 0) {
+    const { rows, kept } = await firstPageWithTotal<CaseRow>(tx, total, (column) => pageSql(planPage(q, undefined), true, column));
+    return { list: rows.map(toCase), count: kept.count };
+  }
+  const kept = await runKeptTotal(tx, total);
+  const plan = planPage(q, kept.count);
+  const rows = await queryRows<CaseRow>(tx, pageSql(plan, kept.hasDeletedPortal));
   return { list: inPageOrder(plan, rows).map(toCase), count: kept.count };
 }
 

@@ -2,7 +2,8 @@ import type { DeviceSortField } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
-import { inPageOrder, limitOf, pageOrder, planPage } from '../cases/sql-list.ts';
+import { inPageOrder, limitOf, pageOrder, planPage, type PagePlan } from '../cases/sql-list.ts';
+import { portalNotDeleted } from './kept-counts.ts';
 import { containsPattern, tenantCondition } from '../portals/sql-fragments.ts';
 
 export interface DeviceRow {
@@ -80,29 +81,36 @@ export interface DevicePage {
   limit: number;
   /** The exact total (kept counts), when known: a page nearer the end is read from the end. */
   total?: number;
-  /** From the kept total: whether rows of deleted portals must be skipped while paging. */
+  /** From the kept total: false when the scope has no deleted portal, so skipped rows need no portal check. */
   hasDeletedPortal?: boolean;
 }
 
-export async function listDevices(executor: Executor, f: DeviceFilter & DevicePage): Promise<DeviceRow[]> {
+/** `extra`: one more select-list column (a first page's kept total, `firstPageWithTotal`). */
+export function listDevicesSql(f: DeviceFilter & DevicePage, extra?: SQL): { query: SQL; plan: PagePlan } {
   const plan = planPage(f, f.total);
   const order = pageOrder(f.sort, SORT_SQL, { column: sql`d.id`, dir: f.sort.dir }, plan.reverse);
-  if (f.sort.field === 'customerName' || f.hasDeletedPortal !== false) {
-    return inPageOrder(plan, await queryRows<DeviceRow>(executor, sql`select ${COLUMNS} ${FROM} where ${whereOf(f)} ${order} ${limitOf(plan)}`));
+  const columns = extra ? sql`${COLUMNS}, ${extra}` : COLUMNS;
+  if (f.sort.field === 'customerName') {
+    return { plan, query: sql`select ${columns} ${FROM} where ${whereOf(f)} ${order} ${limitOf(plan)}` };
   }
   // Deferred join: skip rows over the device table alone (index order for the default sort, no portal
-  // reads per skipped row; from the nearer end), then read the page's rows with their portal and tenant.
-  const rows = await queryRows<DeviceRow>(
-    executor,
-    sql`select ${COLUMNS}
-          from (select d.tenant_id, d.id from devices d where ${deviceOnly(f)} ${order} ${limitOf(plan)}) k
+  // reads per skipped row unless the scope has a deleted portal; from the nearer end), then read the
+  // page's rows with their portal and tenant.
+  const query = sql`select ${columns}
+          from (select d.tenant_id, d.id from devices d
+                 where ${deviceOnly(f)} and ${portalNotDeleted('d', f.hasDeletedPortal !== false)}
+                 ${order} ${limitOf(plan)}) k
           join devices d on d.tenant_id = k.tenant_id and d.id = k.id
           join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id
           join tenants t on t.id = d.tenant_id
          where p.deleted_at is null and t.deleted_at is null
-         ${order}`,
-  );
-  return inPageOrder(plan, rows);
+         ${order}`;
+  return { plan, query };
+}
+
+export async function listDevices(executor: Executor, f: DeviceFilter & DevicePage): Promise<DeviceRow[]> {
+  const { query, plan } = listDevicesSql(f);
+  return inPageOrder(plan, await queryRows<DeviceRow>(executor, query));
 }
 
 export async function countDevices(executor: Executor, f: DeviceFilter): Promise<number> {

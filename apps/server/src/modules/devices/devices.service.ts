@@ -4,7 +4,7 @@ import type { Scope } from '../../db/scope.ts';
 import { notFound } from '../../http/errors.ts';
 import { toIso, toIsoOrNull } from '../portals/sql-fragments.ts';
 import * as repo from './devices.repository.ts';
-import { keptDeviceTotal } from './kept-counts.ts';
+import { firstPageWithTotal, keptDeviceTotal, runKeptTotal } from './kept-counts.ts';
 
 function present(row: repo.DeviceRow): Device {
   return {
@@ -28,9 +28,19 @@ export async function listDevices(tx: Tx, scope: Scope, query: DeviceListQuery):
   const sort = query.sort ?? { field: 'name' as const, dir: 'ASC' as const };
   // The total comes from the kept counts unless a filter they do not hold (name, case, alert) is given.
   const { q, caseId, alertId } = query.filter;
-  const kept = q || caseId !== undefined || alertId !== undefined ? undefined : await keptDeviceTotal(tx, scope, query.filter);
-  const rows = await repo.listDevices(tx, { ...filter, sort, offset: query.offset, limit: query.limit, total: kept?.count, hasDeletedPortal: kept?.hasDeletedPortal });
-  const count = kept ? kept.count : await repo.countDevices(tx, filter);
+  const page = { ...filter, sort, offset: query.offset, limit: query.limit };
+  if (q || caseId !== undefined || alertId !== undefined) {
+    return { list: (await repo.listDevices(tx, page)).map(present), count: await repo.countDevices(tx, filter) };
+  }
+  const total = keptDeviceTotal(scope, query.filter);
+  if (query.offset === 0) {
+    const { rows, kept } = await firstPageWithTotal<repo.DeviceRow>(tx, total, (column) => repo.listDevicesSql(page, column).query);
+    return { list: rows.map(present), count: kept.count };
+  }
+  // A later page: the total first, so a page nearer the end is read from the end.
+  const kept = await runKeptTotal(tx, total);
+  const rows = await repo.listDevices(tx, { ...page, total: kept.count, hasDeletedPortal: kept.hasDeletedPortal });
+  const count = kept.count;
   return { list: rows.map(present), count };
 }
 

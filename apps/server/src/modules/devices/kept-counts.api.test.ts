@@ -1,4 +1,4 @@
-import { alertEndpoints, caseEndpoints, deviceEndpoints, portalEndpoints, statsEndpoints } from '@vigil/contracts';
+import { alertEndpoints, caseEndpoints, deviceEndpoints, portalEndpoints, statsEndpoints, type Endpoint } from '@vigil/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
@@ -188,7 +188,7 @@ describe('pages read from the end', () => {
       t.clock.set(at(14.3 + i / 100));
       await t.call(alertEndpoints.create, { token: cast.admin.token, body: { customerId: north.id, alertType: 0 } });
     }
-    const sorts: [typeof deviceEndpoints.list | typeof alertEndpoints.list, unknown[] | undefined][] = [
+    const sorts: [Endpoint, unknown[] | undefined][] = [
       [deviceEndpoints.list, undefined],
       [deviceEndpoints.list, ['name', 'DESC']],
       [deviceEndpoints.list, ['lastOnline', 'ASC']],

@@ -26,11 +26,7 @@ const deletedPortalExists = (scope: Scope) =>
  * tenant when `liveTenant`). For one tenant without a name condition the portals are not joined: the
  * rows of its deleted portals (usually none, found through portals_deleted_idx) are subtracted instead.
  */
-async function keptTotal(
-  executor: Executor,
-  scope: Scope,
-  o: { sum: SQL; table: SQL; conds: SQL[]; liveTenant: boolean; onPortal?: SQL },
-): Promise<KeptTotal> {
+function keptTotalSql(scope: Scope, o: { sum: SQL; table: SQL; conds: SQL[]; liveTenant: boolean; onPortal?: SQL }): SQL {
   const where = sql.join([tenantCondition(scope, sql`k.tenant_id`), ...o.conds], sql` and `);
   let total: SQL;
   if (scope.kind === 'tenant' && !o.onPortal) {
@@ -45,44 +41,53 @@ async function keptTotal(
                    ${o.liveTenant ? sql`join tenants t on t.id = k.tenant_id and t.deleted_at is null` : sql``}
                   where ${where} ${o.onPortal ? sql`and ${o.onPortal}` : sql``})`;
   }
-  const [row] = await queryRows<{ n: number | string | null; deleted: boolean }>(executor, sql`select (${total})::int as n, ${deletedPortalExists(scope)} as deleted`);
+  return sql`select (${total})::int as n, ${deletedPortalExists(scope)} as deleted`;
+}
+
+/**
+ * A kept total as SQL (one row: `n`, `deleted`), for a list that asks it in the same statement as its
+ * first page (one round trip fewer; on PGlite every statement of a request is serialized).
+ */
+export type KeptTotalQuery = SQL;
+
+export async function runKeptTotal(executor: Executor, query: KeptTotalQuery): Promise<KeptTotal> {
+  const [row] = await queryRows<{ n: number | string | null; deleted: boolean }>(executor, query);
   return { count: Number(row?.n ?? 0), hasDeletedPortal: row?.deleted === true };
 }
 
 /** Devices not removed, optionally of one portal, status (1 online, 0 offline) and type: one sum over `device_counts`. */
-export function keptDeviceTotal(executor: Executor, scope: Scope, f: { customerId?: number; status?: number; deviceType?: number }): Promise<KeptTotal> {
+export function keptDeviceTotal(scope: Scope, f: { customerId?: number; status?: number; deviceType?: number }): KeptTotalQuery {
   const types = f.deviceType === undefined ? DEVICE_COUNT_PREFIXES : [DEVICE_COUNT_PREFIXES[f.deviceType]!];
   const column = (suffix: 'total' | 'online') => sql.join(types.map((t) => sql.raw(`k.${t}_${suffix}`)), sql` + `);
   const sum =
     f.status === undefined ? column('total') : f.status === 1 ? column('online') : f.status === 0 ? sql`${column('total')} - (${column('online')})` : sql`0`;
   const conds: SQL[] = [];
   if (f.customerId !== undefined) conds.push(sql`k.portal_id = ${f.customerId}`);
-  return keptTotal(executor, scope, { sum, table: sql`device_counts`, conds, liveTenant: true });
+  return keptTotalSql(scope, { sum, table: sql`device_counts`, conds, liveTenant: true });
 }
 
 /** Cases, optionally of one portal, of one status code, or open (below `completed`) / completed. */
 export function keptCaseTotal(
-  executor: Executor,
   scope: Scope,
   f: { customerId?: number; caseType?: number; open?: boolean; portalNameLike?: string },
   completed: number,
-): Promise<KeptTotal> {
+): KeptTotalQuery {
   const conds: SQL[] = [];
   if (f.customerId !== undefined) conds.push(sql`k.portal_id = ${f.customerId}`);
   if (f.caseType !== undefined) conds.push(sql`k.case_type = ${f.caseType}`);
   if (f.open === true) conds.push(sql`k.case_type < ${completed}`);
   if (f.open === false) conds.push(sql`k.case_type = ${completed}`);
   const onPortal = f.portalNameLike === undefined ? undefined : sql`p.name ilike ${f.portalNameLike}`;
-  return keptTotal(executor, scope, { sum: sql`k.total`, table: sql`case_counts`, conds, liveTenant: false, onPortal });
+  return keptTotalSql(scope, { sum: sql`k.total`, table: sql`case_counts`, conds, liveTenant: false, onPortal });
 }
 
 /** Alerts, optionally of one portal and type, or of portals whose name matches. */
-export function keptAlertTotal(executor: Executor, scope: Scope, f: { customerId?: number; alertType?: number; portalNameLike?: string }): Promise<KeptTotal> {
+export function keptAlertTotal(scope: Scope, f: { customerId?: number; alertType?: number; portalNameLike?: string }): KeptTotalQuery {
   const conds: SQL[] = [];
   if (f.customerId !== undefined) conds.push(sql`k.portal_id = ${f.customerId}`);
   if (f.alertType !== undefined) conds.push(sql`k.alert_type = ${f.alertType}`);
   const onPortal = f.portalNameLike === undefined ? undefined : sql`p.name ilike ${f.portalNameLike}`;
-  return keptTotal(executor, scope, { sum: sql`k.total`, table: sql`alert_counts`, conds, liveTenant: false, onPortal });
+  return keptTotalSql(scope, { sum: sql`k.total`, table: sql`alert_counts`, conds, liveTenant: false, onPortal });
 }
 
 /**
@@ -93,4 +98,22 @@ export function portalNotDeleted(alias: string, hasDeletedPortal: boolean): SQL 
   if (!hasDeletedPortal) return sql`true`;
   const a = sql.raw(alias);
   return sql`not exists (select 1 from portals dp where dp.tenant_id = ${a}.tenant_id and dp.id = ${a}.portal_id and dp.deleted_at is not null)`;
+}
+
+/**
+ * A first page and its kept total in one statement: `page` is run with the total as an extra column
+ * (`kept_total`, a CTE read once). The row-skipping query must not rely on "no deleted portal"
+ * (there is nothing to skip on a first page, so checking each row's portal costs nothing). An empty
+ * page carries no total: then the total is asked on its own.
+ */
+export async function firstPageWithTotal<R>(
+  executor: Executor,
+  total: KeptTotalQuery,
+  page: (keptTotalColumn: SQL) => SQL,
+): Promise<{ rows: R[]; kept: KeptTotal }> {
+  const rows = await queryRows<R & { kept_total: number | string }>(executor, sql`with kept as (${total}) ${page(sql`(select n from kept) as kept_total`)}`);
+  if (rows.length === 0) return { rows: [], kept: await runKeptTotal(executor, total) };
+  // hasDeletedPortal is not known here; the first page's query did not need it.
+  const count = Number(rows[0]!.kept_total);
+  return { rows: rows.map(({ kept_total: _total, ...row }) => row as R), kept: { count, hasDeletedPortal: true } };
 }

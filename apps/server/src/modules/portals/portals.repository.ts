@@ -62,10 +62,11 @@ const FROM_PORTALS = sql`from portals p
 export async function listPortals(
   executor: Executor,
   f: PortalFilter & { sort: { field: Exclude<PortalSortField, 'reliabilityScore'>; dir: 'ASC' | 'DESC' }; offset: number; limit: number },
-): Promise<PortalRow[]> {
-  return queryRows<PortalRow>(
+): Promise<(PortalRow & { full_count: number | string })[]> {
+  // The match count rides on every row (count(*) over ()): one statement for a page and its total.
+  return queryRows<PortalRow & { full_count: number | string }>(
     executor,
-    sql`select ${SELECT_PORTAL} ${FROM_PORTALS}
+    sql`select ${SELECT_PORTAL}, count(*) over () as full_count ${FROM_PORTALS}
          where ${whereOf(f)}
          order by ${SORT_SQL[f.sort.field]} ${direction(f.sort.dir)}, p.id ${direction(f.sort.dir)}
          limit ${f.limit} offset ${f.offset}`,

@@ -62,12 +62,14 @@ export interface PortalListInput {
 export async function listPortals(deps: AppDeps, tx: Tx, input: PortalListInput): Promise<{ list: Portal[]; count: number }> {
   const filter = { scope: input.scope, q: input.q };
   const sort = input.sort ?? { field: 'name' as const, dir: 'ASC' as const };
-  const count = await repo.countPortals(tx, filter);
   if (sort.field !== 'reliabilityScore') {
     const rows = await repo.listPortals(tx, { ...filter, sort: { field: sort.field, dir: sort.dir }, offset: input.offset, limit: input.limit });
+    // A page past the end has no row to carry the count.
+    const count = rows.length > 0 ? Number(rows[0]!.full_count) : await repo.countPortals(tx, filter);
     const reliability = await reliabilityOf(deps, tx, input.scope, rows.map((r) => r.id));
     return { list: rows.map((r) => present(deps, r, reliability)), count };
   }
+  const count = await repo.countPortals(tx, filter);
   // The score is computed, not stored: score every matching portal (one aggregate), sort, then read the page.
   const options = await repo.portalOptions(tx, filter);
   const reliability = await reliabilityOf(deps, tx, input.scope, options.map((o) => o.id));
