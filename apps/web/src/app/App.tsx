@@ -1,24 +1,16 @@
-import { ConfigProvider, notification, theme } from 'antd';
+import { ConfigProvider, theme } from 'antd';
 import type { ReactNode } from 'react';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router';
 import { PersistGate } from 'redux-persist/integration/react';
-import { setNotifier } from '../lib/notify.ts';
 import { useAppSelector } from './hooks.ts';
 import { router } from './router.tsx';
 import { persistor, store } from './store.ts';
 import { themeOf } from './theme.ts';
 
-/**
- * Hands a themed notification instance to code outside React. (antd's <App> would do this
- * too, but it also brings the modal and message hooks: about 8 KB gzip on every route.)
- */
-function NotifierBridge() {
-  const [api, holder] = notification.useNotification({ placement: 'topRight' });
-  useEffect(() => setNotifier(api), [api]);
-  return holder;
-}
+/** Toasts: their code loads right after the first render (see lib/notify.ts). */
+const NotificationHost = lazy(() => import('./NotificationHost.tsx'));
 
 /** What antd's <App> styles on its wrapper: text colour and font from the theme tokens. */
 function TextBase({ children }: { children: ReactNode }) {
@@ -35,7 +27,9 @@ function ThemedApp() {
   return (
     <ConfigProvider theme={themeOf(mode)}>
       <TextBase>
-        <NotifierBridge />
+        <Suspense fallback={null}>
+          <NotificationHost />
+        </Suspense>
         <RouterProvider router={router} />
       </TextBase>
     </ConfigProvider>

@@ -1,7 +1,11 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Button, Card, Skeleton, Tooltip } from 'antd';
+import { Button, Card, Tooltip } from 'antd';
 import type { EChartsType } from 'echarts/core';
 import { useRef } from 'react';
+import { NARROW_QUERY } from '../../../app/theme.ts';
+import { ChartSkeleton } from '../../../components/charts/EChart.tsx';
+import { chartHeight } from '../../../components/charts/options.ts';
+import { useMediaQuery } from '../../../lib/useMediaQuery.ts';
 import { OnlineOfflineDonut } from '../../../components/charts/DonutChart.tsx';
 import { ErrorState } from '../../../components/TableStates.tsx';
 import { usePulseSummaryQuery } from '../api.ts';
@@ -21,6 +25,7 @@ export function CompanyPulseCard() {
   const { data, isLoading, error, refetch } = usePulseSummaryQuery();
   const chart = useRef<EChartsType | null>(null);
   const summary = data?.data;
+  const narrow = useMediaQuery(NARROW_QUERY);
   return (
     <Card
       title="Company Wide Pulse"
@@ -36,7 +41,7 @@ export function CompanyPulseCard() {
       {error ? (
         <ErrorState error={error} onRetry={refetch} />
       ) : isLoading || !summary ? (
-        <Skeleton active />
+        <ChartSkeleton height={chartHeight(narrow)} />
       ) : (
         <OnlineOfflineDonut
           onlineCount={summary.onlineCount}

@@ -30,7 +30,10 @@ export function DeviceTypeSummary() {
                 {t.icon}
               </span>
               {isLoading ? (
-                <Skeleton.Button active size="large" />
+                // As tall as the count and its label (33 + 22 px), so the cards keep their height.
+                <div style={{ height: 55, display: 'flex', alignItems: 'center' }}>
+                  <Skeleton.Button active size="large" />
+                </div>
               ) : (
                 <div>
                   <div data-testid={`device-count-${t.label}`} style={{ fontSize: 30, fontWeight: 700, lineHeight: 1.1 }}>

@@ -1,6 +1,6 @@
-import { Card, Col, Row, Skeleton } from 'antd';
+import { Card, Col, Row } from 'antd';
 import { useMemo } from 'react';
-import { EChart } from '../../../components/charts/EChart.tsx';
+import { ChartSkeleton, EChart } from '../../../components/charts/EChart.tsx';
 import { caseStatusBars, chartHeight, countGauge } from '../../../components/charts/options.ts';
 import { ErrorState } from '../../../components/TableStates.tsx';
 import { NARROW_QUERY } from '../../../app/theme.ts';
@@ -25,7 +25,7 @@ export function OpenCaseStatusCard() {
           {counts.error ? (
             <ErrorState error={counts.error} onRetry={counts.refetch} />
           ) : counts.isLoading ? (
-            <Skeleton active />
+            <ChartSkeleton height={height} />
           ) : (
             <EChart option={bars} height={height} ariaLabel="Open cases by status" />
           )}
@@ -34,7 +34,7 @@ export function OpenCaseStatusCard() {
           {quarter.error ? (
             <ErrorState error={quarter.error} onRetry={quarter.refetch} />
           ) : quarter.isLoading ? (
-            <Skeleton active />
+            <ChartSkeleton height={height} />
           ) : (
             <EChart option={gauge} height={height} ariaLabel={`${completed} cases completed this quarter`} />
           )}

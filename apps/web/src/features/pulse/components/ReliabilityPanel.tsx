@@ -9,11 +9,33 @@ export const formatScore = (score: number) => `${score.toFixed(1)}%`;
  */
 export function ReliabilityPanel({ score, goal, title = 'Reliability Score' }: { score: number | undefined; goal: number; title?: string }) {
   if (score === undefined || score < 0) return null;
-  const meets = score >= goal;
   return (
     <Card title={title} size="small">
+      <ReliabilityBody score={score} goal={goal} />
+    </Card>
+  );
+}
+
+/**
+ * The panel's place while the score loads: the same card with its content laid out but not shown,
+ * so nothing below moves when the score arrives (layout shift).
+ */
+export function ReliabilityPanelSkeleton({ title = 'Reliability Score' }: { title?: string }) {
+  return (
+    <Card title={title} size="small" aria-busy>
+      <div aria-hidden style={{ visibility: 'hidden' }}>
+        <ReliabilityBody score={100} goal={100} placeholder />
+      </div>
+    </Card>
+  );
+}
+
+function ReliabilityBody({ score, goal, placeholder = false }: { score: number; goal: number; placeholder?: boolean }) {
+  const meets = score >= goal;
+  return (
+    <>
       <Flex align="baseline" justify="space-between" wrap="wrap" gap={8}>
-        <span style={{ fontSize: 28, fontWeight: 700 }} data-testid="reliability-score">
+        <span style={{ fontSize: 28, fontWeight: 700 }} data-testid={placeholder ? undefined : 'reliability-score'}>
           {formatScore(score)}
         </span>
         <Typography.Text type="secondary">Goal {formatScore(goal)}</Typography.Text>
@@ -23,8 +45,8 @@ export function ReliabilityPanel({ score, goal, title = 'Reliability Score' }: {
         success={{ percent: 0 }}
         strokeColor={meets ? STATUS_COLORS.online : STATUS_COLORS.warning}
         format={() => (meets ? 'On goal' : 'Below goal')}
-        aria-label={`Reliability ${formatScore(score)} against a goal of ${formatScore(goal)}`}
+        aria-label={placeholder ? undefined : `Reliability ${formatScore(score)} against a goal of ${formatScore(goal)}`}
       />
-    </Card>
+    </>
   );
 }

@@ -9,7 +9,7 @@ import { DeviceTypeSummary } from '../components/DeviceTypeSummary.tsx';
 import { LiveEventsTable } from '../components/LiveEventsTable.tsx';
 import { OpenCaseStatusCard } from '../components/OpenCaseStatusCard.tsx';
 import { PulseCasesCard } from '../components/PulseCasesCard.tsx';
-import { ReliabilityPanel } from '../components/ReliabilityPanel.tsx';
+import { ReliabilityPanel, ReliabilityPanelSkeleton } from '../components/ReliabilityPanel.tsx';
 import { LIMITS } from '@vigil/contracts';
 
 /**
@@ -36,7 +36,11 @@ export default function PulsePage() {
               <CompanyPulseCard />
             </Col>
             <Col span={24}>
-              <ReliabilityPanel score={summary.data?.data.avgReliabilityScore} goal={summary.data?.data.goalScore ?? LIMITS.goalScoreDefault} />
+              {summary.isLoading ? (
+                <ReliabilityPanelSkeleton />
+              ) : (
+                <ReliabilityPanel score={summary.data?.data.avgReliabilityScore} goal={summary.data?.data.goalScore ?? LIMITS.goalScoreDefault} />
+              )}
             </Col>
           </Row>
         </Col>
