@@ -5,7 +5,8 @@
  * `devices` event for that portal. Memory per client = the server's RSS growth from the first fifth of
  * the clients to all of them, per client added (the marginal cost: one-time growth, e.g. PGlite's
  * WebAssembly memory on the first snapshot queries, lands in the first fifth). Any event naming a
- * main-tenant portal at another tenant's client is a cross-tenant leak.
+ * main-tenant portal at another tenant's client is a cross-tenant leak. Before the first count,
+ * up to 1,000 clients connect and leave once (warmUp).
  * BENCH_SSE_CLIENTS=5000 (or 1000,5000) overrides the size's client counts.
  */
 import type { BenchContext } from '../lib/context.ts';
@@ -143,8 +144,27 @@ async function runWith(ctx: BenchContext, server: BenchServer, n: number, round_
   }
 }
 
+/**
+ * Opens and closes `n` clients once (tickets, streams, snapshots) before anything is measured: a
+ * fresh server's heap and PGlite's WebAssembly memory grow on the first few hundred such
+ * requests and keep that memory, which is not a cost per connected client.
+ */
+async function warmUp(ctx: BenchContext, server: BenchServer, n: number): Promise<void> {
+  const token = await ctx.sign(ctx.main);
+  const clients = await pool(Array.from({ length: n }), 50, async () =>
+    openSseClient(`${server.url}/v0/api/live-events/stream?ticket=${encodeURIComponent(await ticketFor(server, token))}`, ctx.main.id),
+  );
+  for (const c of clients) c.close();
+  await new Promise((r) => setTimeout(r, 1000));
+}
+
 export async function measureLiveEvents(ctx: BenchContext, server: BenchServer): Promise<void> {
   const counts = process.env.BENCH_SSE_CLIENTS ? process.env.BENCH_SSE_CLIENTS.split(',').map(Number) : ctx.size.sseClients;
+  try {
+    await warmUp(ctx, server, Math.min(1000, ...counts));
+  } catch (err) {
+    ctx.results.fail('live events warm-up', err);
+  }
   for (const [i, n] of counts.entries()) {
     try {
       await runWith(ctx, server, n, i);
