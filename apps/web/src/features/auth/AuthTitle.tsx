@@ -1,5 +1,6 @@
 import { theme } from 'antd';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 
 /**
  * The h2 of an auth card, styled as antd's Typography.Title level 2 (heading tokens) without
@@ -20,5 +21,15 @@ export function AuthTitle({ children }: { children: ReactNode }) {
     >
       {children}
     </h2>
+  );
+}
+
+/** A link in an auth card's text, coloured as Typography colours its links (brand link token, no underline). */
+export function AuthLink({ to, children }: { to: string; children: ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    <Link to={to} style={{ color: token.colorLink, textDecoration: 'none' }}>
+      {children}
+    </Link>
   );
 }

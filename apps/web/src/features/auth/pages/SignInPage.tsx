@@ -8,7 +8,7 @@ import { MSG } from '@vigil/contracts';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useLoginMutation } from '../api.ts';
-import { AuthTitle } from '../AuthTitle.tsx';
+import { AuthLink, AuthTitle } from '../AuthTitle.tsx';
 import { homeOf, tokensReceived } from '../authSlice.ts';
 import { claimsOf } from '../../../lib/jwt.ts';
 
@@ -51,7 +51,7 @@ export default function SignInPage() {
         </Button>
       </Form>
       <p style={{ marginTop: 16, marginBottom: 0, textAlign: 'center' }}>
-        No account yet? <Link to="/auth/signup">Sign up</Link>
+        No account yet? <AuthLink to="/auth/signup">Sign up</AuthLink>
       </p>
     </>
   );
