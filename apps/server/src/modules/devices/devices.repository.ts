@@ -75,6 +75,13 @@ function deviceOnly(f: DeviceFilter): SQL {
   return sql.join(parts, sql` and `);
 }
 
+/**
+ * For the superAdmin (every tenant), rows of deleted tenants are skipped while paging; a tenant
+ * caller's own tenant is checked once by the outer join (and its kept total is 0 then).
+ */
+const liveTenantOf = (scope: Scope): SQL =>
+  scope.kind === 'all' ? sql`exists (select 1 from tenants lt where lt.id = d.tenant_id and lt.deleted_at is null)` : sql`true`;
+
 export interface DevicePage {
   sort: { field: DeviceSortField; dir: 'ASC' | 'DESC' };
   offset: number;
@@ -98,7 +105,7 @@ export function listDevicesSql(f: DeviceFilter & DevicePage, extra?: SQL): { que
   // page's rows with their portal and tenant.
   const query = sql`select ${columns}
           from (select d.tenant_id, d.id from devices d
-                 where ${deviceOnly(f)} and ${portalNotDeleted('d', f.hasDeletedPortal !== false)}
+                 where ${deviceOnly(f)} and ${portalNotDeleted('d', f.hasDeletedPortal !== false)} and ${liveTenantOf(f.scope)}
                  ${order} ${limitOf(plan)}) k
           join devices d on d.tenant_id = k.tenant_id and d.id = k.id
           join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id

@@ -131,8 +131,15 @@ describe('kept device counts', () => {
     await t.database.exec(`update portals set deleted_at = null where id = ${south.id}`);
     await expectDeviceCountsFresh();
     await t.database.exec(`update tenants set deleted_at = now() where id = ${cast.other.id}`);
-    const all = (await t.call(deviceEndpoints.list, { token: cast.superAdmin.token })).body.data!;
+    const all = (await t.call(deviceEndpoints.list, { token: cast.superAdmin.token, query: { range: [0, 1000] } })).body.data!;
     expect(all.count).toBe((await freshDeviceCounts(cast.tenant.id)).reduce((n, r) => n + r.total, 0));
+    expect(all.list).toHaveLength(all.count);
+    // A page exactly as long as the list: a deleted tenant's rows must be skipped before the limit.
+    const exact = (await t.call(deviceEndpoints.list, { token: cast.superAdmin.token, query: { range: [0, all.count] } })).body.data!;
+    expect(exact.list.map((d) => d.id)).toEqual(all.list.map((d) => d.id));
+    expect(all.list.every((d) => d.customerId !== otherPortal.id)).toBe(true);
+    const lastOne = (await t.call(deviceEndpoints.list, { token: cast.superAdmin.token, query: { range: [all.count - 1, 10] } })).body.data!;
+    expect(lastOne.list.map((d) => d.id)).toEqual([all.list.at(-1)!.id]);
     await t.database.exec(`update tenants set deleted_at = null where id = ${cast.other.id}`);
   });
 });
