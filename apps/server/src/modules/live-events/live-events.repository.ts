@@ -94,16 +94,18 @@ export interface PortalLiveState {
 export async function portalLiveStates(executor: Executor, portals: { tenantId: number; portalId: number }[]): Promise<Map<string, PortalLiveState>> {
   const rows = await queryRows<{ tenant_id: number; id: number; name: string; tenant_name: string; online: string | number; offline: string | number; since: Date | string | null }>(
     executor,
-    sql`select p.tenant_id, p.id, p.name, t.name as tenant_name,
-               count(d.id) filter (where d.status = 1) as online,
-               count(d.id) filter (where d.status = 0) as offline,
-               min(d.status_since) filter (where d.status = 0) as since
-          from portals p
+    // LATERAL: each portal's devices are counted through the (tenant_id, portal_id, status) index,
+    // as a one-portal query would; a join over the whole list could plan a scan of every device.
+    sql`select p.tenant_id, p.id, p.name, t.name as tenant_name, c.online, c.offline, c.since
+          from unnest(${sql.param(portals.map((p) => p.tenantId))}::int[], ${sql.param(portals.map((p) => p.portalId))}::int[]) as q(tenant_id, portal_id)
+          join portals p on p.tenant_id = q.tenant_id and p.id = q.portal_id and p.deleted_at is null
           join tenants t on t.id = p.tenant_id
-          left join devices d on d.tenant_id = p.tenant_id and d.portal_id = p.id and d.removed_at is null
-         where (p.tenant_id, p.id) in (select * from unnest(${sql.param(portals.map((p) => p.tenantId))}::int[], ${sql.param(portals.map((p) => p.portalId))}::int[]))
-           and p.deleted_at is null
-         group by p.tenant_id, p.id, p.name, t.name`,
+          cross join lateral (
+            select count(*) filter (where d.status = 1) as online,
+                   count(*) filter (where d.status = 0) as offline,
+                   min(d.status_since) filter (where d.status = 0) as since
+              from devices d
+             where d.tenant_id = p.tenant_id and d.portal_id = p.id and d.removed_at is null) c`,
   );
   return new Map(
     rows.map((row) => [
