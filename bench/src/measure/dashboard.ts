@@ -22,9 +22,9 @@ export const PULSE_CALLS: [string, string][] = [
   ['device-stats/sumup', '/v0/api/device-stats/sumup'],
   ['case-stats/sumup', '/v0/api/case-stats/sumup'],
   ['case-stats/quarter-completed', '/v0/api/case-stats/quarter-completed'],
-  ['case-stats (page of 3)', `/v0/api/case-stats?${q({ range: [0, 2], sort: ['createdAt', 'DESC'] })}`],
-  ['live-events (page of 10)', `/v0/api/live-events?${q({ range: [0, 9] })}`],
-  ['customers with reliability (page of 10)', `/v0/api/customers?${q({ range: [0, 9], sort: ['name', 'ASC'] })}`],
+  ['case-stats (page of 3)', `/v0/api/case-stats?${q({ range: [0, 3], sort: ['createdAt', 'DESC'] })}`],
+  ['live-events (page of 10)', `/v0/api/live-events?${q({ range: [0, 10] })}`],
+  ['customers with reliability (page of 10)', `/v0/api/customers?${q({ range: [0, 10], sort: ['name', 'ASC'] })}`],
 ];
 
 interface NaiveAnswer {

@@ -8,7 +8,8 @@ import type { BenchServer } from '../lib/server.ts';
 import { round } from '../lib/stats.ts';
 
 const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));
-const page = (offset: number) => `range=${enc([offset, offset + 9])}`;
+/** `range` is [offset, count] (contracts list-query): a page of 10 rows. */
+const page = (offset: number) => `range=${enc([offset, 10])}`;
 
 interface ListCase {
   resource: string;
@@ -16,15 +17,25 @@ interface ListCase {
   path: string;
 }
 
-function listCases(ctx: BenchContext): ListCase[] {
-  const t = ctx.main;
+/** The list's total as the server counts it now (the server's own jobs may have added rows since seeding). */
+async function totalOf(ctx: BenchContext, server: BenchServer, base: string): Promise<number> {
+  const res = await fetch(`${server.url}${base}?${page(0)}`, { headers: { authorization: `Bearer ${await ctx.sign(ctx.main)}` } });
+  const body = (await res.json()) as { data?: { count?: number } };
+  if (!res.ok || typeof body.data?.count !== 'number') throw new Error(`${base}: ${res.status}`);
+  return body.data.count;
+}
+
+async function listCases(ctx: BenchContext, server: BenchServer): Promise<ListCase[]> {
+  // The deep page is the last 10 rows.
   const deep = (count: number) => Math.max(0, count - 10);
-  const resources: { resource: string; base: string; count: number; sort: [string, string]; filter: Record<string, unknown> }[] = [
-    { resource: 'portals', base: '/v0/api/customers', count: t.portals.length, sort: ['reliabilityScore', 'DESC'], filter: { q: 'Customer 1-00' } },
-    { resource: 'devices', base: '/v0/api/devices', count: t.deviceCount, sort: ['lastOnline', 'DESC'], filter: { status: 0 } },
-    { resource: 'cases', base: '/v0/api/case-stats', count: t.caseCount, sort: ['createdAt', 'DESC'], filter: { caseType: 1 } },
-    { resource: 'alerts', base: '/v0/api/alert-stats', count: t.alertCount, sort: ['createdAt', 'DESC'], filter: { alertType: 0 } },
+  const resources: { resource: string; base: string; count: number; sort: [string, string]; filter: Record<string, unknown> }[] = [];
+  const specs: [string, string, [string, string], Record<string, unknown>][] = [
+    ['portals', '/v0/api/customers', ['reliabilityScore', 'DESC'], { q: 'Customer 1-00' }],
+    ['devices', '/v0/api/devices', ['lastOnline', 'DESC'], { status: 0 }],
+    ['cases', '/v0/api/case-stats', ['createdAt', 'DESC'], { caseType: 1 }],
+    ['alerts', '/v0/api/alert-stats', ['createdAt', 'DESC'], { alertType: 0 }],
   ];
+  for (const [resource, base, sort, filter] of specs) resources.push({ resource, base, count: await totalOf(ctx, server, base), sort, filter });
   return resources.flatMap((r) => [
     { resource: r.resource, variant: 'first page' as const, path: `${r.base}?${page(0)}` },
     { resource: r.resource, variant: 'deep page' as const, path: `${r.base}?${page(deep(r.count))}` },
@@ -51,7 +62,7 @@ export async function measureLists(ctx: BenchContext, server: BenchServer): Prom
     const trivial = await loadOf('/healthz', connections);
     ctx.results.add({ group: `Lists @${connections} conn`, name: 'baseline: GET /healthz', value: trivial.reqPerSec, unit: 'req/s', detail: `p50 ${trivial.p50} ms, p99 ${trivial.p99} ms` });
     const firstPages = new Map<string, LoadResult>();
-    for (const c of listCases(ctx)) {
+    for (const c of await listCases(ctx, server)) {
       try {
         const token = await ctx.sign(ctx.main);
         const r = await loadOf(c.path, connections, token);
