@@ -19,6 +19,8 @@ export interface Database {
    * webhook ingestion, whose senders wait for the commit. Only for short write transactions.
    */
   urgentDb: Db;
+  /** Announces urgent work on its way (PriorityGate.expect): reads keep to their share until it is done. */
+  expectUrgent(): () => void;
   /** Statements planned once per session (prepared.ts): for hot statements of a fixed shape. */
   prepared: PreparedRunner;
   /** Runs plain SQL text (several statements allowed); used by migrations and maintenance. */
@@ -64,6 +66,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     db: inLane('normal'),
     urgentDb: inLane('urgent'),
     prepared: pgliteRunner(),
+    expectUrgent: () => gate.expect(),
     exec: async (text) => {
       await client.exec(text);
     },
@@ -141,6 +144,7 @@ async function openPostgres(url: string): Promise<Database> {
     db,
     urgentDb: inLane('urgent'),
     prepared: postgresRunner(),
+    expectUrgent: () => gate.expect(),
     exec: async (text) => {
       await pool.query(text);
     },

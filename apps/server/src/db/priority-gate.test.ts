@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PriorityGate, URGENT_LINGER_MS, type Lane } from './priority-gate.ts';
+import { IDLE_MS, PriorityGate, URGENT_LINGER_MS, type Lane } from './priority-gate.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -81,6 +81,26 @@ describe('PriorityGate', () => {
     expect(performance.now() - t0).toBeLessThan(25);
     await Promise.all([...first, r2]);
     expect(started).toEqual(['r1', 'w0', 'w1', 'r2']);
+  });
+
+  it('holds reads for announced urgent work, but never leaves the slot idle for long when it does not come', async () => {
+    const gate = new PriorityGate({ capacity: 1, normalWhileUrgent: 1 });
+    const { started, unit } = recorder(gate);
+    const arrived = gate.expect();
+    const t0 = performance.now();
+    const read = unit('normal', 'r1', 1);
+    // The announced write reaches the gate a little later: it still goes first.
+    await sleep(2);
+    const write = unit('urgent', 'w1', 1);
+    await Promise.all([read, write]);
+    expect(started).toEqual(['w1', 'r1']);
+    // Announced work that never arrives holds a read back about IDLE_MS, not longer.
+    const t1 = performance.now();
+    await unit('normal', 'r2', 1);
+    expect(performance.now() - t1).toBeGreaterThanOrEqual(1);
+    expect(performance.now() - t1).toBeLessThan(IDLE_MS + 200);
+    arrived();
+    expect(performance.now() - t0).toBeLessThan(1_000);
   });
 
   it('frees the slot of a unit that throws', async () => {

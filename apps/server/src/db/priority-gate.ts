@@ -27,6 +27,8 @@ export interface GateOptions {
 
 /** After the last urgent unit, the time reads stay limited (a gap between two ingestion groups is not idleness). */
 export const URGENT_LINGER_MS = 20;
+/** Longest the database stays idle while reads wait for announced urgent work that has not arrived. */
+export const IDLE_MS = 10;
 /** Credit saved up while no read waited: at most this much read time goes ahead of waiting writes. */
 const MAX_CREDIT_MS = 100;
 /** Debt of one long read: writes go first for at most about this long / readShare. */
@@ -42,6 +44,10 @@ export class PriorityGate {
   private credit = 0;
   private lastUrgentEnd = -Infinity;
   private timer: NodeJS.Timeout | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private pumpScheduled = false;
+  /** Urgent work announced but not yet at the gate (a webhook being verified and parsed, waiting for its group). */
+  private expected = 0;
   private readonly readShare: number;
 
   constructor(private readonly opts: GateOptions) {
@@ -77,8 +83,24 @@ export class PriorityGate {
     });
   }
 
+  /**
+   * Announces urgent work that will reach the gate later; call the answer once it is done. On
+   * PGlite, reads run back to back in one stretch of the event loop, so a webhook takes a while to
+   * arrive at the gate: announced early, it keeps reads to their share meanwhile.
+   */
+  expect(): () => void {
+    this.expected++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.expected--;
+      if (this.expected === 0) this.pumpNextTurn();
+    };
+  }
+
   private urgentAbout(): boolean {
-    return this.running.urgent > 0 || this.waiting.urgent.length > 0 || performance.now() - this.lastUrgentEnd < URGENT_LINGER_MS;
+    return this.expected > 0 || this.running.urgent > 0 || this.waiting.urgent.length > 0 || performance.now() - this.lastUrgentEnd < URGENT_LINGER_MS;
   }
 
   private finish(lane: Lane, ms: number, normalUnderWrites: boolean): void {
@@ -89,7 +111,23 @@ export class PriorityGate {
     } else if (normalUnderWrites) {
       this.credit = Math.max(MIN_CREDIT_MS, this.credit - ms);
     }
-    this.pump();
+    this.pumpNextTurn();
+  }
+
+  /**
+   * The next unit is chosen on a later turn of the event loop, never in the finishing unit's
+   * continuation. PGlite runs a transaction in promise continuations (synchronous wasm under each
+   * await), so handing the slot straight on would run read after read without ever yielding:
+   * the webhook requests that would queue urgent work could not even be read (measured: 10
+   * browsers' reads ran back to back for seconds while no ingestion group reached the gate).
+   */
+  private pumpNextTurn(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
   }
 
   private pump(): void {
@@ -109,11 +147,25 @@ export class PriorityGate {
         this.running.urgent++;
         this.waiting.urgent.shift()!.start();
       } else {
-        // Only reads wait, held back while writes are about: look again once the last write lingered out.
+        // Only reads wait, held back while writes are about: look again once the last write lingered
+        // out, and never leave the database idle for long waiting for announced work.
         if (this.running.urgent === 0) this.wakeAfterLinger();
+        if (total === 0) this.admitReadIfIdle();
         return;
       }
     }
+  }
+
+  /** Nothing runs and the announced urgent work has not arrived within IDLE_MS: one read goes (its time is spent from the credit). */
+  private admitReadIfIdle(): void {
+    if (this.idleTimer) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.running.urgent + this.running.normal > 0 || this.waiting.urgent.length > 0 || this.waiting.normal.length === 0) return this.pump();
+      this.running.normal++;
+      this.waiting.normal.shift()!.start();
+    }, IDLE_MS);
+    this.idleTimer.unref();
   }
 
   private wakeAfterLinger(): void {

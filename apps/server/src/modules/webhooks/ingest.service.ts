@@ -10,7 +10,7 @@ import { GroupCommitter, type GroupLimits } from './group-commit.ts';
 import * as repo from './ingest.repository.ts';
 import { PortalCredentials, type VerifiedPortal } from './portal-credentials.ts';
 import { deviceKey, firstReportAfter, planReports, roundsOf } from './report-plan.ts';
-import { TOLERANCE_SECONDS, isTimestampFresh, readSignedHeaders } from './signature.ts';
+import { TOLERANCE_SECONDS, isTimestampFresh, readSignedHeaders, type SignedHeaders } from './signature.ts';
 
 export interface IngestResult {
   accepted: number;
@@ -145,10 +145,20 @@ export async function ingestWebhook(deps: AppDeps, input: { portalParam: string;
   if (!signed || !isTimestampFresh(signed.timestamp, deps.clock.now())) throw rejected();
   const portalId = /^\d{1,10}$/.test(input.portalParam) ? Number(input.portalParam) : 0;
   if (portalId < 1 || portalId > MAX_ID) throw rejected();
+  // From here until its commit, this message counts as ingestion on its way: dashboard reads keep to their share.
+  const arrived = deps.database.expectUrgent();
+  try {
+    return await ingestVerified(deps, portalId, signed, input.raw);
+  } finally {
+    arrived();
+  }
+}
+
+async function ingestVerified(deps: AppDeps, portalId: number, signed: SignedHeaders, raw: Buffer): Promise<IngestResult> {
   const ingestion = ingestionOf(deps);
-  let portal = await ingestion.credentials.verify(portalId, signed, input.raw);
+  let portal = await ingestion.credentials.verify(portalId, signed, raw);
   if (!portal) throw rejected();
-  const message = parseMessage(deps, input.raw);
+  const message = parseMessage(deps, raw);
   const deviceCount = message.type === 'devices.reported' ? message.data.devices.length : 1;
   const submit = (verified: VerifiedPortal) =>
     ingestion.committer.submit({
@@ -162,7 +172,7 @@ export async function ingestWebhook(deps: AppDeps, input: { portalParam: string;
   if (outcome === REFUSED && !portal.fresh) {
     // The cached credentials were out of date (a rotation, a deletion): verify once against fresh ones.
     ingestion.credentials.forget(portalId);
-    portal = await ingestion.credentials.verify(portalId, signed, input.raw, true);
+    portal = await ingestion.credentials.verify(portalId, signed, raw, true);
     if (!portal) throw rejected();
     outcome = await submit(portal);
   }
