@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedDatabase } from '../../test/database.ts';
 import type { Database } from './client.ts';
-import { GENERIC_PLANS, literal, preparedExecutor } from './prepared.ts';
+import { literal, preparedExecutor } from './prepared.ts';
 import { queryRows } from './client.ts';
 
 let database: Database;
@@ -20,7 +20,6 @@ describe('prepared statements', () => {
     const at = '2026-11-22T06:00:00.000Z';
     const plain = await queryRows<{ t: string; n: number }>(database.db, query(awkward, numbers, at));
     const twice = await database.db.transaction(async (tx) => {
-      await tx.execute(GENERIC_PLANS);
       const prepared = preparedExecutor(database.prepared, tx);
       // The second run reuses the statement prepared by the first.
       await queryRows(prepared, query(['x'], [1], at));

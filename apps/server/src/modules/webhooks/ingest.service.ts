@@ -1,7 +1,7 @@
 import { WEBHOOK_MSG, webhookMessage, type WebhookMessage } from '@vigil/contracts';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Executor } from '../../db/client.ts';
-import { GENERIC_PLANS, preparedExecutor } from '../../db/prepared.ts';
+import { preparedExecutor } from '../../db/prepared.ts';
 import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { badRequest, unauthorized } from '../../http/errors.ts';
@@ -107,8 +107,7 @@ async function applyReports(deps: AppDeps, tx: Executor, now: Date, messages: Pe
  */
 async function commitGroup(deps: AppDeps, group: PendingMessage[]): Promise<Outcome[]> {
   return inScope(deps.database.urgentDb, allTenants, async (scoped) => {
-    // Every statement of the group is prepared: planned once per session, not per group (db/prepared.ts).
-    await scoped.execute(GENERIC_PLANS);
+    // Every statement of the group is prepared (db/prepared.ts): PostgreSQL keeps a generic plan once it costs no more than a custom one.
     const tx = preparedExecutor(deps.database.prepared, scoped);
     const now = deps.clock.now();
     const outcomes = await repo.recordMessages(
