@@ -31,7 +31,12 @@ export async function measureWebVitals(ctx: BenchContext, server: BenchServer): 
     return;
   }
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  // Without the background-networking flags Chromium's own requests to the closed network delayed the
+  // first document by ~1.5 s on this machine (navigation responseEnd 1,711 ms -> 148 ms with them).
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
   try {
     const token = await ctx.sign(ctx.main);
     const auth = {
