@@ -41,7 +41,7 @@ describe('the console as a user starts it', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(server.url);
-    await expect.poll(() => page.getByText('TO LOG IN').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText('TO LOG IN').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await screenshot(page, 'landing-desktop');
     await browser.close();
     expect(errors).toEqual([]);

@@ -109,8 +109,11 @@ describe('live hub', () => {
       const b = await sse.next((e) => e.event === 'devices' && (e.data as { customerId: number }).customerId === bravo.id);
       expect(a.data).toEqual({ customerId: acme.id, offlineCount: 1, onlineCount: 1, offline: [1001], online: [], at });
       expect(b.data).toEqual({ customerId: bravo.id, offlineCount: 0, onlineCount: 1, offline: [], online: [1002], at });
+      await sse.next((e) => e.event === 'live-events' && (e.data as { customerId: number }).customerId === acme.id);
       await sse.next((e) => e.event === 'live-events' && (e.data as { customerId: number }).customerId === bravo.id);
-      expect(sse.events.filter((e) => e.event === 'live-events').map((e) => e.data)).toEqual([
+      // On PostgreSQL the two NOTIFYs travel on different pooled connections: either may come first.
+      const liveEvents = sse.events.filter((e) => e.event === 'live-events').map((e) => e.data as { customerId: number });
+      expect(liveEvents.sort((x, y) => x.customerId - y.customerId)).toEqual([
         { customerId: acme.id, row: expect.objectContaining({ customerId: acme.id, offlineCount: 1 }) },
         { customerId: bravo.id, row: null },
       ]);
