@@ -36,10 +36,15 @@ export function onlineOfflineDonut(counts: { onlineCount: number; offlineCount: 
         center: ['50%', '46%'],
         avoidLabelOverlap: true,
         label: { show: false },
-        data: [
-          { name: 'Online', value: counts.onlineCount, itemStyle: { color: STATUS_COLORS.online } },
-          { name: 'Offline', value: counts.offlineCount, itemStyle: { color: STATUS_COLORS.offline } },
-        ],
+        // No devices: an empty grey ring, not two equal halves (echarts splits a zero sum evenly).
+        emptyCircleStyle: { color: 'rgba(128, 128, 128, 0.18)' },
+        data:
+          total === 0
+            ? []
+            : [
+                { name: 'Online', value: counts.onlineCount, itemStyle: { color: STATUS_COLORS.online } },
+                { name: 'Offline', value: counts.offlineCount, itemStyle: { color: STATUS_COLORS.offline } },
+              ],
       },
     ],
   };

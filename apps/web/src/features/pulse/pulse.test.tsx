@@ -29,6 +29,11 @@ describe('donut radius rule (spec §2 Pulse)', () => {
     expect(option.animationDurationUpdate).toBe(0);
     expect(option.animationDuration).toBeLessThanOrEqual(300);
   });
+  it('draws an empty ring, not two equal halves, when there are no devices', () => {
+    const option = onlineOfflineDonut({ onlineCount: 0, offlineCount: 0 }, 450);
+    expect(option.series[0]!.data).toEqual([]);
+    expect(option.title.text).toBe('0');
+  });
   it('is 180 px high on mobile and 240 otherwise', () => {
     expect(chartHeight(true)).toBe(180);
     expect(chartHeight(false)).toBe(240);
