@@ -44,6 +44,24 @@ async function listCases(ctx: BenchContext, server: BenchServer): Promise<ListCa
   ]);
 }
 
+/**
+ * Waits until the server has finished what the previous variant left running: autocannon closes its
+ * connections at the end of a run, but requests already queued for the database keep running, and a
+ * slow variant (seconds per request at 50 connections) would otherwise be measured as the next one.
+ * Drained = a one-row page answers within 50 ms (or 60 s have passed).
+ */
+async function drain(ctx: BenchContext, server: BenchServer): Promise<void> {
+  const url = `${server.url}/v0/api/case-stats?range=${encodeURIComponent('[0,1]')}`;
+  const headers = { authorization: `Bearer ${await ctx.sign(ctx.main)}` };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const started = performance.now();
+    await fetch(url, { headers }).then((r) => r.arrayBuffer());
+    if (performance.now() - started < 50) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 export async function measureLists(ctx: BenchContext, server: BenchServer): Promise<void> {
   const loadOf = (path: string, connections: number, token?: string) =>
     runLoad({
@@ -64,6 +82,7 @@ export async function measureLists(ctx: BenchContext, server: BenchServer): Prom
     const firstPages = new Map<string, LoadResult>();
     for (const c of await listCases(ctx, server)) {
       try {
+        await drain(ctx, server);
         const token = await ctx.sign(ctx.main);
         const r = await loadOf(c.path, connections, token);
         if (c.variant === 'first page') firstPages.set(c.resource, r);
