@@ -41,20 +41,6 @@ const SORT_SQL: Record<DeviceSortField, SQL> = {
   createdAt: sql`d.created_at`,
 };
 
-/** Removed devices, and devices of deleted portals or tenants, are never listed. */
-function whereOf(f: DeviceFilter): SQL {
-  const parts = [sql`d.removed_at is null`, sql`p.deleted_at is null`, sql`t.deleted_at is null`, tenantCondition(f.scope, sql`d.tenant_id`)];
-  if (f.id !== undefined) parts.push(sql`d.id = ${f.id}`);
-  if (f.customerId !== undefined) parts.push(sql`d.portal_id = ${f.customerId}`);
-  // A case's or an alert's devices, including ones a completed case has released.
-  if (f.caseId !== undefined) parts.push(sql`exists (select 1 from case_devices cd where cd.tenant_id = d.tenant_id and cd.case_id = ${f.caseId} and cd.device_id = d.id)`);
-  if (f.alertId !== undefined) parts.push(sql`exists (select 1 from alert_devices ad where ad.tenant_id = d.tenant_id and ad.alert_id = ${f.alertId} and ad.device_id = d.id)`);
-  if (f.status !== undefined) parts.push(sql`d.status = ${f.status}`);
-  if (f.deviceType !== undefined) parts.push(sql`d.device_type = ${f.deviceType}`);
-  if (f.q) parts.push(sql`d.name ilike ${containsPattern(f.q)}`);
-  return sql.join(parts, sql` and `);
-}
-
 const FROM = sql`from devices d
   join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id
   join tenants t on t.id = d.tenant_id`;
@@ -67,12 +53,18 @@ function deviceOnly(f: DeviceFilter): SQL {
   const parts = [sql`d.removed_at is null`, tenantCondition(f.scope, sql`d.tenant_id`)];
   if (f.id !== undefined) parts.push(sql`d.id = ${f.id}`);
   if (f.customerId !== undefined) parts.push(sql`d.portal_id = ${f.customerId}`);
+  // A case's or an alert's devices, including ones a completed case has released.
   if (f.caseId !== undefined) parts.push(sql`exists (select 1 from case_devices cd where cd.tenant_id = d.tenant_id and cd.case_id = ${f.caseId} and cd.device_id = d.id)`);
   if (f.alertId !== undefined) parts.push(sql`exists (select 1 from alert_devices ad where ad.tenant_id = d.tenant_id and ad.alert_id = ${f.alertId} and ad.device_id = d.id)`);
   if (f.status !== undefined) parts.push(sql`d.status = ${f.status}`);
   if (f.deviceType !== undefined) parts.push(sql`d.device_type = ${f.deviceType}`);
   if (f.q) parts.push(sql`d.name ilike ${containsPattern(f.q)}`);
   return sql.join(parts, sql` and `);
+}
+
+/** Removed devices, and devices of deleted portals or tenants, are never listed. */
+function whereOf(f: DeviceFilter): SQL {
+  return sql.join([deviceOnly(f), sql`p.deleted_at is null`, sql`t.deleted_at is null`], sql` and `);
 }
 
 /**
