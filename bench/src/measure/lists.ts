@@ -1,6 +1,11 @@
 /**
  * Lists under load (autocannon): portals, devices, cases and alerts; first page, a deep page,
  * sorted and filtered; at 10 and 50 connections. Baseline: /healthz of the same server.
+ *
+ * In those variants every connection asks the same URL, so the server's shared reads (identical
+ * concurrent GETs answered by one database round, apps/server/src/http/shared-reads.ts) serve many
+ * requests per round. The 'every page different' variant walks the list's pages, no two requests
+ * in flight alike: it measures one database round per request.
  */
 import type { BenchContext } from '../lib/context.ts';
 import { runLoad, type LoadResult } from '../lib/load.ts';
@@ -13,8 +18,17 @@ const page = (offset: number) => `range=${enc([offset, 10])}`;
 
 interface ListCase {
   resource: string;
-  variant: 'first page' | 'deep page' | 'sorted' | 'filtered';
+  variant: 'first page' | 'deep page' | 'sorted' | 'filtered' | 'every page different';
   path: string;
+  /** Paths to cycle through instead of `path` (one per request). */
+  paths?: string[];
+}
+
+/** Up to 500 pages of 10 rows, spread over the whole list, in an order that alternates ends. */
+function pagesOf(base: string, count: number): string[] {
+  const pages = Math.max(1, Math.min(500, Math.ceil(count / 10)));
+  const step = Math.max(10, Math.floor(count / pages / 10) * 10);
+  return Array.from({ length: pages }, (_, i) => `${base}?${page(((i % 2 ? pages - 1 - (i >> 1) : i >> 1) * step) % Math.max(count, 1))}`);
 }
 
 /** The list's total as the server counts it now (the server's own jobs may have added rows since seeding). */
@@ -41,6 +55,7 @@ async function listCases(ctx: BenchContext, server: BenchServer): Promise<ListCa
     { resource: r.resource, variant: 'deep page' as const, path: `${r.base}?${page(deep(r.count))}` },
     { resource: r.resource, variant: 'sorted' as const, path: `${r.base}?${page(0)}&sort=${enc(r.sort)}` },
     { resource: r.resource, variant: 'filtered' as const, path: `${r.base}?${page(0)}&filter=${enc(r.filter)}` },
+    { resource: r.resource, variant: 'every page different' as const, path: `${r.base}?${page(0)}`, paths: pagesOf(r.base, r.count) },
   ]);
 }
 
@@ -63,15 +78,18 @@ async function drain(ctx: BenchContext, server: BenchServer): Promise<void> {
 }
 
 export async function measureLists(ctx: BenchContext, server: BenchServer): Promise<void> {
-  const loadOf = (path: string, connections: number, token?: string) =>
-    runLoad({
+  const loadOf = (path: string, connections: number, token?: string, paths?: string[]) => {
+    let next = 0;
+    return runLoad({
       url: `${server.url}${path}`,
       connections,
       duration: ctx.size.duration,
       amount: ctx.size.amount,
       maxConnections: ctx.size.maxConnections,
       headers: token ? { authorization: `Bearer ${token}` } : undefined,
+      ...(paths && { setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length]! }) }),
     });
+  };
   const label = ctx.kind === 'pglite' ? `S on PGlite` : `L on PostgreSQL`;
   // BENCH_LIST_CONNECTIONS=50 (comma list) overrides the size's connection counts, for a shorter run.
   const levels = process.env.BENCH_LIST_CONNECTIONS?.split(',').map(Number) ?? ctx.size.listConnections;
@@ -84,7 +102,7 @@ export async function measureLists(ctx: BenchContext, server: BenchServer): Prom
       try {
         await drain(ctx, server);
         const token = await ctx.sign(ctx.main);
-        const r = await loadOf(c.path, connections, token);
+        const r = await loadOf(c.path, connections, token, c.paths);
         if (c.variant === 'first page') firstPages.set(c.resource, r);
         const first = firstPages.get(c.resource);
         const targets: string[] = [];

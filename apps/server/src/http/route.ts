@@ -8,6 +8,7 @@ import { allTenants, inScope, tenantScope, type Scope } from '../db/scope.ts';
 import type { AppDeps } from '../deps.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
 import { allows, hasTenant, isSuperAdmin, type Permission, type Principal } from './permissions.ts';
+import { SharedReads } from './shared-reads.ts';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -30,6 +31,22 @@ export interface RouteOptions<E extends Endpoint> {
   handler: (ctx: RouteContext<E>) => Promise<z.input<E['response']>> | z.input<E['response']>;
   /** fastify route options (bodyLimit, rate limit config, ...). */
   options?: Pick<RouteShorthandOptions, 'bodyLimit' | 'config'>;
+  /**
+   * Identical concurrent calls share one run (shared-reads.ts). On by default for GET routes of the
+   * read permissions; such a handler may not use `req` or `reply` (its answer goes to every caller
+   * of the round). Off for handlers that write the reply themselves (file downloads).
+   */
+  shareIdenticalReads?: boolean;
+}
+
+const READ_PERMISSIONS: readonly Permission[] = ['read', 'portals:read', 'monitoring:read'];
+
+/** Everything a shared read's answer depends on: the URL (path and query) and the verified caller. */
+const sharedReadKey = (req: FastifyRequest, p: Principal) =>
+  JSON.stringify([req.url, p.userId, p.tenantId, p.roles, p.userName, p.tenantName]);
+
+function notInSharedRead(): never {
+  throw new Error('a shared read handler must not use req or reply: set shareIdenticalReads: false on its route');
 }
 
 export interface RegisteredRoute {
@@ -59,6 +76,8 @@ function scopeOf(p: Principal | null): Scope | null {
 export function route<E extends Endpoint>(app: FastifyInstance, deps: AppDeps, endpoint: E, opts: RouteOptions<E>): void {
   const registry = deps.routes;
   registry.push({ method: endpoint.method, path: endpoint.path, permission: opts.permission, endpoint });
+  const shared =
+    (opts.shareIdenticalReads ?? (endpoint.method === 'GET' && READ_PERMISSIONS.includes(opts.permission))) ? new SharedReads() : undefined;
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path,
@@ -95,10 +114,14 @@ export function route<E extends Endpoint>(app: FastifyInstance, deps: AppDeps, e
           if (!scope) throw new AppError('FORBIDDEN');
           return inScope(deps.database.db, scope, fn);
         },
-        req,
-        reply,
+        get req() {
+          return shared ? notInSharedRead() : req;
+        },
+        get reply() {
+          return shared ? notInSharedRead() : reply;
+        },
       } as unknown as RouteContext<E>;
-      const result = await opts.handler(ctx);
+      const result = shared && principal ? await shared.run(sharedReadKey(req, principal), async () => opts.handler(ctx)) : await opts.handler(ctx);
       reply.code(endpoint.status ?? 200);
       return result;
     },

@@ -51,6 +51,8 @@ export const reportsModule: AppModule = (app, deps) => {
   for (const [endpoint, kind] of [[E.exportCsv, 'csv'], [E.exportPdf, 'pdf']] as const) {
     route(app, deps, endpoint, {
       permission: 'read',
+      // The file is written to the reply here, per caller.
+      shareIdenticalReads: false,
       handler: async ({ params, principal, tx, reply }) => {
         const { content, tenantName } = await tx((t) => service.reportWithContent(t, principal, params!.id, now()));
         return sendFile(reply, content, tenantName, kind);
@@ -61,6 +63,7 @@ export const reportsModule: AppModule = (app, deps) => {
   for (const [endpoint, kind] of [[E.previewCsv, 'csv'], [E.previewPdf, 'pdf']] as const) {
     route(app, deps, endpoint, {
       permission: 'read',
+      shareIdenticalReads: false,
       handler: async ({ query, principal, tx, reply }) => {
         const { content, tenantName } = await tx((t) => service.previewReport(t, principal, query!, now()));
         return sendFile(reply, content, tenantName, kind);
