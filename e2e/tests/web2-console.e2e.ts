@@ -62,7 +62,9 @@ describe('Pulse', () => {
     const counts = { Camera: 3, Intercom: 1, Access: 1 + 1, Alarm: 1, Environmental: 1 };
     for (const [label, n] of Object.entries(counts)) await poll(() => page.getByTestId(`device-count-${label}`).textContent()).toBe(String(n));
     await poll(() => page.getByRole('img', { name: 'Company Wide Pulse: 7 online, 1 offline' }).count()).toBe(1);
-    await poll(() => page.locator('canvas').count()).toBeGreaterThan(1);
+    // Open Case Status: the bars and the quarter's gauge are drawn (SVG, named with their values).
+    await poll(() => page.getByRole('img', { name: /^Open cases by status: New \d+, In Progress \d+, Awaiting Delivery \d+, Requires Testing \d+$/ }).count()).toBe(1);
+    await poll(() => page.getByRole('img', { name: /^\d+ cases completed this quarter$/ }).count()).toBe(1);
     await poll(() => page.getByRole('link', { name: 'Harbor View Hotel' }).count()).toBeGreaterThan(0);
   });
 

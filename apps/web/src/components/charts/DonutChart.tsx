@@ -1,29 +1,116 @@
-import type { EChartsType } from 'echarts/core';
-import { useMemo } from 'react';
-import { NARROW_QUERY } from '../../app/theme.ts';
+import { theme } from 'antd';
+import { useState, type Ref } from 'react';
+import { NARROW_QUERY, STATUS_COLORS } from '../../app/theme.ts';
 import { useMediaQuery } from '../../lib/useMediaQuery.ts';
-import { EChart } from './EChart.tsx';
-import { chartHeight, onlineOfflineDonut } from './options.ts';
+import { useChartTooltip } from './ChartTooltip.tsx';
+import { chartHeight, donutRadius, percent, ringPath, ringSlicePath, sliceAngles } from './geometry.ts';
 import { useContainerWidth } from './useContainerWidth.ts';
+import { useEnterAnimation } from './useEnterAnimation.ts';
 
-/** Online/offline donut sized by the spec's radius rule for its container width. */
+/** The ring drawn when there are no devices: a ring, not two equal halves. */
+export const EMPTY_RING = 'rgba(128, 128, 128, 0.18)';
+/** How far a slice grows under the pointer. */
+const HOVER_GROW = 3;
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Online/offline donut (Company Wide Pulse, Portal Pulse) sized by the spec's radius rule for its
+ * container width, the device total in the hole, a legend below. One SVG, so `svgRef` can be
+ * exported as an image as it is (see exportPng.ts).
+ */
 export function OnlineOfflineDonut({
   onlineCount,
   offlineCount,
   label,
-  onChart,
+  svgRef,
 }: {
   onlineCount: number;
   offlineCount: number;
   label: string;
-  onChart?: (chart: EChartsType | null) => void;
+  svgRef?: Ref<SVGSVGElement>;
 }) {
-  const narrow = useMediaQuery(NARROW_QUERY);
-  const [ref, width] = useContainerWidth<HTMLDivElement>();
-  const option = useMemo(() => onlineOfflineDonut({ onlineCount, offlineCount }, width), [onlineCount, offlineCount, width]);
+  const height = chartHeight(useMediaQuery(NARROW_QUERY));
+  const [container, width] = useContainerWidth<HTMLDivElement>();
+  const { token } = theme.useToken();
+  const tooltip = useChartTooltip(container);
+  const [hovered, setHovered] = useState<number | null>(null);
+  const enter = useEnterAnimation([
+    { opacity: 0, transform: 'scale(0.85)' },
+    { opacity: 1, transform: 'scale(1)' },
+  ]);
+
+  const slices = [
+    { name: 'Online', value: onlineCount, color: STATUS_COLORS.online },
+    { name: 'Offline', value: offlineCount, color: STATUS_COLORS.offline },
+  ];
+  const total = onlineCount + offlineCount;
+  const angles = sliceAngles(slices.map((s) => s.value));
+  const shown = slices.filter((s) => s.value > 0).length;
+  const { inner, outer } = donutRadius(width);
+  const half = Math.min(width, height) / 2;
+  // The ring sits a little above the middle, leaving the bottom to the legend.
+  const cx = width / 2;
+  const cy = height * 0.46;
+
   return (
-    <div ref={ref}>
-      <EChart option={option} height={chartHeight(narrow)} ariaLabel={`${label}: ${onlineCount} online, ${offlineCount} offline`} onChart={onChart} />
+    <div ref={container} style={{ position: 'relative', height }}>
+      <svg
+        ref={svgRef}
+        role="img"
+        aria-label={`${label}: ${onlineCount} online, ${offlineCount} offline`}
+        width="100%"
+        height={height}
+        fontFamily={token.fontFamily}
+        style={{ display: 'block', overflow: 'visible' }}
+      >
+        {width > 0 && (
+          <>
+            <g ref={enter} style={{ transformOrigin: `${cx}px ${cy}px` }} data-part="ring">
+              {total === 0 ? (
+                <path d={ringPath(cx, cy, inner * half, outer * half)} fill={EMPTY_RING} fillRule="evenodd" data-slice="empty" />
+              ) : (
+                slices.map((s, i) =>
+                  s.value > 0 ? (
+                    <path
+                      key={s.name}
+                      data-slice={s.name}
+                      d={ringSlicePath(cx, cy, inner * half, outer * half + (hovered === i ? HOVER_GROW : 0), angles[i]!.start, angles[i]!.end)}
+                      fill={s.color}
+                      fillRule="evenodd"
+                      // A hairline in the card's colour between the two slices.
+                      stroke={shown > 1 ? token.colorBgContainer : 'none'}
+                      strokeWidth={1.5}
+                      onPointerMove={(e) => {
+                        setHovered(i);
+                        tooltip.show(e, { title: label, rows: [{ color: s.color, name: s.name, value: `${count(s.value)} (${percent(s.value, total)})` }] });
+                      }}
+                      onPointerLeave={() => {
+                        setHovered(null);
+                        tooltip.hide();
+                      }}
+                    />
+                  ) : null,
+                )
+              )}
+            </g>
+            <text x={cx} y={cy} textAnchor="middle" fontSize={22} fontWeight={600} fill={token.colorText} data-part="total">
+              {count(total)}
+            </text>
+            <text x={cx} y={cy + 17} textAnchor="middle" fontSize={12} fill={token.colorTextSecondary}>
+              devices
+            </text>
+            <text x={cx} y={height - 4} textAnchor="middle" fontSize={12} fill={token.colorText} data-part="legend">
+              {slices.map((s, i) => (
+                <tspan key={s.name} dx={i === 0 ? 0 : 14}>
+                  <tspan fill={s.color}>●</tspan> {s.name}
+                </tspan>
+              ))}
+            </text>
+          </>
+        )}
+      </svg>
+      {tooltip.element}
     </div>
   );
 }

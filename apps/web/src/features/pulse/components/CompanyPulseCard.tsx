@@ -1,29 +1,20 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Button, Card, Tooltip } from 'antd';
-import type { EChartsType } from 'echarts/core';
+import { Button, Card, theme, Tooltip } from 'antd';
 import { useRef } from 'react';
 import { NARROW_QUERY } from '../../../app/theme.ts';
-import { ChartSkeleton } from '../../../components/charts/EChart.tsx';
-import { chartHeight } from '../../../components/charts/options.ts';
-import { useMediaQuery } from '../../../lib/useMediaQuery.ts';
+import { ChartSkeleton } from '../../../components/charts/ChartSkeleton.tsx';
 import { OnlineOfflineDonut } from '../../../components/charts/DonutChart.tsx';
+import { downloadSvgAsPng } from '../../../components/charts/exportPng.ts';
+import { chartHeight } from '../../../components/charts/geometry.ts';
+import { useMediaQuery } from '../../../lib/useMediaQuery.ts';
 import { ErrorState } from '../../../components/TableStates.tsx';
 import { usePulseSummaryQuery } from '../api.ts';
-
-/** Saves a chart as a PNG (the spec's export), with the card's background so dark mode stays readable. */
-export function downloadChartPng(chart: EChartsType | null, fileName: string): void {
-  if (!chart) return;
-  const url = chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#ffffff' });
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.click();
-}
 
 /** Company Wide Pulse: online/offline donut, exportable to PNG; hidden until the counts are known. */
 export function CompanyPulseCard() {
   const { data, isLoading, error, refetch } = usePulseSummaryQuery();
-  const chart = useRef<EChartsType | null>(null);
+  const chart = useRef<SVGSVGElement>(null);
+  const { token } = theme.useToken();
   const summary = data?.data;
   const narrow = useMediaQuery(NARROW_QUERY);
   return (
@@ -33,7 +24,7 @@ export function CompanyPulseCard() {
       extra={
         summary && (
           <Tooltip title="Download PNG">
-            <Button size="small" icon={<DownloadOutlined />} aria-label="Download PNG" onClick={() => downloadChartPng(chart.current, 'company-wide-pulse.png')} />
+            <Button size="small" icon={<DownloadOutlined />} aria-label="Download PNG" onClick={() => void downloadSvgAsPng(chart.current, 'company-wide-pulse.png', token.colorBgContainer)} />
           </Tooltip>
         )
       }
@@ -47,7 +38,7 @@ export function CompanyPulseCard() {
           onlineCount={summary.onlineCount}
           offlineCount={summary.offlineCount}
           label="Company Wide Pulse"
-          onChart={(c) => (chart.current = c)}
+          svgRef={chart}
         />
       )}
     </Card>

@@ -1,9 +1,12 @@
 import { Card, Col, Row } from 'antd';
 import { useMemo } from 'react';
-import { ChartSkeleton, EChart } from '../../../components/charts/EChart.tsx';
-import { caseStatusBars, chartHeight, countGauge } from '../../../components/charts/options.ts';
+import { BRAND, NARROW_QUERY } from '../../../app/theme.ts';
+import { BarChart } from '../../../components/charts/BarChart.tsx';
+import { ChartSkeleton } from '../../../components/charts/ChartSkeleton.tsx';
+import { CountGauge } from '../../../components/charts/CountGauge.tsx';
+import { chartHeight } from '../../../components/charts/geometry.ts';
+import { caseStatusSeries } from '../../../components/charts/series.ts';
 import { ErrorState } from '../../../components/TableStates.tsx';
-import { NARROW_QUERY } from '../../../app/theme.ts';
 import { useMediaQuery } from '../../../lib/useMediaQuery.ts';
 import { rowsOf } from '../rows.ts';
 import { useCaseStatusCountsQuery, useQuarterCompletedQuery } from '../../cases/api.ts';
@@ -13,9 +16,8 @@ export function OpenCaseStatusCard() {
   const counts = useCaseStatusCountsQuery();
   const quarter = useQuarterCompletedQuery();
   const narrow = useMediaQuery(NARROW_QUERY);
-  const bars = useMemo(() => caseStatusBars(rowsOf<{ caseType: number; count: number }>(counts.data?.data)), [counts.data]);
+  const bars = useMemo(() => caseStatusSeries(rowsOf<{ caseType: number; count: number }>(counts.data?.data)), [counts.data]);
   const completed = quarter.data?.data.count ?? 0;
-  const gauge = useMemo(() => countGauge(completed, 'Completed this quarter'), [completed]);
   const height = chartHeight(narrow);
   return (
     // The body fills the card (as tall as the donut and reliability beside it) with the charts centred.
@@ -27,7 +29,7 @@ export function OpenCaseStatusCard() {
           ) : counts.isLoading ? (
             <ChartSkeleton height={height} />
           ) : (
-            <EChart option={bars} height={height} ariaLabel="Open cases by status" />
+            <BarChart ariaLabel="Open cases by status" seriesName="Open cases" {...bars} height={height} color={BRAND} barMaxWidth={36} wrapLabels roundedTop />
           )}
         </Col>
         <Col xs={24} md={9}>
@@ -36,7 +38,7 @@ export function OpenCaseStatusCard() {
           ) : quarter.isLoading ? (
             <ChartSkeleton height={height} />
           ) : (
-            <EChart option={gauge} height={height} ariaLabel={`${completed} cases completed this quarter`} />
+            <CountGauge value={completed} label="Completed this quarter" height={height} ariaLabel={`${completed} cases completed this quarter`} />
           )}
         </Col>
       </Row>

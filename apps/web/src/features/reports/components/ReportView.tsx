@@ -1,9 +1,10 @@
 import { Card, Col, Descriptions, Empty, Row, Statistic, Table, Tag } from 'antd';
 import { useMemo } from 'react';
 import type { ReportContent } from '@vigil/contracts';
+import { BRAND, STATUS_COLORS } from '../../../app/theme.ts';
+import { BarChart } from '../../../components/charts/BarChart.tsx';
 import { OnlineOfflineDonut } from '../../../components/charts/DonutChart.tsx';
-import { EChart } from '../../../components/charts/EChart.tsx';
-import { caseStatusBars, dailyShareBars } from '../../../components/charts/options.ts';
+import { caseStatusSeries, dailyShareSeries } from '../../../components/charts/series.ts';
 import { formatDate, formatDateTime } from '../../../lib/dates.ts';
 import { deviceTypeLabel } from '../../portals/components/deviceColumns.tsx';
 
@@ -21,8 +22,8 @@ export function formatDuration(seconds: number): string {
 /** The figures and charts of a report (saved or preview): only the sections its config asks for. */
 export default function ReportView({ content }: { content: ReportContent }) {
   const { openCases, portalPulse, reliability } = content;
-  const caseBars = useMemo(() => caseStatusBars(openCases?.byStatus ?? []), [openCases]);
-  const daily = useMemo(() => dailyShareBars(portalPulse?.daily ?? []), [portalPulse]);
+  const caseBars = useMemo(() => caseStatusSeries(openCases?.byStatus ?? []), [openCases]);
+  const daily = useMemo(() => dailyShareSeries(portalPulse?.daily ?? []), [portalPulse]);
   return (
     <div className="vigil-report">
       <Card style={{ marginBottom: 16 }}>
@@ -50,7 +51,7 @@ export default function ReportView({ content }: { content: ReportContent }) {
                   <Statistic title="Completed" value={openCases.completedInPeriod} />
                 </Col>
               </Row>
-              <EChart option={caseBars} height={220} ariaLabel="Cases by status" />
+              <BarChart ariaLabel="Cases by status" seriesName="Cases" {...caseBars} height={220} color={BRAND} barMaxWidth={36} wrapLabels roundedTop />
             </Card>
           </Col>
         )}
@@ -63,7 +64,16 @@ export default function ReportView({ content }: { content: ReportContent }) {
                 </Col>
                 <Col xs={24} md={14}>
                   {portalPulse.daily.length ? (
-                    <EChart option={daily} height={240} ariaLabel="Daily online share" />
+                    <BarChart
+                      ariaLabel="Daily online share"
+                      seriesName="Online share"
+                      {...daily}
+                      height={240}
+                      color={STATUS_COLORS.online}
+                      barMaxWidth={24}
+                      scale={{ max: 100, step: 20 }}
+                      format={(v) => `${v}%`}
+                    />
                   ) : (
                     <Empty description="No daily history in this period." />
                   )}
