@@ -1,20 +1,28 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../db/client.ts';
 import { allTenants, inScope } from '../db/scope.ts';
+import { keepWindow } from '../modules/stats/kept-window-build.ts';
 import { rollUpTenant, type RollupRun } from '../modules/stats/rollup-build.ts';
 import type { Job } from './scheduler.ts';
 
 /**
  * Brings every tenant's uptime rollup (stats/rollup-build.ts) up to `now`, so the Pulse
- * reliability calls read day/hour rows instead of every status period. One transaction per
- * tenant (its rows and its rolled_until change together: readers see the old or the new
- * rollup). Also usable outside the server, e.g. by the benchmark right after seeding history.
+ * reliability calls read day/hour rows instead of every status period, then its kept 30-day
+ * window (stats/kept-window-build.ts) from it, so the portal scores of the window ending now read
+ * one row per portal. One transaction per tenant (its rows and its rolled_until change together:
+ * readers see the old or the new rollup). All tenants get the same `now`, so their kept windows
+ * end at the same instant and the superAdmin's list reads them together. Also usable outside the
+ * server, e.g. by the benchmark right after seeding history.
  */
 export async function rollUpAllTenants(database: Database, now: Date): Promise<(RollupRun & { tenantId: number })[]> {
   const tenants = await inScope(database.db, allTenants, (tx) => queryRows<{ id: number }>(tx, sql`select id from tenants order by id`));
   const runs = [];
   for (const { id } of tenants) {
-    const run = await inScope(database.db, allTenants, (tx) => rollUpTenant(tx, Number(id), now));
+    const run = await inScope(database.db, allTenants, async (tx) => {
+      const rolled = await rollUpTenant(tx, Number(id), now);
+      await keepWindow(tx, Number(id), now, rolled.periodIdMark);
+      return rolled;
+    });
     runs.push({ tenantId: Number(id), ...run });
   }
   return runs;

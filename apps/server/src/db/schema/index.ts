@@ -4,3 +4,4 @@ export * from './operations.ts';
 export * from './billing.ts';
 export * from './rollups.ts';
 export * from './counts.ts';
+export * from './kept-windows.ts';

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import { keptScoresByPortal } from './kept-window-query.ts';
 import { rolledScoresByPortal, rolledScoreTotal, rolledUntil } from './rollup-query.ts';
 
 /**
@@ -11,8 +12,10 @@ import { rolledScoresByPortal, rolledScoreTotal, rolledUntil } from './rollup-qu
  * never enter periods, so they never change these numbers. One aggregate per call, no loops.
  *
  * The portal and tenant scores read the uptime rollup once the job has built it (rollup-query.ts:
- * rolled UTC days plus exact edges, the same numbers); `...Live` compute from raw periods only,
- * the reference the rollup is tested against, and the path before the first rollup run.
+ * rolled UTC days plus exact edges, the same numbers); portal scores over the 30 days ending now
+ * read the kept window instead (kept-window-query.ts: one row per portal plus minutes of edges,
+ * the same numbers again). `...Live` compute from raw periods only, the reference both are
+ * tested against, and the path before the first rollup run.
  */
 
 export interface ReliabilityWindow {
@@ -55,6 +58,32 @@ export async function reliabilityByPortal(
   opts: ReliabilityWindow & { portalIds?: number[] },
 ): Promise<Map<number, number>> {
   if (opts.portalIds && opts.portalIds.length === 0) return new Map();
+  const kept = opts.from < opts.to ? await keptScoresByPortal(executor, opts) : null;
+  if (!kept) return reliabilityFromRollup(executor, opts);
+  if (kept.unsettled.length === 0) return withMissing(kept.scores, opts.portalIds);
+  // Portals with a period written since the base but starting before it. The rollup has them right
+  // when they start after its last complete day; an earlier start waits for its next run: live.
+  const until = await rolledUntil(executor, opts.tenantId);
+  const rolled = kept.unsettled.filter((u) => until && u.since > until.day).map((u) => u.portalId);
+  const live = kept.unsettled.map((u) => u.portalId).filter((id) => !rolled.includes(id));
+  const rest = new Map<number, number>();
+  for (const row of rolled.length && until ? await rolledScoresByPortal(executor, { ...opts, portalIds: rolled }, until) : []) rest.set(row.portal_id, row.score);
+  for (const [id, score] of live.length ? await reliabilityByPortalLive(executor, { ...opts, portalIds: live }) : []) rest.set(id, score);
+  for (const [id, score] of rest) if (score !== -1) kept.scores.set(id, score);
+  return withMissing(kept.scores, opts.portalIds);
+}
+
+/** Every asked-for id gets an entry (-1 when nothing was observed), in the order asked. */
+function withMissing(scores: Map<number, number>, portalIds: number[] | undefined): Map<number, number> {
+  if (!portalIds) return scores;
+  return new Map(portalIds.map((id) => [id, scores.get(id) ?? -1]));
+}
+
+/** `reliabilityByPortal` from the uptime rollup (rolled days plus exact edges), or live before the first rollup run. */
+async function reliabilityFromRollup(
+  executor: Executor,
+  opts: ReliabilityWindow & { portalIds?: number[] },
+): Promise<Map<number, number>> {
   const until = opts.from < opts.to ? await rolledUntil(executor, opts.tenantId) : null;
   if (!until) return reliabilityByPortalLive(executor, opts);
   const result = new Map<number, number>();

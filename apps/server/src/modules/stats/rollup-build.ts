@@ -35,6 +35,8 @@ export interface RollupRun {
   fromDay: Date | null;
   /** Portals recomputed from earlier than the 2-day safety net (back-dated periods). */
   backdatedPortals: number;
+  /** The highest period id when the run began: periods above it may be missing from its rows. */
+  periodIdMark: number;
 }
 
 /** Brings the tenant's rollup up to the UTC midnight before `now`; call inside one transaction (the state row is locked). */
@@ -93,7 +95,7 @@ export async function rollUpTenant(tx: Executor, tenantId: number, now: Date): P
     on conflict (tenant_id) do update
        set rolled_until = excluded.rolled_until, hours_rolled_until = excluded.hours_rolled_until, period_id_mark = excluded.period_id_mark,
            period_id_prev_mark = excluded.period_id_prev_mark, updated_at = excluded.updated_at`);
-  return { fromDay: base && backdated.reduce((min, f) => (f.day < min ? f.day : min), base), backdatedPortals: backdated.length };
+  return { fromDay: base && backdated.reduce((min, f) => (f.day < min ? f.day : min), base), backdatedPortals: backdated.length, periodIdMark: maxId };
 }
 
 /**

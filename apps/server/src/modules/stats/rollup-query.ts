@@ -66,12 +66,12 @@ export async function rolledUntil(executor: Executor, tenantId?: number): Promis
 /** Microseconds of an interval expression, as an exact numeric. */
 const us = (interval: SQL) => sql`(extract(epoch from ${interval}) * 1000000)`;
 
-interface Conds {
+export interface Conds {
   /** Restricts an alias's tenant_id / portal_id. */
   on(alias: 'p' | 'r'): SQL;
 }
 
-function condsOf(win: RollupWindow): Conds {
+export function condsOf(win: RollupWindow): Conds {
   const ids = win.portalIds ? `{${win.portalIds.map((id) => Math.trunc(id)).join(',')}}` : undefined;
   return {
     on: (alias) => {
@@ -101,15 +101,19 @@ function atStartRows(c: Conds, grain: Grain, at: Date): SQL {
     : sql`select null::int as portal_id, r.online_at_start, r.observed_at_start from uptime_rollup_hours r where ${c.on('r')} and r.hour = ${at.toISOString()}::timestamptz`;
 }
 
-/** Rows (portal_id, online_us, observed_us) summing to sign * G(day, x); `day` is a rolled instant of the grain. */
-function edge(c: Conds, grain: Grain, day: Date, x: Date, sign: 1 | -1): SQL {
+/**
+ * Rows (portal_id, on_us, obs_us) summing to sign * G(day, x); `atStart` gives the counts in
+ * progress at `day` (portal_id, online_at_start, observed_at_start): rolled rows of a grain, or
+ * a kept window's counts.
+ */
+export function edge(c: Conds, atStart: SQL, day: Date, x: Date, sign: 1 | -1): SQL {
   const D = day.toISOString();
   const X = x.toISOString();
   const spanUs = (x.getTime() - day.getTime()) * 1000;
   if (spanUs === 0) return sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us where false`;
   return sql`
     select a.portal_id, ${sign} * a.online_at_start * ${spanUs}::numeric as on_us, ${sign} * a.observed_at_start * ${spanUs}::numeric as obs_us
-      from (${atStartRows(c, grain, day)}) a
+      from (${atStart}) a
     union all
     select portal_id, ${-sign} * case when status = 1 then ${us(sql`${X}::timestamptz - e`)} else 0 end,
            ${-sign} * ${us(sql`${X}::timestamptz - e`)}
@@ -129,8 +133,38 @@ function edge(c: Conds, grain: Grain, day: Date, x: Date, sign: 1 | -1): SQL {
      where e > s`;
 }
 
+/**
+ * Per portal: the online and observed periods in progress at instant `x` (begun before x, ending
+ * after it, the end clipped at removal), from the day row of D = floor(x) (capped at `until`):
+ * those in progress at D, minus the ones of them ending in (D, x], plus those begun in [D, x)
+ * that run past x. Columns (portal_id, online_n, observed_n); sum them per portal.
+ */
+export function inProgressAt(c: Conds, x: Date, until: Date): SQL {
+  const day = new Date(Math.min(floorDay(x).getTime(), until.getTime()));
+  const D = day.toISOString();
+  const X = x.toISOString();
+  return sql`
+    select r.portal_id, r.online_at_start as online_n, r.observed_at_start as observed_n
+      from uptime_rollups r where ${c.on('r')} and r.day = ${dateText(day)}::date
+    union all
+    select portal_id, case when status = 1 then 1 else 0 end, 1
+      from (${periodsFrom(sql`${c.on('p')} and p.started_at >= ${D}::timestamptz and p.started_at < ${X}::timestamptz`)}) begun
+     where e > ${X}::timestamptz
+    union all
+    select portal_id, case when status = 1 then -1 else 0 end, -1
+      from (${periodsFrom(sql`${c.on('p')} and p.started_at < ${D}::timestamptz
+                               and p.ended_at > ${D}::timestamptz and p.ended_at <= ${X}::timestamptz`)}
+            union all
+            select p.portal_id, p.status, p.started_at, d.removed_at
+              from devices d
+              join device_status_periods p on p.tenant_id = d.tenant_id and p.device_id = d.id
+             where ${c.on('p')} and d.removed_at > ${D}::timestamptz and d.removed_at <= ${X}::timestamptz
+               and p.started_at < ${D}::timestamptz and (p.ended_at is null or p.ended_at > ${X}::timestamptz)) ended
+     where e > ${D}::timestamptz and e <= ${X}::timestamptz`;
+}
+
 /** Per-portal online and observed microseconds over [from, to] from the day rows complete up to `until`. */
-function rolledDayParts(win: RollupWindow, until: Date): SQL {
+export function rolledDayParts(win: RollupWindow, until: Date): SQL {
   const c = condsOf(win);
   const dayOfFrom = new Date(Math.min(floorDay(win.from).getTime(), until.getTime()));
   const dayOfTo = new Date(Math.min(floorDay(win.to).getTime(), until.getTime()));
@@ -138,8 +172,8 @@ function rolledDayParts(win: RollupWindow, until: Date): SQL {
     select r.portal_id, r.online_us::numeric as on_us, r.observed_us::numeric as obs_us
       from uptime_rollups r
      where ${c.on('r')} and r.day >= ${dateText(dayOfFrom)}::date and r.day < ${dateText(dayOfTo)}::date
-    union all ${edge(c, 'day', dayOfTo, win.to, 1)}
-    union all ${edge(c, 'day', dayOfFrom, win.from, -1)}`;
+    union all ${edge(c, atStartRows(c, 'day', dayOfTo), dayOfTo, win.to, 1)}
+    union all ${edge(c, atStartRows(c, 'day', dayOfFrom), dayOfFrom, win.from, -1)}`;
 }
 
 /** The same over all portals from the tenant hour rows complete up to `until` (portal_id is null). */
@@ -151,8 +185,8 @@ function rolledHourParts(win: RollupWindow, until: Date): SQL {
     select null::int as portal_id, r.online_us::numeric as on_us, r.observed_us::numeric as obs_us
       from uptime_rollup_hours r
      where ${c.on('r')} and r.hour >= ${hourOfFrom.toISOString()}::timestamptz and r.hour < ${hourOfTo.toISOString()}::timestamptz
-    union all ${edge(c, 'hour', hourOfTo, win.to, 1)}
-    union all ${edge(c, 'hour', hourOfFrom, win.from, -1)}`;
+    union all ${edge(c, atStartRows(c, 'hour', hourOfTo), hourOfTo, win.to, 1)}
+    union all ${edge(c, atStartRows(c, 'hour', hourOfFrom), hourOfFrom, win.from, -1)}`;
 }
 
 const SCORE = sql`case when sum(obs_us) > 0 then round(100 * sum(on_us) / sum(obs_us), 1)::float8 else -1 end`;

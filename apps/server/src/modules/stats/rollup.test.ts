@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
-import { devices, deviceStatusPeriods } from '../../db/schema/index.ts';
+import { deviceStatusPeriods } from '../../db/schema/index.ts';
 import { runTickOnce } from '../../jobs/scheduler.ts';
 import { uptimeRollupJob } from '../../jobs/uptime-rollup.job.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { createPortal, createTenant, type TestPortal, type TestTenant } from '../../../test/factories.ts';
+import { DAY, HOUR, historyKit, prng } from './history-test-kit.ts';
 import { reliabilityByPortal, reliabilityByPortalLive, reliabilityOfTenant, reliabilityOfTenantLive } from './reliability.ts';
 import { rolledUntil } from './rollup-query.ts';
 
@@ -13,76 +14,14 @@ import { rolledUntil } from './rollup-query.ts';
 // seeded PRNG, random windows (aligned or not to UTC days, short and long, ending now or in
 // the past or after the rollup's end), per portal, per tenant and for all tenants.
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const NOW = new Date('2026-05-20T13:17:42.123Z');
-
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let t: TestApp;
 let tenantA: TestTenant;
 let tenantB: TestTenant;
 const portals: TestPortal[] = [];
 const rand = prng(20261122);
-const between = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo));
-
-/** One device with alternating periods from `start` on; the last is open unless the device was removed. */
-async function randomDevice(portal: TestPortal, start: number, end: number) {
-  const periods: { status: number; s: number; e: number | null }[] = [];
-  let status = rand() < 0.8 ? 1 : 0;
-  for (let s = start; s < end; ) {
-    // Outages of minutes to hours, online stretches of hours to days, some crossing midnights.
-    const len = status === 1 ? between(10 * 60_000, 3 * DAY) : between(60_000, 12 * HOUR);
-    periods.push({ status, s, e: s + len < end ? s + len : null });
-    s += len;
-    status = 1 - status;
-  }
-  const roll = rand();
-  // Removed devices: most closed at removal like the app does; some removed inside a period (clipping).
-  const removedAt = roll < 0.1 ? periods.at(-1)!.s + between(1, 5 * HOUR) : roll < 0.15 ? between(start, end) : null;
-  if (removedAt !== null && roll < 0.1) periods.at(-1)!.e = removedAt;
-  await insertDevice(portal, periods, removedAt);
-}
-
-async function insertDevice(portal: TestPortal, periods: { status: number; s: number; e: number | null }[], removedAt: number | null) {
-  const last = periods.at(-1)!;
-  const [row] = await t.database.db
-    .insert(devices)
-    .values({
-      tenantId: portal.tenantId,
-      portalId: portal.id,
-      externalId: `ext-${rand()}`,
-      name: `Device ${rand()}`,
-      deviceType: 0,
-      status: last.status,
-      lastReportAt: new Date(last.s),
-      statusSince: new Date(last.s),
-      firstSeenAt: new Date(periods[0]!.s),
-      removedAt: removedAt === null ? null : new Date(removedAt),
-    })
-    .returning({ id: devices.id });
-  await t.database.db.insert(deviceStatusPeriods).values(
-    periods.map((p) => ({
-      tenantId: portal.tenantId,
-      portalId: portal.id,
-      deviceId: row!.id,
-      status: p.status,
-      startedAt: new Date(p.s),
-      endedAt: p.e === null ? null : new Date(p.e),
-    })),
-  );
-  return row!.id;
-}
+const { between, insertDevice, randomDevice } = historyKit(() => t, rand);
 
 async function runJob(at: Date) {
   t.clock.set(at);
