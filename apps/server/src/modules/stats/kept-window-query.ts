@@ -1,11 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { condsOf, edge, type Conds, type RollupWindow } from './rollup-query.ts';
+import { condsOf, edgePeriods, type RollupWindow } from './rollup-query.ts';
 
 /**
  * Portal scores over a window ending now, from the kept window (kept-window-build.ts), exactly:
  *
  *   window [t - L, t] = kept window [T - L, T] + G(T, t) - G(T - L, t - L)
+ *   G(D, x) = atStart(D) * (x - D) + (the periods ending or beginning in (D, x))
  *
  * with G the change of the cumulative device-time from an instant on (rollup-query.ts), whose
  * counts in progress at T and at T - L are kept per portal. So a request reads one kept row per
@@ -63,13 +64,6 @@ async function baseFor(executor: Executor, win: RollupWindow): Promise<Base | nu
   return same && sameLength && sinceBase >= 0 && sinceBase <= MAX_BASE_AGE_MS ? base : null;
 }
 
-/** The kept counts in progress at the base's end (`to`) or start (`from`), as edge() reads them. */
-function keptAtStart(c: Conds, base: Base, end: 'to' | 'from'): SQL {
-  const [online, observed] = end === 'to' ? [sql`r.online_at_to`, sql`r.observed_at_to`] : [sql`r.online_at_from`, sql`r.observed_at_from`];
-  return sql`select r.portal_id, ${online} as online_at_start, ${observed} as observed_at_start
-               from kept_windows r where ${c.on('r')} and r.window_to = ${base.to.toISOString()}::timestamptz`;
-}
-
 const SCORE = sql`case when sum(obs_us) > 0 then round(100 * sum(on_us) / sum(obs_us), 1)::float8 else -1 end`;
 
 export interface KeptScores {
@@ -90,15 +84,20 @@ export async function keptScoresByPortal(executor: Executor, win: RollupWindow):
   // `+ 0`: the few periods above the mark come from the primary key; with a portal index the planner
   // would read every period of the listed portals (measured at L: 0.8 s for 1,000 portals).
   const portalCond = inSql ? sql`and (p.portal_id + 0) = any(${`{${inSql.map((id) => Math.trunc(id)).join(',')}}`}::int[])` : sql``;
+  // Both ends moved by the same span (the windows have the same length): the periods in progress at
+  // T count for it at the head, those in progress at T - length come off at the tail.
+  const spanUs = (win.to.getTime() - base.to.getTime()) * 1000;
   const stateCond = win.tenantId === undefined ? sql`true` : sql`s.tenant_id = ${win.tenantId}`;
   const rows = await queryRows<{ portal_id: number; score: number | string | null; since: Date | string | null }>(
     executor,
     sql`with scores as (
           select portal_id, ${SCORE} as score
-            from (select r.portal_id, r.online_us::numeric as on_us, r.observed_us::numeric as obs_us
+            from (select r.portal_id,
+                         r.online_us + (r.online_at_to - r.online_at_from) * ${spanUs}::numeric as on_us,
+                         r.observed_us + (r.observed_at_to - r.observed_at_from) * ${spanUs}::numeric as obs_us
                     from kept_windows r where ${c.on('r')} and r.window_to = ${base.to.toISOString()}::timestamptz
-                  union all ${edge(c, keptAtStart(c, base, 'to'), base.to, win.to, 1)}
-                  union all ${edge(c, keptAtStart(c, base, 'from'), base.from, win.from, -1)}) parts
+                  union all ${edgePeriods(c, base.to, win.to, 1)}
+                  union all ${edgePeriods(c, base.from, win.from, -1)}) parts
            group by portal_id
           having sum(obs_us) > 0
         ), unsettled as (

@@ -103,18 +103,26 @@ function atStartRows(c: Conds, grain: Grain, at: Date): SQL {
 
 /**
  * Rows (portal_id, on_us, obs_us) summing to sign * G(day, x); `atStart` gives the counts in
- * progress at `day` (portal_id, online_at_start, observed_at_start): rolled rows of a grain, or
- * a kept window's counts.
+ * progress at `day` (portal_id, online_at_start, observed_at_start): rolled rows of a grain.
  */
-export function edge(c: Conds, atStart: SQL, day: Date, x: Date, sign: 1 | -1): SQL {
-  const D = day.toISOString();
-  const X = x.toISOString();
+function edge(c: Conds, atStart: SQL, day: Date, x: Date, sign: 1 | -1): SQL {
   const spanUs = (x.getTime() - day.getTime()) * 1000;
   if (spanUs === 0) return sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us where false`;
   return sql`
     select a.portal_id, ${sign} * a.online_at_start * ${spanUs}::numeric as on_us, ${sign} * a.observed_at_start * ${spanUs}::numeric as obs_us
       from (${atStart}) a
-    union all
+    union all ${edgePeriods(c, day, x, sign)}`;
+}
+
+/**
+ * The part of sign * G(day, x) that comes from periods (the at-start counts times the span are the
+ * caller's): those begun before `day` that end in (day, x), and those begun in [day, x).
+ */
+export function edgePeriods(c: Conds, day: Date, x: Date, sign: 1 | -1): SQL {
+  const D = day.toISOString();
+  const X = x.toISOString();
+  if (x.getTime() === day.getTime()) return sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us where false`;
+  return sql`
     select portal_id, ${-sign} * case when status = 1 then ${us(sql`${X}::timestamptz - e`)} else 0 end,
            ${-sign} * ${us(sql`${X}::timestamptz - e`)}
       from (${periodsFrom(sql`${c.on('p')} and p.started_at < ${D}::timestamptz
