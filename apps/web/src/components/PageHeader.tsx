@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Breadcrumb, Button, Flex, Space, Tooltip, Typography } from 'antd';
+import { Breadcrumb, Button, Flex, Space, Tooltip } from 'antd';
 import { useEffect, type ReactNode } from 'react';
 import { Link, useMatches, useNavigate } from 'react-router';
 import { useAppDispatch } from '../app/hooks.ts';
@@ -8,6 +8,7 @@ import { pageTitleSet } from '../app/uiSlices.ts';
 import { api } from '../lib/api/apiSlice.ts';
 import { NARROW_QUERY } from '../app/theme.ts';
 import { useMediaQuery } from '../lib/useMediaQuery.ts';
+import { Heading } from './Text.tsx';
 
 export interface PageHeaderProps {
   title: ReactNode;
@@ -53,9 +54,9 @@ export function PageHeader({ title, titleText, extra, lastCrumb, onRefresh }: Pa
         <Tooltip title="Go back">
           <Button type="text" icon={<ArrowLeftOutlined />} aria-label="Go back" onClick={() => navigate(-1)} />
         </Tooltip>
-        <Typography.Title level={narrow ? 4 : 3} style={{ margin: 0, flex: '1 1 auto', minWidth: 0 }}>
+        <Heading level={narrow ? 4 : 3} style={{ flex: '1 1 auto', minWidth: 0 }}>
           {title}
-        </Typography.Title>
+        </Heading>
         <Space wrap>
           {extra}
           <Tooltip title="Refresh page">

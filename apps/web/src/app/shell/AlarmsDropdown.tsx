@@ -1,8 +1,10 @@
 import { BellOutlined } from '@ant-design/icons';
-import { ALERT_TYPES } from '@vigil/contracts';
-import { Badge, Button, Dropdown, Empty, List, Spin, Typography, theme } from 'antd';
-import { useState } from 'react';
+import { Button, Dropdown, Spin, theme } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useLazyRecentAlertsQuery } from './api.ts';
+
+/** The list's code (List, Badge, Empty) loads when the dropdown first opens, not with the shell. */
+const AlarmsPanel = lazy(() => import('./AlarmsPanel.tsx'));
 
 /**
  * 'Alarms' (spec §2): fetches the five most recent alerts every time it opens;
@@ -34,28 +36,15 @@ export function AlarmsDropdown() {
           aria-label="Recent alerts"
           style={{ minWidth: 400, maxHeight: 400, overflowY: 'auto', background: token.colorBgElevated, borderRadius: token.borderRadiusLG, boxShadow: token.boxShadowSecondary, padding: 8 }}
         >
-          <Typography.Text strong style={{ display: 'block', padding: '4px 8px' }}>
-            Recent alerts
-          </Typography.Text>
-          {isFetching ? (
-            <div style={{ padding: 24, textAlign: 'center' }}>
-              <Spin />
-            </div>
-          ) : rows.length === 0 ? (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No alerts" />
-          ) : (
-            <List
-              size="small"
-              dataSource={rows}
-              rowKey={(r) => `${r.customerName}-${r.alertType}-${r.offlineCount}`}
-              renderItem={(r) => (
-                <List.Item>
-                  <List.Item.Meta title={r.customerName} description={ALERT_TYPES[r.alertType] ?? 'Unknown'} />
-                  <Badge count={r.offlineCount} showZero overflowCount={9999} color={token.colorError} title="Offline devices" />
-                </List.Item>
-              )}
-            />
-          )}
+          <Suspense
+            fallback={
+              <div style={{ padding: 24, textAlign: 'center' }}>
+                <Spin />
+              </div>
+            }
+          >
+            <AlarmsPanel rows={rows} loading={isFetching} />
+          </Suspense>
         </div>
       )}
     >

@@ -1,13 +1,14 @@
-import { Drawer, Layout, Spin } from 'antd';
-import { Suspense, useState } from 'react';
+import { Layout, Spin } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { Outlet, useNavigation } from 'react-router';
 import { useMediaQuery } from '../../lib/useMediaQuery.ts';
-import { useAppSelector } from '../hooks.ts';
 import { NARROW_QUERY, SIDER_COLLAPSED_WIDTH, SIDER_WIDTH } from '../theme.ts';
 import { GlobalBanner } from './GlobalBanner.tsx';
 import { LiveEventsConnector } from '../../features/live/LiveEventsConnector.tsx';
 import { NarrowHeader, WideHeader } from './HeaderBar.tsx';
 import { SideNav } from './SideNav.tsx';
+
+const NavDrawer = lazy(() => import('./NavDrawer.tsx'));
 
 /**
  * The dashboard shell (spec §2): side navigation 80/250 px, collapsible and hideable;
@@ -19,7 +20,6 @@ export default function DashboardLayout() {
   const [hidden, setHidden] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const navigation = useNavigation();
-  const mode = useAppSelector((s) => s.theme.mode);
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -35,17 +35,9 @@ export default function DashboardLayout() {
         </Layout.Sider>
       )}
       {narrow && (
-        <Drawer
-          open={drawerOpen}
-          onClose={() => setDrawerOpen(false)}
-          placement="left"
-          size="95vw"
-          closable={false}
-          styles={{ body: { padding: 0, background: mode === 'dark' ? '#0a1f1d' : '#0b3b37' } }}
-          aria-label="Navigation"
-        >
-          <SideNav onNavigate={() => setDrawerOpen(false)} />
-        </Drawer>
+        <Suspense fallback={null}>
+          <NavDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+        </Suspense>
       )}
       <Layout>
         {narrow ? (

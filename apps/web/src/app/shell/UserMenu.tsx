@@ -1,5 +1,6 @@
 import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
-import { Avatar, Button, Dropdown, Typography } from 'antd';
+import { Avatar, Button, Dropdown } from 'antd';
+import { StrongText } from '../../components/Text.tsx';
 import { useSignOut } from '../../features/auth/useSignOut.ts';
 import { useAuth } from '../hooks.ts';
 
@@ -17,7 +18,7 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
     >
       <Button type="text" size="large" aria-label={`Account menu of ${name}`} style={{ display: 'inline-flex', alignItems: 'center', gap: 8, height: 48 }}>
         <Avatar style={{ backgroundColor: '#0f766e' }} icon={<UserOutlined />} />
-        {!compact && <Typography.Text strong>{name}</Typography.Text>}
+        {!compact && <StrongText>{name}</StrongText>}
       </Button>
     </Dropdown>
   );

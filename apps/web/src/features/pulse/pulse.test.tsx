@@ -19,6 +19,9 @@ describe('Reliability Score panel', () => {
     expect(screen.getByTestId('reliability-score').textContent).toBe('97.3%');
     expect(screen.getByText('Goal 95.0%')).toBeTruthy();
     expect(screen.getByText('On goal')).toBeTruthy();
+    const bar = screen.getByRole('progressbar', { name: 'Reliability 97.3% against a goal of 95.0%' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('97.25');
+    expect((bar.firstElementChild!.firstElementChild as HTMLElement).style.width).toBe('97.25%');
   });
   it('says when the score is below the goal', () => {
     render(<ReliabilityPanel score={80} goal={95} />);

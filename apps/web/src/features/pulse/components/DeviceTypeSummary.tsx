@@ -1,7 +1,8 @@
 import { AlertOutlined, ApiOutlined, CloudOutlined, KeyOutlined, VideoCameraOutlined } from '@ant-design/icons';
-import { Card, Col, Row, Skeleton, Typography, theme } from 'antd';
+import { Card, Col, Row, Skeleton, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { ErrorState } from '../../../components/TableStates.tsx';
+import { SecondaryText } from '../../../components/Text.tsx';
 import { useDeviceTypeTotalsQuery } from '../api.ts';
 import { rowsOf } from '../rows.ts';
 
@@ -39,7 +40,7 @@ export function DeviceTypeSummary() {
                   <div data-testid={`device-count-${t.label}`} style={{ fontSize: 30, fontWeight: 700, lineHeight: 1.1 }}>
                     {count}
                   </div>
-                  <Typography.Text type="secondary">{t.label}</Typography.Text>
+                  <SecondaryText>{t.label}</SecondaryText>
                 </div>
               )}
             </Card>

@@ -1,5 +1,6 @@
-import { Card, Flex, Progress, Typography } from 'antd';
+import { Card, Flex, theme } from 'antd';
 import { STATUS_COLORS } from '../../../app/theme.ts';
+import { SecondaryText } from '../../../components/Text.tsx';
 
 export const formatScore = (score: number) => `${score.toFixed(1)}%`;
 
@@ -38,15 +39,31 @@ function ReliabilityBody({ score, goal, placeholder = false }: { score: number; 
         <span style={{ fontSize: 28, fontWeight: 700 }} data-testid={placeholder ? undefined : 'reliability-score'}>
           {formatScore(score)}
         </span>
-        <Typography.Text type="secondary">Goal {formatScore(goal)}</Typography.Text>
+        <SecondaryText>Goal {formatScore(goal)}</SecondaryText>
       </Flex>
-      <Progress
+      <ScoreBar
         percent={score}
-        success={{ percent: 0 }}
-        strokeColor={meets ? STATUS_COLORS.online : STATUS_COLORS.warning}
-        format={() => (meets ? 'On goal' : 'Below goal')}
-        aria-label={placeholder ? undefined : `Reliability ${formatScore(score)} against a goal of ${formatScore(goal)}`}
+        color={meets ? STATUS_COLORS.online : STATUS_COLORS.warning}
+        label={meets ? 'On goal' : 'Below goal'}
+        ariaLabel={placeholder ? undefined : `Reliability ${formatScore(score)} against a goal of ${formatScore(goal)}`}
       />
     </>
+  );
+}
+
+/**
+ * The score as a bar with its verdict beside it, drawn as antd's line Progress draws it (8 px, round
+ * ends, the fill token for the track), without Progress's circle and steps code on Pulse.
+ */
+function ScoreBar({ percent, color, label, ariaLabel }: { percent: number; color: string; label: string; ariaLabel?: string }) {
+  const { token } = theme.useToken();
+  const filled = Math.min(100, Math.max(0, percent));
+  return (
+    <div role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={filled} aria-label={ariaLabel} style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+      <div style={{ flex: 1, height: 8, borderRadius: 100, background: token.colorFillSecondary, overflow: 'hidden' }}>
+        <div style={{ width: `${filled}%`, height: '100%', borderRadius: 100, background: color }} />
+      </div>
+      <span style={{ whiteSpace: 'nowrap', color: token.colorText }}>{label}</span>
+    </div>
   );
 }
