@@ -78,9 +78,12 @@ class Bundle {
 
 export function analyzeBundle(dist = WEB_DIST) {
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
-  const entries = [...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g), ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) =>
+  // Every script index.html loads: the module entry, its preloads, and any classic script.
+  const entries = [...html.matchAll(/<script[^>]+src="([^"]+)"/g), ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) =>
     m[1]!.replace(/^\//, ''),
   );
+  // Stylesheets every route loads before its first paint (render-blocking): not JavaScript, reported beside it.
+  const stylesheets = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => m[1]!.replace(/^\//, ''));
   const b = new Bundle(dist);
   const initial = b.closure(entries);
   const allJs = readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js')).map((f) => `assets/${f}`);
@@ -109,6 +112,7 @@ export function analyzeBundle(dist = WEB_DIST) {
     entries,
     largestInSignIn: largest(routeInitial(authLayout, signIn)),
     initialGz: b.gz(initial),
+    initialCssGz: b.gz(stylesheets),
     totalGz: b.gz(allJs),
     jsFiles: allJs.length,
     lazyChunks: lazyRoots.length,
@@ -132,6 +136,12 @@ export async function measureWebApp(ctx: BenchContext, server: BenchServer): Pro
     value: a.initialGz / KB,
     unit: 'KB',
     detail: `all JS ${Math.round(a.totalGz / KB)} KB in ${a.jsFiles} files, ${a.lazyChunks} lazy chunks`,
+  });
+  ctx.results.add({
+    group: 'Web app (gzip)',
+    name: 'initial CSS (render-blocking stylesheets of index.html)',
+    value: a.initialCssGz / KB,
+    unit: 'KB',
   });
   ctx.results.add({
     group: 'Web app (gzip)',
