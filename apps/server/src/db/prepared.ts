@@ -7,14 +7,12 @@ import type { Executor } from './client.ts';
  * Statements planned once per database session instead of at every execution. The ingestion
  * statements are CTEs over tables with many indexes and row-level security: planning them took
  * about as long as running them for a group of 50 messages (EXPLAIN ANALYZE on PGlite: 10 ms
- * planning, 12 ms execution). A prepared statement is planned custom for its first executions, then
- * PostgreSQL keeps a generic plan when it costs no more. Forcing the generic plan
- * (`plan_cache_mode`) was measured slower for single-device groups on PGlite without statistics
- * (464 vs 882 messages per CPU-second): the default choice stays.
+ * planning, 12 ms execution).
  *
- * PostgreSQL: node-postgres named statements (parsed once per pooled connection).
- * PGlite: `PREPARE` once in its one session, then `EXECUTE` with the values as literals
- * (a utility statement takes no bind parameters), quoted here.
+ * PostgreSQL: node-postgres named statements (parsed once per pooled connection); PostgreSQL plans
+ * them custom for their first executions, then keeps a generic plan when it costs no more.
+ * PGlite: `PREPARE` once in its one session, then `EXECUTE` with the values as literals (a utility
+ * statement takes no bind parameters), quoted here, always with the generic plan (see pgliteRunner).
  */
 export interface PreparedRunner {
   rows<T>(executor: Executor, query: SQL): Promise<T[]>;
@@ -55,20 +53,52 @@ export function literal(value: unknown): string {
   throw new Error(`prepared statement: unsupported value ${typeof value}`);
 }
 
-/** PGlite: one session, so one set of prepared names for the process (PREPARE outlives a rolled back transaction). */
+/** The PGlite transaction under a drizzle transaction (not part of drizzle's typed API); undefined outside a transaction. */
+interface PgliteTransactionClient {
+  query<T>(text: string): Promise<{ rows: T[] }>;
+}
+function pgliteTransactionOf(executor: Executor): PgliteTransactionClient | undefined {
+  const client = (executor as unknown as { session?: { client?: Partial<PgliteTransactionClient> & { transaction?: unknown } } }).session?.client;
+  // The database itself (not a transaction) has `transaction`: its calls must keep going through drizzle (and the priority gate).
+  return client && typeof client.query === 'function' && client.transaction === undefined ? (client as PgliteTransactionClient) : undefined;
+}
+
+/**
+ * PGlite: one session, so one set of prepared names for the process (PREPARE outlives a rolled back
+ * transaction). Inside a transaction the statement goes straight to PGlite's transaction: drizzle's
+ * own execute costs about 0.27 ms of CPU per call around PGlite's 0.1 ms (measured in-process), as
+ * much as a small group's statement itself. `query` (not `exec`): one statement per call, whatever
+ * the literals hold.
+ *
+ * Generic plans only (`plan_cache_mode`, set for each transaction that runs one of these): left to
+ * choose, PostgreSQL kept planning the ingestion statements custom for small groups, at 2-4 ms of
+ * planning each. CPU per group of single-device messages on the S data set, with and without
+ * statistics (PGlite never analyzes by itself), generic vs left to choose: 1 message 2.7-3.4 vs
+ * 5.6-5.9 ms, 10 messages 5.4 vs 5.3-6.3 ms, 40 messages 9.6-11.7 vs 9.1-12.4 ms (the statement by
+ * statement path: 4.2-4.3 vs 6.9 ms for 1 message). The generic plans use the same indexes
+ * (periods_device_idx, devices_external_key).
+ */
 export function pgliteRunner(): PreparedRunner {
   const prepared = new Set<string>();
+  const generic = new WeakSet<PgliteTransactionClient>();
   return {
     async rows<T>(executor: Executor, query: SQL): Promise<T[]> {
       const { sql: text, params } = dialect.sqlToQuery(query);
       const name = nameOf(text);
+      const raw = pgliteTransactionOf(executor);
+      const run = async (statement: string) =>
+        raw ? (await raw.query<T>(statement)).rows : ((await executor.execute(sql.raw(statement))) as unknown as { rows: T[] }).rows;
+      if (raw && !generic.has(raw)) {
+        // `set local`: gone at the end of the transaction, so nothing else in the session plans differently.
+        await raw.query('set local plan_cache_mode = force_generic_plan');
+        generic.add(raw);
+      }
       if (!prepared.has(name)) {
-        await executor.execute(sql.raw(`prepare ${name} as ${text}`));
+        await run(`prepare ${name} as ${text}`);
         prepared.add(name);
       }
       const args = params.length ? `(${params.map(literal).join(', ')})` : '';
-      const result = (await executor.execute(sql.raw(`execute ${name}${args}`))) as unknown as { rows: T[] };
-      return result.rows;
+      return run(`execute ${name}${args}`);
     },
   };
 }
