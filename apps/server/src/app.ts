@@ -1,5 +1,4 @@
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -8,6 +7,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
 import { acceptEmptyJsonBodies } from './http/json-body.ts';
 import { logRequests } from './http/request-log.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { modules } from './modules/index.ts';
@@ -42,25 +42,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     reply.header('x-request-id', req.id);
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", 'https://js.stripe.com'],
-        // Ant Design injects its CSS-in-JS as style elements.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", 'https://api.stripe.com'],
-        frameSrc: ["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com'],
-        formAction: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  securityHeaders(app);
   await app.register(cookie);
   if (deps.rateLimit) {
     await app.register(rateLimit, {

@@ -15,8 +15,20 @@ export interface AccessTokens {
   verify(token: string): Promise<Principal | null>;
 }
 
+/** Tokens whose signature and claims were checked, kept until they expire (bounded; oldest out first). */
+const MAX_VERIFIED = 10_000;
+
 export function createAccessTokens(appSecret: string, clock: Clock): AccessTokens {
   const key = deriveKey(appSecret, 'access-jwt');
+  /**
+   * A token is the same signed text on every request of its 15 minutes; checking its HMAC again each
+   * time cost ~7 % of the server's CPU under list load (WebCrypto's per-call overhead, plus a trip
+   * through the thread pool). A token seen valid stays valid until its `exp` (the key never changes
+   * within the process and access tokens are not revocable, decisions.md §3), so only the expiry is
+   * checked again, with jose's own rule. Invalid tokens are not kept.
+   */
+  const verified = new Map<string, { principal: Principal; exp: number }>();
+  const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
   return {
     async sign(p) {
       const now = Math.floor(clock.now().getTime() / 1000);
@@ -30,6 +42,12 @@ export function createAccessTokens(appSecret: string, clock: Clock): AccessToken
         .sign(key);
     },
     async verify(token) {
+      const known = verified.get(token);
+      if (known) {
+        if (known.exp > nowSeconds()) return known.principal;
+        verified.delete(token);
+        return null;
+      }
       try {
         const { payload } = await jwtVerify(token, key, {
           algorithms: ['HS256'],
@@ -39,13 +57,20 @@ export function createAccessTokens(appSecret: string, clock: Clock): AccessToken
         });
         const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is Role => ROLES.includes(r as Role)) : [];
         if (typeof payload.userId !== 'number' || typeof payload.tenantId !== 'number') return null;
-        return {
+        // Shared by every request that carries this token: frozen so that none can change it for the others.
+        const principal: Principal = Object.freeze({
           userId: payload.userId,
           userName: String(payload.userName ?? ''),
           tenantId: payload.tenantId,
           tenantName: String(payload.tenantName ?? ''),
-          roles,
-        };
+          roles: Object.freeze(roles) as Role[],
+        });
+        // jose checked exp (required by ACCESS tokens' signer; a token without one is not kept).
+        if (typeof payload.exp === 'number') {
+          if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!);
+          verified.set(token, { principal, exp: payload.exp });
+        }
+        return principal;
       } catch {
         return null;
       }
