@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/db/client.ts';
-import { claimTick, pruneJobRuns, runTickOnce, tickOf, type Job } from '../src/jobs/scheduler.ts';
+import { claimTick, oneAtATime, pruneJobRuns, runTickOnce, tickOf, type Job } from '../src/jobs/scheduler.ts';
 import { createTestApp, type TestApp } from './harness.ts';
 
 let t: TestApp;
@@ -30,5 +30,26 @@ describe('job scheduler', () => {
     expect(await pruneJobRuns(t.deps)).toBe(1);
     const left = await queryRows<{ job: string }>(t.database.db, sql`select job from job_runs where job in ('old', 'recent') order by job`);
     expect(left.map((r) => r.job)).toEqual(['recent', 'recent']);
+  });
+
+  it('starts no second run of a job in this process while its previous run is still going', async () => {
+    let started = 0;
+    let finish!: () => void;
+    const attempt = oneAtATime(() => {
+      started += 1;
+      return new Promise<void>((resolve) => (finish = resolve));
+    });
+    const first = attempt();
+    expect(first).toBeDefined();
+    expect(attempt()).toBeUndefined();
+    expect(attempt()).toBeUndefined();
+    expect(started).toBe(1);
+    finish();
+    await first;
+    const next = attempt();
+    expect(next).toBeDefined();
+    expect(started).toBe(2);
+    finish();
+    await next;
   });
 });

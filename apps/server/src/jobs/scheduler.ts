@@ -35,20 +35,39 @@ export async function runTickOnce(deps: AppDeps, job: Job): Promise<boolean> {
 }
 
 /**
+ * `attempt` wrapped so that a call while the previous one is still running does nothing (answers
+ * undefined). A job run longer than its timer (the first offline-alerts tick after a backlog took
+ * 12-21 s at L) would otherwise be followed by one waiting run per timer, each holding a database
+ * connection; the job's next run after it catches up with what it skipped.
+ */
+export function oneAtATime(attempt: () => Promise<unknown>): () => Promise<unknown> | undefined {
+  let current: Promise<unknown> | undefined;
+  return () => {
+    if (current) return undefined;
+    const p = attempt().finally(() => {
+      current = undefined;
+    });
+    current = p;
+    return p;
+  };
+}
+
+/**
  * Starts the timers for the given jobs (unless deps.jobs is false, as in tests,
  * which call runTickOnce with a fake clock). Returns the stop function.
  */
 export function scheduleJobs(deps: AppDeps, jobs: Job[]): () => Promise<void> {
   if (!deps.jobs) return async () => {};
   const running = new Set<Promise<unknown>>();
-  const timers = jobs.map((job) =>
-    setInterval(() => {
-      const p = runTickOnce(deps, job)
-        .catch((err) => deps.log.error({ err, job: job.name }, 'job failed'))
-        .finally(() => running.delete(p));
+  const timers = jobs.map((job) => {
+    const attempt = oneAtATime(() => runTickOnce(deps, job).catch((err) => deps.log.error({ err, job: job.name }, 'job failed')));
+    return setInterval(() => {
+      const p = attempt();
+      if (!p) return;
       running.add(p);
-    }, Math.min(job.everyMs, 5_000)),
-  );
+      void p.finally(() => running.delete(p));
+    }, Math.min(job.everyMs, 5_000));
+  });
   return async () => {
     timers.forEach(clearInterval);
     await Promise.allSettled([...running]);
