@@ -133,10 +133,15 @@ export async function upsertInventory(executor: Executor, now: Date, input: Inve
         select id, tenant_id, portal_id, external_id, status, created from up
         union all
         -- Known devices whose inventory did not change are not rewritten (and so not returned above);
-        -- the statement's snapshot still shows them, and ON CONFLICT locked them all the same.
+        -- the statement's snapshot still shows them, and ON CONFLICT locked them all the same. One
+        -- index lookup per device (LATERAL ... LIMIT 1 is never turned into a join): as a join,
+        -- PostgreSQL hashed the whole devices table for a 100-device message (11 of 13.6 ms at S).
         select d.id, d.tenant_id, d.portal_id, d.external_id, d.status, false
           from input i
-          join devices d on d.tenant_id = i.tenant_id and d.portal_id = i.portal_id and d.external_id = i.external_id
+         cross join lateral (
+               select d.id, d.tenant_id, d.portal_id, d.external_id, d.status from devices d
+                where d.tenant_id = i.tenant_id and d.portal_id = i.portal_id and d.external_id = i.external_id
+                limit 1) d
          where not exists (select 1 from up where up.tenant_id = d.tenant_id and up.id = d.id)`,
   );
   const found = rows.map((r) => ({ id: Number(r.id), tenant_id: Number(r.tenant_id), portal_id: Number(r.portal_id), external_id: r.external_id, status: Number(r.status), created: r.created }));
