@@ -37,11 +37,14 @@ describe('PriorityGate', () => {
     writing = false;
     await Promise.all(writers);
     expect(done).toBe('reads done');
-    // ... but writes went first most of the time: about 4 urgent units per normal one (share 0.25).
+    // ... but writes went first most of the time: about 4 urgent units per normal one (share 0.25), so
+    // ~16 between the first read and the last. Credit follows measured durations, and on a loaded CI
+    // machine the 4 ms timers stretch unevenly (5 seen once at load 11); in arrival order (no priority)
+    // the 5 queued reads would run back to back, with no write between them.
     const firstRead = started.indexOf('r0');
     const lastRead = started.indexOf('r4');
     const writesBetween = started.slice(firstRead, lastRead).filter((n) => n === 'w').length;
-    expect(writesBetween).toBeGreaterThanOrEqual(8);
+    expect(writesBetween).toBeGreaterThanOrEqual(4);
   });
 
   it('while urgent work runs, holds normal units to normalWhileUrgent; without it, lets them fill the capacity', async () => {
