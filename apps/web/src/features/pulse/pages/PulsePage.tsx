@@ -1,62 +1,32 @@
-import { Col, Row } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useAuth } from '../../../app/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
-import { isSuperAdmin } from '../../auth/authSlice.ts';
-import { usePulseSummaryQuery } from '../api.ts';
-import { AllCustomersTable } from '../components/AllCustomersTable.tsx';
-import { CompanyPulseCard } from '../components/CompanyPulseCard.tsx';
-import { DeviceTypeSummary } from '../components/DeviceTypeSummary.tsx';
-import { LiveEventsTable } from '../components/LiveEventsTable.tsx';
-import { OpenCaseStatusCard } from '../components/OpenCaseStatusCard.tsx';
-import { PulseCasesCard } from '../components/PulseCasesCard.tsx';
-import { ReliabilityPanel, ReliabilityPanelSkeleton } from '../components/ReliabilityPanel.tsx';
-import { LIMITS } from '@vigil/contracts';
+import { useAfterFirstPaint } from '../../../lib/useAfterFirstPaint.ts';
+import { PulseBodySkeleton } from '../components/PulseBodySkeleton.tsx';
 
 /**
- * Pulse (spec §2): the wall-screen page. Counts by type on top, then the donut and
- * reliability, open cases and live events, then every customer. The live-events stream
- * (mounted by the shell) keeps the counts, the donut and Live Events current.
+ * The body's code (cards, charts and tables: most of the page's) is requested as soon as this route
+ * module runs, beside the shell's; the body renders once the header has painted (and its code has
+ * arrived), so the title does not wait for the cards and tables to load, run and render.
  */
+const body = import('../components/PulseBody.tsx');
+const PulseBody = lazy(() => body);
+
+/** Pulse (spec §2): "Pulse" and the dashboard's name, then the body. */
 export default function PulsePage() {
   const auth = useAuth();
-  const superAdmin = isSuperAdmin(auth);
-  const summary = usePulseSummaryQuery();
   const title = auth.tenantName ? `Pulse ${auth.tenantName}` : 'Pulse';
-
+  const headerPainted = useAfterFirstPaint();
   return (
     <>
       <PageHeader title={title} />
-      <Row gutter={[16, 16]}>
-        <Col span={24}>
-          <DeviceTypeSummary />
-        </Col>
-        <Col xs={24} lg={10} xl={8}>
-          <Row gutter={[16, 16]}>
-            <Col span={24}>
-              <CompanyPulseCard />
-            </Col>
-            <Col span={24}>
-              {summary.isLoading ? (
-                <ReliabilityPanelSkeleton />
-              ) : (
-                <ReliabilityPanel score={summary.data?.data.avgReliabilityScore} goal={summary.data?.data.goalScore ?? LIMITS.goalScoreDefault} />
-              )}
-            </Col>
-          </Row>
-        </Col>
-        <Col xs={24} lg={14} xl={16}>
-          <OpenCaseStatusCard />
-        </Col>
-        <Col xs={24} xl={10}>
-          <LiveEventsTable />
-        </Col>
-        <Col xs={24} xl={14}>
-          <PulseCasesCard superAdmin={superAdmin} />
-        </Col>
-        <Col span={24}>
-          <AllCustomersTable superAdmin={superAdmin} />
-        </Col>
-      </Row>
+      {headerPainted ? (
+        <Suspense fallback={<PulseBodySkeleton />}>
+          <PulseBody />
+        </Suspense>
+      ) : (
+        <PulseBodySkeleton />
+      )}
     </>
   );
 }

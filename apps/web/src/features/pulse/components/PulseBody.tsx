@@ -1,0 +1,57 @@
+import { Col, Row } from 'antd';
+import { LIMITS } from '@vigil/contracts';
+import { useAuth } from '../../../app/hooks.ts';
+import { isSuperAdmin } from '../../auth/authSlice.ts';
+import { usePulseSummaryQuery } from '../api.ts';
+import { AllCustomersTable } from './AllCustomersTable.tsx';
+import { CompanyPulseCard } from './CompanyPulseCard.tsx';
+import { DeviceTypeSummary } from './DeviceTypeSummary.tsx';
+import { LiveEventsTable } from './LiveEventsTable.tsx';
+import { OpenCaseStatusCard } from './OpenCaseStatusCard.tsx';
+import { PulseCasesCard } from './PulseCasesCard.tsx';
+import { ReliabilityPanel, ReliabilityPanelSkeleton } from './ReliabilityPanel.tsx';
+
+/**
+ * The body of Pulse (spec §2) under its header: counts by type on top, then the donut and
+ * reliability, open cases and live events, then every customer. The live-events stream
+ * (mounted by the shell) keeps the counts, the donut and Live Events current.
+ */
+export default function PulseBody() {
+  const auth = useAuth();
+  const superAdmin = isSuperAdmin(auth);
+  const summary = usePulseSummaryQuery();
+
+  return (
+    <Row gutter={[16, 16]}>
+      <Col span={24}>
+        <DeviceTypeSummary />
+      </Col>
+      <Col xs={24} lg={10} xl={8}>
+        <Row gutter={[16, 16]}>
+          <Col span={24}>
+            <CompanyPulseCard />
+          </Col>
+          <Col span={24}>
+            {summary.isLoading ? (
+              <ReliabilityPanelSkeleton />
+            ) : (
+              <ReliabilityPanel score={summary.data?.data.avgReliabilityScore} goal={summary.data?.data.goalScore ?? LIMITS.goalScoreDefault} />
+            )}
+          </Col>
+        </Row>
+      </Col>
+      <Col xs={24} lg={14} xl={16}>
+        <OpenCaseStatusCard />
+      </Col>
+      <Col xs={24} xl={10}>
+        <LiveEventsTable />
+      </Col>
+      <Col xs={24} xl={14}>
+        <PulseCasesCard superAdmin={superAdmin} />
+      </Col>
+      <Col span={24}>
+        <AllCustomersTable superAdmin={superAdmin} />
+      </Col>
+    </Row>
+  );
+}
