@@ -2,23 +2,55 @@
  * Ingestion through HTTP: signed Standard Webhooks messages (each request freshly signed with a
  * new webhook-id) to the main tenant's portals, round robin. Every message flips its devices'
  * status (the expensive case: a period closes and one opens per device).
- * Batches of 1 (at 50 connections), 100 and 1,000 devices (at 10 connections); then batches of
- * 100 again while 10 simulated browsers reload the Pulse page (all its calls in parallel, in a loop).
+ * Batches of 1 (at 50 connections), 100 and 1,000 devices (at 10 connections), after a 6-second
+ * warm-up that is not measured; then batches of 100 again while 10 simulated browsers (a process of
+ * their own) reload the Pulse page (all its calls in parallel, in a loop). Each run also reports
+ * events per CPU-second of the server process, a figure a shared machine distorts less than the rate.
  */
 import type { AutocannonRequest } from 'autocannon';
-import { getJson } from '../lib/auth.ts';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { BenchContext } from '../lib/context.ts';
 import { runLoad, type LoadResult } from '../lib/load.ts';
 import type { BenchServer } from '../lib/server.ts';
 import { reportsFor, signedReport } from '../lib/webhook.ts';
 import { PULSE_CALLS } from './dashboard.ts';
 
-function webhookLoad(ctx: BenchContext, server: BenchServer, batch: number, connections: number, allowNone = false): Promise<LoadResult> {
+/**
+ * CPU seconds the server process has used (user + system, all its threads), from /proc; undefined
+ * where there is no /proc. Per message it says what the server's own work costs, which a machine
+ * shared with other work does not change much (the rate in messages per second it does).
+ */
+function serverCpuSeconds(pid: number): number | undefined {
+  const file = `/proc/${pid}/stat`;
+  if (!existsSync(file)) return undefined;
+  const stat = readFileSync(file, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of /proc/pid/stat, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The run's messages per CPU-second of the server process (on PostgreSQL the database's own CPU is not in it). */
+async function withServerCpu<T extends { ok: number }>(server: BenchServer, run: () => Promise<T>): Promise<T & { perServerCpuSecond?: number }> {
+  const before = serverCpuSeconds(server.pid);
+  const result = await run();
+  const after = serverCpuSeconds(server.pid);
+  const used = before !== undefined && after !== undefined ? after - before : 0;
+  return used > 0 ? { ...result, perServerCpuSecond: result.ok / used } : result;
+}
+
+/** Messages sent so far per batch size (per bench context): every run continues the walk, so each of its messages flips its devices. */
+const sentSoFar = new WeakMap<BenchContext, Map<number, number>>();
+
+function webhookLoad(ctx: BenchContext, server: BenchServer, batch: number, connections: number, allowNone = false, seconds = ctx.size.duration): Promise<LoadResult> {
   const portals = ctx.main.portals;
   const dpp = ctx.main.devicesPerPortal;
-  let n = 0;
+  let sent = sentSoFar.get(ctx);
+  if (!sent) sentSoFar.set(ctx, (sent = new Map()));
   const setupRequest = (req: AutocannonRequest): AutocannonRequest => {
-    const k = n++;
+    const k = sent.get(batch) ?? 0;
+    sent.set(batch, k + 1);
     const portal = portals[k % portals.length]!;
     const round = Math.floor(k / portals.length);
     // Batch 1: walk the portal's devices; larger batches: devices 1..batch (past the seeded ones they are created).
@@ -30,7 +62,7 @@ function webhookLoad(ctx: BenchContext, server: BenchServer, batch: number, conn
   return runLoad({
     url: server.url,
     connections,
-    duration: ctx.size.duration,
+    duration: seconds,
     amount: ctx.size.amount,
     maxConnections: ctx.size.maxConnections,
     setupRequest,
@@ -44,11 +76,40 @@ function webhookLoad(ctx: BenchContext, server: BenchServer, batch: number, conn
  * them) are still applied; without this the next run's first messages would queue behind them.
  * One message to a portal answers only after the groups queued before it committed.
  */
+interface BrowserCounts {
+  reloads: number;
+  errors: number;
+}
+
+const BROWSERS_SCRIPT = fileURLToPath(new URL('./ingestion-pulse-browsers.ts', import.meta.url));
+
+/**
+ * The Pulse browsers in a child process (ingestion-pulse-browsers.ts says why). It inherits this
+ * process's CPU (the load generator's), so the server's CPU stays the server's.
+ */
+function startPulseBrowsers(url: string, token: string, count: number): { start(): void; stop(): Promise<BrowserCounts> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', BROWSERS_SCRIPT, url, token, String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return {
+    start: () => child.stdin.write('start\n'),
+    async stop() {
+      child.stdin.end();
+      const code = await exited;
+      if (code !== 0) throw new Error(`the Pulse browsers exited with ${code}`);
+      return JSON.parse(output.trim().split('\n').at(-1)!) as BrowserCounts;
+    },
+  };
+}
+
 async function drain(ctx: BenchContext, server: BenchServer): Promise<void> {
   const msg = signedReport(ctx.main.portals[0]!, reportsFor(1, 1, 1));
   const res = await fetch(`${server.url}${msg.path}`, { method: 'POST', headers: msg.headers, body: msg.body, signal: AbortSignal.timeout(120_000) });
   if (res.status >= 300) throw new Error(`drain: webhook answered ${res.status}`);
 }
+
+const WARM_UP_SECONDS = 6;
 
 export async function measureIngestion(ctx: BenchContext, server: BenchServer): Promise<void> {
   const rowLoop = ctx.shared.rowLoopEventsPerSec as number | undefined;
@@ -59,10 +120,13 @@ export async function measureIngestion(ctx: BenchContext, server: BenchServer): 
     { batch: 100, connections: 10 },
     { batch: 1000, connections: 10 },
   ];
+  // Warm-up, not measured: the server's first job ticks (5 s after its start), JIT and prepared
+  // statements are start-up work; with --only ingestion they fell into the first run.
+  if (!ctx.size.amount) await webhookLoad(ctx, server, 1, 50, true, WARM_UP_SECONDS).catch((err: unknown) => ctx.results.fail('ingestion warm-up', err));
   for (const { batch, connections } of runs) {
     try {
       await drain(ctx, server);
-      const r = await webhookLoad(ctx, server, batch, connections);
+      const r = await withServerCpu(server, () => webhookLoad(ctx, server, batch, connections));
       const events = r.reqPerSec * batch;
       let target: string | undefined;
       let met: boolean | null = null;
@@ -79,7 +143,10 @@ export async function measureIngestion(ctx: BenchContext, server: BenchServer): 
         name: `batches of ${batch} @${Math.min(connections, ctx.size.maxConnections ?? connections)} conn`,
         value: events,
         unit: 'events/s',
-        detail: `${Math.round(r.reqPerSec)} msg/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx ? `, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}` : ''}`,
+        detail:
+          `${Math.round(r.reqPerSec)} msg/s, p50 ${r.p50} ms, p99 ${r.p99} ms` +
+          (r.perServerCpuSecond ? `, ${Math.round(r.perServerCpuSecond * batch)} events per server CPU-second${pg ? ' (database not counted)' : ''}` : '') +
+          (r.non2xx ? `, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}` : ''),
         ...(rowLoop && { baseline: { name: 'row loop', value: rowLoop, unit: 'events/s' }, ratio: events / rowLoop }),
         note: setBased ? `set-based statement baseline: ${Math.round(setBased)} events/s` : undefined,
         target,
@@ -94,33 +161,20 @@ export async function measureIngestion(ctx: BenchContext, server: BenchServer): 
   if (!alone) return;
   try {
     const token = await ctx.sign(ctx.main);
-    let stop = false;
-    let reloads = 0;
-    let browserErrors = 0;
-    const browser = async () => {
-      while (!stop) {
-        try {
-          await Promise.all(PULSE_CALLS.map(([, path]) => getJson(`${server.url}${path}`, token)));
-          reloads++;
-        } catch {
-          browserErrors++;
-        }
-      }
-    };
     await drain(ctx, server);
-    const browsers = Array.from({ length: 10 }, browser);
+    const browsers = startPulseBrowsers(server.url, token, 10);
     let r;
+    let counted: BrowserCounts;
     try {
       // The browsers first fill the server's queues, as they would have when ingestion runs into them.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      reloads = 0;
-      browserErrors = 0;
+      browsers.start();
       r = await webhookLoad(ctx, server, 100, 10, true);
     } finally {
       // Always: browsers left reloading would load every later measurement.
-      stop = true;
-      await Promise.all(browsers);
+      counted = await browsers.stop();
     }
+    const { reloads, errors: browserErrors } = counted;
     const events = r.reqPerSec * 100;
     ctx.results.add({
       group: 'Ingestion (HTTP webhooks)',
