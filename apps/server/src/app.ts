@@ -8,6 +8,7 @@ import { AppError } from './http/errors.ts';
 import { acceptEmptyJsonBodies } from './http/json-body.ts';
 import { logRequests } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { reusingSharedAnswers } from './http/shared-serialization.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { modules } from './modules/index.ts';
@@ -31,7 +32,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     logController: new LogController({ disableRequestLogging: true }),
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Answers of shared read rounds are serialized once per round, not once per caller.
+  app.setSerializerCompiler(reusingSharedAnswers(serializerCompiler));
   registerErrorHandling(app);
   acceptEmptyJsonBodies(app);
   logRequests(app);

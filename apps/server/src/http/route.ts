@@ -9,6 +9,7 @@ import type { AppDeps } from '../deps.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
 import { allows, hasTenant, isSuperAdmin, type Permission, type Principal } from './permissions.ts';
 import { SharedReads } from './shared-reads.ts';
+import { markSharedAnswer } from './shared-serialization.ts';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -121,7 +122,7 @@ export function route<E extends Endpoint>(app: FastifyInstance, deps: AppDeps, e
           return shared ? notInSharedRead() : reply;
         },
       } as unknown as RouteContext<E>;
-      const result = shared && principal ? await shared.run(sharedReadKey(req, principal), async () => opts.handler(ctx)) : await opts.handler(ctx);
+      const result = shared && principal ? await shared.run(sharedReadKey(req, principal), async () => markSharedAnswer(await opts.handler(ctx))) : await opts.handler(ctx);
       reply.code(endpoint.status ?? 200);
       return result;
     },
