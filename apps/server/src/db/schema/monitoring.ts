@@ -67,7 +67,10 @@ export const devices = pgTable(
     index('devices_tenant_type_idx').on(t.tenantId, t.deviceType),
     index('devices_tenant_name_idx').on(t.tenantId, t.name),
     // The devices list's default order (name), read in index order so a page (and a deep page's skipped rows) is index-only.
-    index('devices_list_name_idx').on(t.tenantId, sql`lower(${t.name})`, t.id).where(sql`${t.removedAt} is null`),
+    // The trailing name (never an order of its own: id is unique) is what makes it index-only: PostgreSQL reads an
+    // expression's value from an index only when the column it is computed from is stored there too (migration 0007;
+    // a middle page at L, 50,000 rows skipped: a sort of every device, 183 ms, before; 6.5 ms after).
+    index('devices_list_name_idx').on(t.tenantId, sql`lower(${t.name})`, t.id, t.name).where(sql`${t.removedAt} is null`),
     index('devices_open_case_idx').on(t.tenantId, t.openCaseId),
     // The offline-alert rule, case opening and live events read only the (few) offline devices.
     index('devices_offline_idx').on(t.tenantId, t.portalId).where(sql`${t.status} = 0 and ${t.removedAt} is null`),

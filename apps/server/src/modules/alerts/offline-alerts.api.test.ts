@@ -9,6 +9,7 @@ import { createCast, createDevices, createPortal } from '../../../test/factories
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { HOUR_MS, removeDevices, renewTokens, setDeviceStatus } from '../cases/operations-test-support.ts';
 import { operationsJobsStartup } from './alerts.startup.ts';
+import { OPEN_OFFLINE_ALERT } from './offline-alert-rule.ts';
 
 let t: TestApp;
 let cast: Awaited<ReturnType<typeof createCast>>;
@@ -114,6 +115,17 @@ describe('Device Offline rules', () => {
     expect(await alertsOf(ours.id)).toHaveLength(1);
     const [count] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from alerts where portal_id in (${ours.id}, ${theirs.id})`);
     expect(count!.n).toBe(2);
+  });
+
+  it('finds the open Device Offline alerts through their partial index (migration 0007)', async () => {
+    const [index] = await queryRows<{ indexdef: string }>(t.database.db, sql`select indexdef from pg_indexes where indexname = 'alerts_open_offline_idx'`);
+    expect(index?.indexdef).toMatch(/ON public\.alerts USING btree \(tenant_id, id\) WHERE \(\(alert_type = 0\) AND \(resolved_at IS NULL\)\)/);
+    // The rule's own condition is one the index's predicate covers: with sequential scans off it is the plan.
+    const plan = await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return queryRows<Record<string, string>>(tx, sql`explain select a.id from alerts a where ${OPEN_OFFLINE_ALERT}`);
+    });
+    expect(plan.map((r) => Object.values(r)[0]).join('\n')).toContain('alerts_open_offline_idx');
   });
 
   it('runs soon after a device status event, through the tick claim', async () => {
