@@ -95,10 +95,25 @@ function throughGate<C extends object>(client: C, replaced: { [K in keyof C]?: (
   });
 }
 
+/**
+ * Session setting of every pooled connection: plan without parallel workers (as PGlite always does).
+ * Workers pay off for one big query on idle cores; the server runs many short ones at once (50
+ * connections on 2 CPUs shared with PostgreSQL), where a worker's start and the Gather only add work
+ * (measured when the devices list set it for its sorted pages only: sorted by lastOnline, a top-N
+ * sort of 100,000 rows at L, 149-210 -> 407-608 req/s). The jobs' statements plan without them too.
+ */
+const PARALLEL_OFF = '-c max_parallel_workers_per_gather=0';
+
 async function openPostgres(url: string): Promise<Database> {
   const pg = (await import('pg')).default;
   const { drizzle } = await import('drizzle-orm/node-postgres');
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, statement_timeout: 30_000, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POOL_SIZE,
+    statement_timeout: 30_000,
+    connectionTimeoutMillis: 10_000,
+    options: PARALLEL_OFF,
+  });
   // An idle client losing its connection must not crash the process (security guide rule 9).
   pool.on('error', (err) => console.error('postgres pool error:', err.message));
   // Transactions take a pooled client through the gate (drizzle calls pool.connect() per transaction);

@@ -1,5 +1,7 @@
 import { DEVICE_SORT, deviceEndpoints, type Device, type DeviceSortField, type ListQueryInput } from '@vigil/contracts';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client.ts';
 import { createCast, createDevices, createPortal, createUser, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 
@@ -102,6 +104,25 @@ describe('GET /devices', () => {
       expect(keys.slice(present.length).every((k) => k === null)).toBe(true);
       expect(new Set(keys).size).toBeGreaterThan(1);
     }
+  });
+
+  it('runs every statement without parallel workers, on every pooled connection (PGlite has none)', async () => {
+    // Ten transactions at once take ten pooled connections on PostgreSQL.
+    const settings = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        t.database.db.transaction(async (tx) => {
+          const rows = await queryRows<{ max_parallel_workers_per_gather: string }>(tx, sql`show max_parallel_workers_per_gather`);
+          await tx.execute(sql`select pg_sleep(0.05)`);
+          return rows[0]!.max_parallel_workers_per_gather;
+        }),
+      ),
+    );
+    expect(settings).toEqual(Array(10).fill('0'));
+  });
+
+  it('skips rows of the name order index-only: its index holds the name its order is computed from (migration 0007)', async () => {
+    const [index] = await queryRows<{ indexdef: string }>(t.database.db, sql`select indexdef from pg_indexes where indexname = 'devices_list_name_idx'`);
+    expect(index?.indexdef).toContain('(tenant_id, lower(name), id, name) WHERE (removed_at IS NULL)');
   });
 
   it('pages with range', async () => {

@@ -107,20 +107,6 @@ export function listDevicesSql(f: DeviceFilter & DevicePage, extra?: SQL): { que
   return { plan, query };
 }
 
-/** Sorts no index serves (only the default name order has one): their pages sort every matching device. */
-export const sortsEveryDevice = (field: DeviceSortField) => field !== 'name';
-
-/**
- * For the rest of the transaction, plan without parallel workers. A page sorted by a column no
- * index holds (lastOnline: an index would cost heartbeats their HOT updates, see schema) scans and
- * top-N sorts every device of the scope; PostgreSQL plans that with a parallel worker, whose start and
- * Gather Merge only add work when 50 requests already share 2 cores (measured at L, 100,000
- * devices, 50 connections: sorted by lastOnline 149-210 -> 407-608 req/s; EXPLAIN 63 -> 30 ms).
- */
-export async function planWithoutParallelWorkers(executor: Executor): Promise<void> {
-  await executor.execute(sql`select set_config('max_parallel_workers_per_gather', '0', true)`);
-}
-
 export async function listDevices(executor: Executor, f: DeviceFilter & DevicePage): Promise<DeviceRow[]> {
   const { query, plan } = listDevicesSql(f);
   return inPageOrder(plan, await queryRows<DeviceRow>(executor, query));

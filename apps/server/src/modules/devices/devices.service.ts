@@ -29,7 +29,6 @@ export async function listDevices(tx: Tx, scope: Scope, query: DeviceListQuery):
   // The total comes from the kept counts unless a filter they do not hold (name, case, alert) is given.
   const { q, caseId, alertId } = query.filter;
   const page = { ...filter, sort, offset: query.offset, limit: query.limit };
-  if (repo.sortsEveryDevice(sort.field)) await repo.planWithoutParallelWorkers(tx);
   if (q || caseId !== undefined || alertId !== undefined) {
     return { list: (await repo.listDevices(tx, page)).map(present), count: await repo.countDevices(tx, filter) };
   }
