@@ -93,6 +93,16 @@ describe('GET /customers', () => {
     expect(data.list.find((p) => p.name === 'echo')!.tenantName).toBe(cast.other.name);
   });
 
+  it('answers the same when asked again and again (PostgreSQL: prepared statements past their first plans)', async () => {
+    // PostgreSQL plans a prepared statement custom for its first five runs on a connection, then may keep a generic plan.
+    const queries = [{ sort: ['name', 'ASC'], range: [1, 2] }, { sort: ['reliabilityScore', 'DESC'], range: [0, 3] }, { filter: { q: 'a' }, sort: ['reliabilityScore', 'ASC'] }];
+    const first = await Promise.all(queries.map((q) => list(cast.admin.token, q)));
+    expect(first.map((d) => d.list.map((p) => p.name))).toEqual([['bravo', 'Charlie'], ['bravo', 'Alpha', 'delta'], ['Charlie', 'delta', 'Alpha', 'bravo']]);
+    for (let i = 0; i < 12; i++) {
+      for (const [n, q] of queries.entries()) expect(await list(cast.admin.token, q)).toEqual(first[n]);
+    }
+  });
+
   it('rejects unknown sort fields and filter keys with 400', async () => {
     expect((await t.call(portalEndpoints.list, { token: cast.admin.token, query: { sort: ['apiKey', 'ASC'] } })).status).toBe(400);
     expect((await t.call(portalEndpoints.list, { token: cast.admin.token, query: { filter: { tenantId: 2 } } })).status).toBe(400);
