@@ -7,12 +7,23 @@
  *
  * Order per size: seed (server stopped) -> database phases (baselines straight into the tables;
  * PGlite is single-process, so only while the server is stopped) -> start the server as a child
- * process pinned to CPU 0 (this process on CPU 1) -> HTTP phases -> stop -> table + JSON.
+ * process pinned to CPU 0 (this process on CPU 1) -> wait for the server's first job ticks and vacuum
+ * (PostgreSQL: their start-up work must not fall into the first measurement) -> HTTP phases -> stop ->
+ * table + JSON.
+ *
+ * BENCH_REUSE_SEED=1 (PostgreSQL only, for repeated runs while working on one thing): the first run
+ * seeds as usual and records what it seeded in the temp directory; later runs with the flag on the
+ * same BENCH_DATABASE_URL and size skip the reset and the seed (~150 s at L) and only migrate,
+ * rebuild the rollup to now and vacuum. The data is then what the previous runs left (the server's
+ * jobs resolve and open alerts; the ingestion phase adds devices and periods): compare such runs
+ * with each other, not with a freshly seeded run. Without the flag every run reseeds.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../apps/server/src/db/client.ts';
 import { migrateDatabase } from '../../apps/server/src/db/migrate.ts';
 import { rollUpAllTenants } from '../../apps/server/src/jobs/uptime-rollup.job.ts';
@@ -21,7 +32,7 @@ import type { BenchContext, DbMeasurement, HttpMeasurement } from './lib/context
 import { cpuPlan, pinTo } from './lib/cpu.ts';
 import { summarizeProfiles } from './lib/profile.ts';
 import { markdownTable, Results, writeResults } from './lib/results.ts';
-import { startBenchServer } from './lib/server.ts';
+import { startBenchServer, waitForFirstJobTicks } from './lib/server.ts';
 import { SIZES, type SizeSpec } from './lib/sizes.ts';
 import { measureNaiveDashboard, measurePulseCalls } from './measure/dashboard.ts';
 import { measureIngestionBaselines } from './measure/ingestion-baseline.ts';
@@ -31,7 +42,7 @@ import { measureQueryPlans } from './measure/explain.ts';
 import { measureLiveEvents } from './measure/live-events.ts';
 import { measureMemory } from './measure/memory.ts';
 import { measureWebApp } from './measure/web.ts';
-import { resetPostgres, seedDatabase } from './seed.ts';
+import { resetPostgres, seedDatabase, type SeededData } from './seed.ts';
 
 /** A fixed secret: tokens and sealed portal secrets made here are valid for the server. */
 const APP_SECRET = 'vigil-bench-app-secret-0123456789abcdefghijklmnop';
@@ -52,6 +63,26 @@ const HTTP_PHASES: [string, HttpMeasurement][] = [
 ];
 const ALL = [...new Set([...DB_PHASES, ...HTTP_PHASES].map(([name]) => name))];
 
+/** BENCH_REUSE_SEED: where the record of what was seeded into this database at this size is kept. */
+function seedRecordFile(databaseUrl: string, size: SizeSpec): string {
+  return path.join(tmpdir(), `vigil-bench-seed-${createHash('sha256').update(`${databaseUrl} ${size.name}`).digest('hex').slice(0, 16)}.json`);
+}
+
+/** The recorded seed, if the database still holds it (same tenants and portals); else undefined. */
+async function recordedSeed(database: Database, file: string): Promise<SeededData | undefined> {
+  if (!existsSync(file)) return undefined;
+  const seeded = JSON.parse(readFileSync(file, 'utf8')) as SeededData;
+  try {
+    const rows = (await database.db.execute(sql`select (select count(*)::int from tenants) as tenants, (select count(*)::int from portals) as portals`)) as unknown as {
+      rows: { tenants: number; portals: number }[];
+    };
+    const row = rows.rows[0];
+    return row && row.tenants === seeded.rowCounts.tenants && row.portals === seeded.rowCounts.portals ? seeded : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function benchSize(size: SizeSpec, databaseUrl: string | undefined, only: Set<string>): Promise<Results> {
   const kind = databaseUrl ? 'postgres' : 'pglite';
   console.log(`\n== Vigil bench: size ${size.name} on ${kind} ==`);
@@ -61,10 +92,18 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, only: 
   if (cpus.load !== undefined) pinTo(process.pid, cpus.load);
   let database: Database | undefined = await openDatabase({ databaseUrl, dataDir });
   try {
-    if (databaseUrl) await resetPostgres(database);
-    await migrateDatabase(database);
-    const seeded = await seedDatabase(database, size, APP_SECRET);
-    console.log(`seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.rowCounts)}`);
+    const recordFile = databaseUrl && process.env.BENCH_REUSE_SEED ? seedRecordFile(databaseUrl, size) : undefined;
+    let seeded = recordFile ? await recordedSeed(database, recordFile) : undefined;
+    if (seeded) {
+      await migrateDatabase(database);
+      console.log(`BENCH_REUSE_SEED: reusing the data seeded at ${seeded.now} (${recordFile})`);
+    } else {
+      if (databaseUrl) await resetPostgres(database);
+      await migrateDatabase(database);
+      seeded = await seedDatabase(database, size, APP_SECRET);
+      console.log(`seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.rowCounts)}`);
+      if (recordFile) writeFileSync(recordFile, JSON.stringify(seeded));
+    }
     // Production has the uptime rollup built by its 5-minute job as history arrives; build it for the
     // seeded history now, so Pulse is measured as it runs in production (not before the first tick).
     const rollupStart = Date.now();
@@ -103,6 +142,10 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, only: 
     const cpuProfileDir = process.env.BENCH_CPU_PROF ? mkdtempSync(path.join(tmpdir(), 'vigil-bench-prof-')) : undefined;
     const server = await startBenchServer({ dataDir, databaseUrl, appSecret: APP_SECRET, cpu: cpus.server, cpuProfileDir });
     ctx.server = server;
+    if (databaseUrl) {
+      const waited = await waitForFirstJobTicks(databaseUrl, server.startedAt);
+      console.log(`the server's first job ticks finished and the database was vacuumed ${waited.toFixed(1)} s after /healthz answered`);
+    }
     ctx.shared.rssAfterStart = server.rss();
     try {
       for (const [name, measure] of HTTP_PHASES) {
