@@ -1,5 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { antdCssTrim } from './src/build/antdCss.ts';
+import { precompress } from './src/build/precompress.ts';
 
 export default defineConfig(({ command }) => {
   if (command === 'build') process.env.NODE_ENV = 'production';
@@ -7,7 +9,13 @@ export default defineConfig(({ command }) => {
 });
 
 const config = (command: string) => ({
-  plugins: [react()],
+  // precompress: `.br` and `.gz` of every asset for the server's preCompressed static files.
+  plugins: [
+    react(),
+    // antd's prebuilt stylesheet without the components the app never bundles (checked at build time).
+    antdCssTrim(['affix', 'anchor', 'carousel', 'cascader', 'float-btn', 'image', 'masonry', 'mentions', 'message', 'qrcode', 'rate', 'segmented', 'slider', 'splitter', 'timeline', 'tour', 'transfer', 'tree-select', 'select-tree', 'upload']),
+    precompress(),
+  ],
   // `npm start` may run the build from a shell (or a test runner) where NODE_ENV=test:
   // a build is always the production build (no dev-only React/antd code).
   define: command === 'build' ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},

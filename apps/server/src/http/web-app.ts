@@ -19,6 +19,9 @@ export async function registerWebApp(app: FastifyInstance, distDir = WEB_DIST): 
       wildcard: true,
       // `/` (and any folder) answers index.html, the app's entry.
       index: 'index.html',
+      // The build writes `.br` and `.gz` beside each asset (apps/web/src/build/precompress.ts): sent to
+      // browsers that accept them (Vary: Accept-Encoding), the plain file otherwise. About 7x fewer bytes.
+      preCompressed: true,
       setHeaders: (res, file) => {
         if (file.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
       },

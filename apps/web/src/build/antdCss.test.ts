@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { COMPONENT_CLASSES, dropComponentRules, unusedPrefixes } from './antdCss.ts';
+
+describe('dropComponentRules', () => {
+  it('drops the rules whose every selector names an unused component, keeps the rest verbatim and in order', () => {
+    const css =
+      '.ant-btn{color:red}.ant-upload{a:b}.ant-upload-list .ant-btn,.ant-btn-icon{c:d}' +
+      '@media (max-width:575px){.ant-upload-wrapper{e:f}.ant-col-xs-1{g:h}}' +
+      '@media print{.ant-upload{i:j}}@keyframes antUploadIn{0%{opacity:0}}' +
+      '.ant-uploader{k:l}.ant-select-tree{m:n}.ant-select{o:p}.x[title="{.ant-upload}"]{q:r}';
+    expect(dropComponentRules(css, ['upload', 'select-tree'])).toBe(
+      '.ant-btn{color:red}.ant-btn-icon{c:d}' +
+        '@media (max-width:575px){.ant-col-xs-1{g:h}}' +
+        '@keyframes antUploadIn{0%{opacity:0}}' +
+        '.ant-uploader{k:l}.ant-select{o:p}.x[title="{.ant-upload}"]{q:r}',
+    );
+  });
+
+  it('keeps antd.css unchanged with nothing to drop, and drops only the listed components from it', () => {
+    const require = createRequire(import.meta.url);
+    const css = readFileSync(require.resolve('antd/dist/antd.css'), 'utf8');
+    expect(dropComponentRules(css, [])).toBe(css);
+    const trimmed = dropComponentRules(css, ['cascader', 'upload']);
+    expect(trimmed.length).toBeLessThan(css.length * 0.97);
+    expect(trimmed).not.toMatch(/\.ant-(cascader|upload)(?![a-zA-Z0-9_])[^{}]*\{/);
+    for (const kept of ['.ant-btn{', '.ant-table-wrapper', '.ant-select-dropdown', '.ant-menu-item', '.ant-picker-dropdown']) expect(trimmed).toContain(kept);
+  });
+});
+
+describe('unusedPrefixes', () => {
+  it('lists the components none of whose folders is bundled', () => {
+    const ids = ['/app/node_modules/antd/es/upload/index.js', '/app/node_modules/antd/es/button/index.js', '/app/src/main.tsx'];
+    const unused = unusedPrefixes(ids);
+    expect(unused).not.toContain('upload');
+    expect(unused).toContain('cascader');
+    expect(unused.length).toBe(Object.keys(COMPONENT_CLASSES).length - 1);
+  });
+});

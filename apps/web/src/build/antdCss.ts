@@ -1,0 +1,165 @@
+/**
+ * antd's prebuilt stylesheet (antd/dist/antd.css, ~1 MB) styles every antd component; the app uses about
+ * half of them. The build drops the rules of components whose code is in no chunk of the app: a rule goes
+ * when every selector of it names a class of such a component (`.ant-cascader`, `.ant-cascader-menu`, ...).
+ * What stays keeps its order. A component is "in the app" when any module of its folder (antd/es/<folder>/)
+ * is bundled, so a newly used component brings its styles back by itself.
+ */
+
+/** Class prefix (after `.ant-`) -> the antd/es folders whose code renders those classes. */
+export const COMPONENT_CLASSES: Record<string, string[]> = {
+  affix: ['affix'],
+  anchor: ['anchor'],
+  carousel: ['carousel'],
+  cascader: ['cascader'],
+  'color-picker': ['color-picker'],
+  'float-btn': ['float-button'],
+  image: ['image'],
+  masonry: ['masonry'],
+  mentions: ['mentions'],
+  message: ['message'],
+  qrcode: ['qr-code'],
+  rate: ['rate'],
+  segmented: ['segmented'],
+  slider: ['slider'],
+  splitter: ['splitter'],
+  timeline: ['timeline'],
+  tour: ['tour'],
+  transfer: ['transfer'],
+  'tree-select': ['tree-select'],
+  'select-tree': ['tree-select'],
+  upload: ['upload'],
+  'picker-calendar': ['calendar'],
+};
+
+/** The class prefixes whose components are not bundled, given the bundled module ids. */
+export function unusedPrefixes(moduleIds: Iterable<string>): string[] {
+  const folders = new Set<string>();
+  for (const id of moduleIds) {
+    const m = /[\\/]node_modules[\\/]antd[\\/](?:es|lib)[\\/]([^\\/]+)[\\/]/.exec(id);
+    if (m) folders.add(m[1]!);
+  }
+  return Object.entries(COMPONENT_CLASSES)
+    .filter(([, owners]) => !owners.some((f) => folders.has(f)))
+    .map(([prefix]) => prefix);
+}
+
+/** Splits at top-level commas (not inside parentheses or quotes). */
+function splitSelectors(list: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(list.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(list.slice(start));
+  return out;
+}
+
+/**
+ * Removes the rules (also inside @media/@supports/@layer) whose every selector names an unused component's
+ * class; keeps everything else byte for byte. Scans braces outside strings and comments.
+ */
+export function dropComponentRules(css: string, prefixes: string[]): string {
+  if (!prefixes.length) return css;
+  const unused = new RegExp(`\\.ant-(?:${prefixes.map((p) => p.replace(/[-]/g, '\\-')).join('|')})(?![a-zA-Z0-9_])`);
+  // Class names only: text inside quotes ([title=".ant-x"]) is not a class.
+  const dead = (selector: string) => unused.test(selector.replace(/"[^"]*"|'[^']*'/g, '""'));
+  /** The index of the brace closing the block opened at `open`. */
+  const blockEnd = (open: number): number => {
+    let depth = 0;
+    let quote = '';
+    for (let j = open; j < css.length; j++) {
+      const c = css[j]!;
+      if (quote) {
+        if (c === '\\') j++;
+        else if (c === quote) quote = '';
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === '/' && css[j + 1] === '*') j = css.indexOf('*/', j + 2) + 1;
+      else if (c === '{') depth++;
+      else if (c === '}' && --depth === 0) return j;
+    }
+    throw new Error('antd css: unbalanced braces');
+  };
+  const walk = (from: number, to: number): string => {
+    let acc = '';
+    let k = from;
+    while (k < to) {
+      // Comments and whitespace between rules pass through.
+      const open = (() => {
+        let quote = '';
+        for (let j = k; j < to; j++) {
+          const c = css[j]!;
+          if (quote) {
+            if (c === '\\') j++;
+            else if (c === quote) quote = '';
+          } else if (c === '"' || c === "'") quote = c;
+          else if (c === '/' && css[j + 1] === '*') j = css.indexOf('*/', j + 2) + 1;
+          else if (c === '{') return j;
+          else if (c === ';' && css.slice(k, j).trimStart().startsWith('@')) return -j - 1;
+        }
+        return -1;
+      })();
+      if (open === -1) {
+        acc += css.slice(k, to);
+        break;
+      }
+      if (open < -1) {
+        // A statement at-rule (@import, @charset, @layer a, b;).
+        const end = -open - 1;
+        acc += css.slice(k, end + 1);
+        k = end + 1;
+        continue;
+      }
+      const close = blockEnd(open);
+      const prelude = css.slice(k, open);
+      const head = prelude.trim();
+      if (/^@(media|supports|layer|container)\b/.test(head)) {
+        const inner = walk(open + 1, close);
+        if (inner.trim()) acc += `${prelude}{${inner}}`;
+      } else if (head.startsWith('@')) {
+        acc += css.slice(k, close + 1); // @keyframes, @font-face, ...: kept whole
+      } else {
+        const kept = splitSelectors(prelude).filter((s) => !dead(s));
+        if (kept.length === splitSelectors(prelude).length) acc += css.slice(k, close + 1);
+        else if (kept.length) acc += `${kept.join(',')}${css.slice(open, close + 1)}`;
+      }
+      k = close + 1;
+    }
+    return acc;
+  };
+  return walk(0, css.length);
+}
+
+/**
+ * Vite plugin: antd's stylesheet without the rules of the components listed as unused (class prefixes of
+ * COMPONENT_CLASSES). Trimmed when the stylesheet is loaded, so the CSS file's hash follows its content; the
+ * build fails if a component listed as unused is bundled after all (its styles would be missing).
+ */
+export function antdCssTrim(unused: string[]) {
+  for (const p of unused) if (!COMPONENT_CLASSES[p]) throw new Error(`antd css: unknown component class prefix ${p}`);
+  return {
+    name: 'vigil-antd-css-trim',
+    apply: 'build' as const,
+    transform(code: string, id: string) {
+      if (!/[\\/]antd[\\/]dist[\\/]antd\.css$/.test(id.split('?')[0]!)) return null;
+      return { code: dropComponentRules(code, unused), map: null };
+    },
+    generateBundle(this: { error(msg: string): never }, _options: unknown, bundle: Record<string, { type: string; moduleIds?: string[] }>) {
+      const ids = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? (c.moduleIds ?? []) : []));
+      const missing = unused.filter((p) => !unusedPrefixes(ids).includes(p));
+      if (missing.length) this.error(`antd css: ${missing.join(', ')} now bundled: take them off the unused list in vite.config.ts`);
+    },
+  };
+}
