@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 
 /**
@@ -48,10 +48,22 @@ export type RecordOutcome = 'recorded' | 'duplicate' | 'refused';
  * groups (PostgreSQL) wait on each other's ids in one order, never in a cycle.
  */
 export async function recordMessages(executor: Executor, messages: MessageToRecord[], now: Date): Promise<RecordOutcome[]> {
-  const at = now.toISOString();
   const rows = await queryRows<{ i: number; recorded: boolean }>(
     executor,
-    sql`with m as (
+    sql`with ${recordingCtes(messages, now.toISOString())}
+        select live.i, ${RECORDED} as recorded from live`,
+  );
+  return outcomesOf(messages.length, rows);
+}
+
+/**
+ * The CTEs that record a group's message ids, shared by recordMessages and the one-pass statement
+ * (one-pass.repository.ts): `m` the messages (with `i`, their index in the group), `live` those
+ * whose portal and tenant still exist and whose verifying secret is still valid at `at`, `ins`
+ * the ids inserted (a live message missing from it is a duplicate). To follow a `with`.
+ */
+export function recordingCtes(messages: MessageToRecord[], at: string): SQL {
+  return sql`m as (
           select * from unnest(${sql.param(messages.map((_, i) => i))}::int[], ${sql.param(messages.map((m) => m.tenantId))}::int[],
                                ${sql.param(messages.map((m) => m.portalId))}::int[], ${sql.param(messages.map((m) => m.webhookId))}::text[],
                                ${sql.param(messages.map((m) => m.deviceCount))}::int[], ${sql.param(messages.map((m) => m.secretEnc))}::text[])
@@ -67,11 +79,15 @@ export async function recordMessages(executor: Executor, messages: MessageToReco
           select tenant_id, portal_id, webhook_id, device_count, ${at}::timestamptz from live order by portal_id, webhook_id
           on conflict do nothing
           returning portal_id, webhook_id
-        )
-        select live.i, exists (select 1 from ins where ins.portal_id = live.portal_id and ins.webhook_id = live.webhook_id) as recorded
-          from live`,
-  );
-  const outcomes: RecordOutcome[] = messages.map(() => 'refused');
+        )`;
+}
+
+/** Per row of `live` (recordingCtes): whether this statement recorded its id (false: a duplicate). */
+export const RECORDED = sql`exists (select 1 from ins where ins.portal_id = live.portal_id and ins.webhook_id = live.webhook_id)`;
+
+/** The outcome of each of `count` messages from the rows of `live` (i, recorded); a message without a row was refused. */
+export function outcomesOf(count: number, rows: { i: number | null; recorded: boolean | null }[]): RecordOutcome[] {
+  const outcomes: RecordOutcome[] = Array.from({ length: count }, () => 'refused');
   for (const row of rows) outcomes[Number(row.i)] = row.recorded ? 'recorded' : 'duplicate';
   return outcomes;
 }
@@ -214,15 +230,7 @@ export async function applyReportRound(executor: Executor, now: Date, round: Rep
           select tenant_id, id, status, at, ${at}::timestamptz from cur where not fresh
         ), changed as (
           select * from cur where fresh and (status <> old_status or removed_at is not null)
-        ), closed as (
-          update device_status_periods p set ended_at = c.at
-            from changed c
-           where p.tenant_id = c.tenant_id and p.device_id = c.id and p.started_at >= c.status_since
-             and (p.ended_at + interval '0') is null
-        ), opened as (
-          insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
-          select tenant_id, id, portal_id, status, at from changed
-        ), updated as (
+        ), ${PERIOD_CHANGES}, updated as (
           update devices d
              set status = c.status,
                  last_report_at = c.at,
@@ -237,6 +245,22 @@ export async function applyReportRound(executor: Executor, now: Date, round: Rep
   );
   return rows.map((r) => ({ id: Number(r.id), tenantId: Number(r.tenant_id), portalId: Number(r.portal_id), status: Number(r.status), at: new Date(r.at).toISOString() }));
 }
+
+/**
+ * The CTEs `closed` and `opened` shared by applyReportRound and the one-pass statement: for each row
+ * of a CTE `changed` (tenant_id, id, portal_id, status, at, status_since: a device whose status
+ * changes at `at`), the open period is closed at `at` and the new one opened. The open period is
+ * found through periods_device_idx (see applyReportRound). To follow a CTE, before another.
+ */
+export const PERIOD_CHANGES = sql`closed as (
+          update device_status_periods p set ended_at = c.at
+            from changed c
+           where p.tenant_id = c.tenant_id and p.device_id = c.id and p.started_at >= c.status_since
+             and (p.ended_at + interval '0') is null
+        ), opened as (
+          insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
+          select tenant_id, id, portal_id, status, at from changed
+        )`;
 
 /**
  * `device.removed`: hides the device from lists and counts and closes its open

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import type { InventoryInput, MessageToRecord, RecordOutcome, StatusChange } from './ingest.repository.ts';
+import { outcomesOf, PERIOD_CHANGES, RECORDED, recordingCtes, type InventoryInput, type MessageToRecord, type RecordOutcome, type StatusChange } from './ingest.repository.ts';
 
 /**
  * A whole commit group in ONE statement, for the common case: every device is reported once in
@@ -28,24 +28,7 @@ export async function recordAndApply(executor: Executor, messages: MessageToReco
   const at = now.toISOString();
   const rows = await queryRows<{ kind: number; i: number | null; recorded: boolean | null; id: number | null; tenant_id: number | null; portal_id: number | null; status: number | null; at: Date | string | null }>(
     executor,
-    sql`with m as (
-          select * from unnest(${sql.param(messages.map((_, i) => i))}::int[], ${sql.param(messages.map((m) => m.tenantId))}::int[],
-                               ${sql.param(messages.map((m) => m.portalId))}::int[], ${sql.param(messages.map((m) => m.webhookId))}::text[],
-                               ${sql.param(messages.map((m) => m.deviceCount))}::int[], ${sql.param(messages.map((m) => m.secretEnc))}::text[])
-                 as m(i, tenant_id, portal_id, webhook_id, device_count, secret_enc)
-        ), live as (
-          -- as recordMessages: the portal and its tenant still exist and the secret that verified is still valid
-          select m.* from m
-            join portals p on p.tenant_id = m.tenant_id and p.id = m.portal_id and p.deleted_at is null
-            join tenants t on t.id = p.tenant_id and t.deleted_at is null
-           where p.webhook_secret_enc = m.secret_enc
-              or (p.previous_webhook_secret_enc = m.secret_enc and p.previous_secret_expires_at > ${at}::timestamptz)
-        ), ins as (
-          insert into webhook_messages (tenant_id, portal_id, webhook_id, device_count, created_at)
-          select tenant_id, portal_id, webhook_id, device_count, ${at}::timestamptz from live order by portal_id, webhook_id
-          on conflict do nothing
-          returning portal_id, webhook_id
-        ), go as (
+    sql`with ${recordingCtes(messages, at)}, go as (
           -- all or nothing: the group's reports apply only when every message of it was recorded
           select (select count(*) from ins) = ${messages.length}::int as ok
         ), r as (
@@ -75,16 +58,7 @@ export async function recordAndApply(executor: Executor, messages: MessageToReco
           select tenant_id, id, status, at, ${at}::timestamptz from cur where id is not null and not fresh
         ), changed as (
           select * from cur where fresh and (status <> old_status or removed_at is not null)
-        ), closed as (
-          -- through periods_device_idx, as in applyReportRound
-          update device_status_periods p set ended_at = c.at
-            from changed c
-           where p.tenant_id = c.tenant_id and p.device_id = c.id and p.started_at >= c.status_since
-             and (p.ended_at + interval '0') is null
-        ), opened as (
-          insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
-          select tenant_id, id, portal_id, status, at from changed
-        ), updated as (
+        ), ${PERIOD_CHANGES}, updated as (
           -- the inventory of every report, the state of fresh ones only (a late report never moves it)
           update devices d
              set name = c.name, device_type = c.device_type, device_model = c.device_model,
@@ -97,7 +71,7 @@ export async function recordAndApply(executor: Executor, messages: MessageToReco
             from cur c
            where c.id is not null and (c.fresh or c.renamed) and d.tenant_id = c.tenant_id and d.id = c.id
         )
-        select 0 as kind, live.i, exists (select 1 from ins where ins.portal_id = live.portal_id and ins.webhook_id = live.webhook_id) as recorded,
+        select 0 as kind, live.i, ${RECORDED} as recorded,
                null::int as id, null::int as tenant_id, null::int as portal_id, null::smallint as status, null::timestamptz as at
           from live
         union all
@@ -107,13 +81,12 @@ export async function recordAndApply(executor: Executor, messages: MessageToReco
         union all
         select 2, null, null, id, tenant_id, portal_id, status, at from changed`,
   );
-  const outcomes: RecordOutcome[] = messages.map(() => 'refused');
+  const outcomes = outcomesOf(messages.length, rows.filter((row) => Number(row.kind) === 0));
   const changes: StatusChange[] = [];
   let applied = false;
   for (const row of rows) {
-    if (Number(row.kind) === 0) outcomes[Number(row.i)] = row.recorded ? 'recorded' : 'duplicate';
-    else if (Number(row.kind) === 1) applied = row.recorded === true;
-    else changes.push({ id: Number(row.id), tenantId: Number(row.tenant_id), portalId: Number(row.portal_id), status: Number(row.status), at: new Date(row.at!).toISOString() });
+    if (Number(row.kind) === 1) applied = row.recorded === true;
+    else if (Number(row.kind) === 2) changes.push({ id: Number(row.id), tenantId: Number(row.tenant_id), portalId: Number(row.portal_id), status: Number(row.status), at: new Date(row.at!).toISOString() });
   }
   return { outcomes, applied, changes };
 }
