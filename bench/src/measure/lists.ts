@@ -6,6 +6,10 @@
  * concurrent GETs answered by one database round, apps/server/src/http/shared-reads.ts) serve many
  * requests per round. The 'every page different' variant walks the list's pages, no two requests
  * in flight alike: it measures one database round per request.
+ *
+ * Env: BENCH_LIST_CONNECTIONS=50 (comma list) runs only those connection counts;
+ * BENCH_LIST_VARIANTS='every page different' (comma list, matched against "resource: variant",
+ * e.g. 'devices: every,cases: first') runs only the matching variants. Default: all of them.
  */
 import type { BenchContext } from '../lib/context.ts';
 import { runLoad, type LoadResult } from '../lib/load.ts';
@@ -98,7 +102,9 @@ export async function measureLists(ctx: BenchContext, server: BenchServer): Prom
     const trivial = await loadOf('/healthz', connections);
     ctx.results.add({ group: `Lists @${connections} conn`, name: 'baseline: GET /healthz', value: trivial.reqPerSec, unit: 'req/s', detail: `p50 ${trivial.p50} ms, p99 ${trivial.p99} ms` });
     const firstPages = new Map<string, LoadResult>();
-    for (const c of await listCases(ctx, server)) {
+    const wantedVariants = process.env.BENCH_LIST_VARIANTS?.split(',').map((v) => v.trim()).filter(Boolean);
+    const chosen = (c: ListCase) => !wantedVariants || wantedVariants.some((w) => `${c.resource}: ${c.variant}`.includes(w));
+    for (const c of (await listCases(ctx, server)).filter(chosen)) {
       try {
         await drain(ctx, server);
         const token = await ctx.sign(ctx.main);
