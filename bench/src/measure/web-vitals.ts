@@ -25,6 +25,37 @@ const OBSERVERS = `
     .observe({ type: 'longtask', buffered: true });
 `;
 
+/**
+ * BENCH_DEBUG only, not judged: where a cold load's time went. The document, the entry (index.html's
+ * assets: scripts, modulepreloads, stylesheet), each later wave of chunks (requested together: route chunks, then the page body),
+ * the first API call, first paint, and main-thread blocking (long tasks over 50 ms) before it.
+ */
+const LOAD_BREAKDOWN = `(async () => {
+  const ms = (x) => Math.round(x);
+  const nav = performance.getEntriesByType('navigation')[0];
+  const res = performance.getEntriesByType('resource');
+  const html = await (await fetch(location.href)).text();
+  const initial = new Set([...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1], location.href).href).filter((u) => u.includes('/assets/')));
+  const entry = res.filter((r) => initial.has(r.name));
+  const assets = res.filter((r) => r.name.includes('/assets/') && !initial.has(r.name)).sort((a, b) => a.startTime - b.startTime);
+  const waves = [];
+  for (const r of assets) {
+    const w = waves.at(-1);
+    if (w && r.startTime - w.start < 60) { w.n++; w.end = Math.max(w.end, r.responseEnd); w.bytes += r.encodedBodySize; }
+    else waves.push({ start: r.startTime, end: r.responseEnd, n: 1, bytes: r.encodedBodySize });
+  }
+  const api = res.filter((r) => r.name.includes('/v0/')).sort((a, b) => a.startTime - b.startTime)[0];
+  const fcp = window.__vitals.fcp;
+  const blocking = window.__vitals.longTasks.filter(([s]) => s < fcp).reduce((a, [, d]) => a + d, 0);
+  return [
+    'document ' + ms(nav.responseEnd) + ' ms',
+    'entry ' + entry.length + ' files ' + ms(Math.min(...entry.map((r) => r.startTime))) + '-' + ms(Math.max(...entry.map((r) => r.responseEnd))) + ' ms',
+    ...waves.map((w) => 'chunks ' + w.n + ' files (' + Math.round(w.bytes / 1000) + ' KB on the wire) ' + ms(w.start) + '-' + ms(w.end) + ' ms'),
+    'first API call ' + (api ? ms(api.startTime) + ' ms' : '-'),
+    'FCP ' + ms(fcp) + ' ms, LCP ' + ms(window.__vitals.lcp) + ' ms, long tasks before FCP ' + ms(blocking) + ' ms',
+  ].join('; ');
+})()`;
+
 export async function measureWebVitals(ctx: BenchContext, server: BenchServer): Promise<void> {
   if (!existsSync(CHROMIUM)) {
     ctx.results.fail('web vitals', new Error(`no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`));
@@ -75,6 +106,7 @@ export async function measureWebVitals(ctx: BenchContext, server: BenchServer): 
       const tbt = v.longTasks.filter(([start]) => start >= v.fcp).reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0);
       if (process.env.BENCH_DEBUG) {
         console.log(JSON.stringify(v), await page.title());
+        console.log(`  breakdown: ${await page.evaluate(LOAD_BREAKDOWN)}`);
         await page.screenshot({ path: '/tmp/vigil-bench-pulse.png' });
       }
       const allBlocking = v.longTasks.reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0);
