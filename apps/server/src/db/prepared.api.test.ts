@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedDatabase } from '../../test/database.ts';
 import type { Database } from './client.ts';
-import { literal, preparedExecutor } from './prepared.ts';
+import { listReadExecutor, literal, preparedExecutor } from './prepared.ts';
 import { queryRows } from './client.ts';
 
 let database: Database;
@@ -40,6 +40,27 @@ describe('prepared statements', () => {
     ).rejects.toThrow('roll back');
     const rows = await database.db.transaction((tx) => queryRows<{ next: number }>(preparedExecutor(database.prepared, tx), query(41)));
     expect(Number(rows[0]!.next)).toBe(42);
+  });
+
+  it('plans a list read generically on PostgreSQL, for its own transaction only; PGlite reads as before', async () => {
+    const mode = (executor: Parameters<typeof queryRows>[0]) => queryRows<{ plan_cache_mode: string }>(executor, sql`show plan_cache_mode`);
+    const inside = await database.db.transaction(async (tx) => {
+      const reader = await listReadExecutor(database, tx);
+      // The same statement text with other values: each answer is its own values' answer.
+      const answers = [];
+      for (let n = 0; n < 8; n++) answers.push(Number((await queryRows<{ next: number }>(reader, sql`select ${n}::int + 1 as next`))[0]!.next));
+      return { reader, tx, answers, mode: (await mode(reader))[0]!.plan_cache_mode };
+    });
+    expect(inside.answers).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    if (database.kind === 'postgres') {
+      expect(inside.mode).toBe('force_generic_plan');
+      expect(inside.reader).not.toBe(inside.tx);
+    } else {
+      expect(inside.reader).toBe(inside.tx);
+    }
+    // Gone with the transaction: other work on the same connections plans as PostgreSQL chooses.
+    const after = await Promise.all(Array.from({ length: 10 }, () => database.db.transaction(async (tx) => (await mode(tx))[0]!.plan_cache_mode)));
+    expect(after).toEqual(Array(10).fill('auto'));
   });
 
   it('writes literals PostgreSQL reads back exactly', () => {

@@ -1,6 +1,6 @@
 import type { Alert, AlertDevice } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Tx } from '../../db/client.ts';
+import { queryRows, type Executor, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import type { EventBus } from '../../events/bus.ts';
 import { TOPICS, type AlertOpenedEvent } from '../../events/topics.ts';
@@ -45,7 +45,7 @@ export interface AlertListQuery {
   filter: { customerId?: number; alertType?: number; status?: number; q?: string };
 }
 
-export async function listAlerts(tx: Tx, scope: Scope, q: AlertListQuery, now: Date): Promise<{ list: Alert[]; count: number }> {
+export async function listAlerts(tx: Executor, scope: Scope, q: AlertListQuery, now: Date): Promise<{ list: Alert[]; count: number }> {
   const nameLike = q.filter.q ? containsPattern(q.filter.q) : undefined;
   const own: SQL[] = [inTenant(scope, sql`a.tenant_id`)];
   if (q.filter.customerId !== undefined) own.push(sql`a.portal_id = ${q.filter.customerId}`);

@@ -1,7 +1,7 @@
 import type { Case, ServiceDevice } from '@vigil/contracts';
 import { CASE_COMPLETED } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Tx } from '../../db/client.ts';
+import { queryRows, type Executor, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import { firstPageWithTotal, keptCaseTotal, portalNotDeleted, runKeptTotal } from '../devices/kept-counts.ts';
 import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, type PagePlan, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from './sql-list.ts';
@@ -44,7 +44,7 @@ export interface CaseListQuery {
   filter: { customerId?: number; caseType?: number; open?: boolean; q?: string };
 }
 
-export async function listCases(tx: Tx, scope: Scope, q: CaseListQuery, portalId?: number): Promise<{ list: Case[]; count: number }> {
+export async function listCases(tx: Executor, scope: Scope, q: CaseListQuery, portalId?: number): Promise<{ list: Case[]; count: number }> {
   const customerId = portalId ?? q.filter.customerId;
   const nameLike = q.filter.q ? containsPattern(q.filter.q) : undefined;
   // The total from the kept counts (per portal and status code), not a count over the cases.

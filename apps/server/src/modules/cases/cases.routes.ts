@@ -1,6 +1,7 @@
 import { caseEndpoints, CASE_STATUSES, CASE_COMPLETED } from '@vigil/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppModule } from '../index.ts';
+import { listReadExecutor } from '../../db/prepared.ts';
 import { route } from '../../http/route.ts';
 import { countCompletedThisQuarter, countOpenCasesByType, listCaseDevices, listCases } from './cases.repository.ts';
 import { changeCaseType, createCaseForPortal, getCase, visiblePortal } from './cases.service.ts';
@@ -25,7 +26,7 @@ export const casesModule: AppModule = (app, deps) => {
 
   route(app, deps, caseEndpoints.list, {
     permission: 'read',
-    handler: async (ctx) => ({ data: await ctx.tx((tx) => listCases(tx, ctx.scope, ctx.query!)) }),
+    handler: async (ctx) => ({ data: await ctx.tx(async (tx) => listCases(await listReadExecutor(deps.database, tx), ctx.scope, ctx.query!)) }),
   });
 
   route(app, deps, caseEndpoints.sumup, {
@@ -69,7 +70,7 @@ export const casesModule: AppModule = (app, deps) => {
     handler: async (ctx) =>
       ctx.tx(async (tx) => {
         await visiblePortal(tx, ctx.scope, ctx.params!.id);
-        return { data: await listCases(tx, ctx.scope, ctx.query!, ctx.params!.id) };
+        return { data: await listCases(await listReadExecutor(deps.database, tx), ctx.scope, ctx.query!, ctx.params!.id) };
       }),
   });
 

@@ -125,6 +125,21 @@ describe('GET /devices', () => {
     expect(index?.indexdef).toContain('(tenant_id, lower(name), id, name) WHERE (removed_at IS NULL)');
   });
 
+  it('answers each call with its own values when the same list is asked again and again (PostgreSQL: generic plans)', async () => {
+    // PostgreSQL plans a prepared statement custom for its first runs on a connection, then keeps a
+    // generic plan: the later calls, with values that alternate, must still answer their own values.
+    const cases: [Record<string, unknown>, string[]][] = [
+      [{ filter: { status: 0 }, sort: ['name', 'ASC'] }, ['Bravo', 'Delta']],
+      [{ filter: { status: 1 }, sort: ['name', 'ASC'] }, ['alpha', 'charlie', 'echo']],
+      [{ sort: ['name', 'DESC'], range: [1, 2] }, ['Delta', 'charlie']],
+      [{ sort: ['name', 'DESC'], range: [3, 4] }, ['Bravo', 'alpha']],
+      [{ filter: { customerId: south.id }, sort: ['lastOnline', 'DESC'] }, ['echo', 'Delta']],
+    ];
+    for (let round = 0; round < 8; round++) {
+      for (const [query, expected] of cases) expect(names((await list(cast.admin.token, query)).list)).toEqual(expected);
+    }
+  });
+
   it('pages with range', async () => {
     const page = await list(cast.admin.token, { sort: ['name', 'DESC'], range: [1, 2] });
     expect(names(page.list)).toEqual(['Delta', 'charlie']);

@@ -1,5 +1,5 @@
 import type { Device, DeviceListQuery } from '@vigil/contracts';
-import type { Tx } from '../../db/client.ts';
+import type { Executor, Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import { notFound } from '../../http/errors.ts';
 import { toIso, toIsoOrNull } from '../portals/sql-fragments.ts';
@@ -23,7 +23,7 @@ function present(row: repo.DeviceRow): Device {
   };
 }
 
-export async function listDevices(tx: Tx, scope: Scope, query: DeviceListQuery): Promise<{ list: Device[]; count: number }> {
+export async function listDevices(tx: Executor, scope: Scope, query: DeviceListQuery): Promise<{ list: Device[]; count: number }> {
   const filter = { scope, ...query.filter };
   const sort = query.sort ?? { field: 'name' as const, dir: 'ASC' as const };
   // The total comes from the kept counts unless a filter they do not hold (name, case, alert) is given.

@@ -1,4 +1,5 @@
 import { portalEndpoints } from '@vigil/contracts';
+import { listReadExecutor } from '../../db/prepared.ts';
 import { tenantScope } from '../../db/scope.ts';
 import { route } from '../../http/route.ts';
 import { allows } from '../../http/permissions.ts';
@@ -10,7 +11,7 @@ export const portalsModule: AppModule = (app, deps) => {
   route(app, deps, portalEndpoints.list, {
     permission: 'portals:read',
     handler: async ({ query, scope, tx }) =>
-      ({ data: await tx((t) => portals.listPortals(deps, t, { scope, q: query!.filter.q, sort: query!.sort, offset: query!.offset, limit: query!.limit })) }),
+      ({ data: await tx(async (t) => portals.listPortals(deps, await listReadExecutor(deps.database, t), { scope, q: query!.filter.q, sort: query!.sort, offset: query!.offset, limit: query!.limit })) }),
   });
 
   route(app, deps, portalEndpoints.all, {

@@ -1,7 +1,5 @@
 import { LIMITS, PORTAL_MSG, type Portal, type PortalDetail, type PortalForm, type PortalSortField } from '@vigil/contracts';
-import { sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client.ts';
-import { preparedExecutor } from '../../db/prepared.ts';
 import type { Scope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { TOPICS, type PortalsChangedEvent } from '../../events/topics.ts';
@@ -43,20 +41,6 @@ function present(deps: AppDeps, row: repo.PortalRow, reliability: Map<number, nu
   };
 }
 
-/**
- * PostgreSQL: the list's statements run prepared (db/prepared.ts) with generic plans, planned once per
- * pooled connection. Left to choose, PostgreSQL kept planning the kept-window scoring statement custom
- * at every request (2.5-3 ms of planning for a 1-1.5 ms run); its generic plan reads the same indexes:
- * a page's scores in 1.5-1.7 ms instead of 4.6-4.8 ms, every portal's in 6.7-7.3 ms instead of 9.4-9.7 ms
- * (size L, same answers). PGlite keeps the plain path (one session; its runner has its own plan rule).
- */
-async function listExecutor(deps: AppDeps, tx: Tx): Promise<Executor> {
-  if (deps.database.kind !== 'postgres') return tx;
-  // For the rest of this transaction only (set_config(..., true)).
-  await tx.execute(sql`select set_config('plan_cache_mode', 'force_generic_plan', true)`);
-  return preparedExecutor(deps.database.prepared, tx);
-}
-
 function reliabilityOf(deps: AppDeps, tx: Executor, scope: Scope, portalIds: number[]) {
   const to = deps.clock.now();
   return reliabilityByPortal(tx, {
@@ -75,8 +59,7 @@ export interface PortalListInput {
   limit: number;
 }
 
-export async function listPortals(deps: AppDeps, scoped: Tx, input: PortalListInput): Promise<{ list: Portal[]; count: number }> {
-  const tx = await listExecutor(deps, scoped);
+export async function listPortals(deps: AppDeps, tx: Executor, input: PortalListInput): Promise<{ list: Portal[]; count: number }> {
   const filter = { scope: input.scope, q: input.q };
   const sort = input.sort ?? { field: 'name' as const, dir: 'ASC' as const };
   if (sort.field !== 'reliabilityScore') {
