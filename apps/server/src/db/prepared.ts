@@ -32,11 +32,12 @@ export function preparedExecutor(runner: PreparedRunner, tx: Executor): Executor
  * `auto` with prepared statements, which measured the same), PostgreSQL planned every list statement
  * at every request: 1.2-1.9 ms of planning for a 0.2-1.2 ms run at size L, and for the portals list's
  * kept-window scoring statement 2.5-3 ms for a 1-1.5 ms run (its generic plan reads the same indexes:
- * a page's scores 4.6-4.8 -> 1.5-1.7 ms). L @50, interleaved runs, custom -> generic: cases every page different 253-414 -> 504-693 req/s, alerts 206-227 -> 293-294, devices
- * 193-201 -> 232-250; same-URL cases/alerts pages 2,571-5,053 -> 3,581-7,168 (a data set reused across
- * runs; on a fresh seed the two whole runs were within their noise of each other). PGlite keeps the plain
- * path: one session, and its runner's plan rule is set per ingestion transaction (the same direct path
- * for lists measured within the noise there).
+ * a page's scores 4.6-4.8 -> 1.5-1.7 ms). L @50, interleaved runs, custom -> generic, every page
+ * different: cases 253-414 -> 504-693 req/s, alerts 206-227 -> 293-294, devices 193-201 -> 232-250;
+ * same-URL cases/alerts pages 2,571-5,053 -> 3,581-7,168 (on a data set reused across runs; on a fresh
+ * seed the two whole runs were within their noise of each other). PGlite keeps the plain path: one
+ * session, and its runner's plan rule is set per ingestion transaction (the same direct path for lists
+ * measured within the noise there).
  */
 export async function listReadExecutor(database: Pick<Database, 'kind' | 'prepared'>, tx: Tx): Promise<Executor> {
   if (database.kind !== 'postgres') return tx;
