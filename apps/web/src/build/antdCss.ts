@@ -68,6 +68,29 @@ function splitSelectors(list: string): string[] {
 }
 
 /**
+ * Calls `visit` with each character of `css` in [from, to) that is outside strings and comments, in
+ * order; the first answer other than undefined ends the scan and is returned.
+ */
+function scanCode<T>(css: string, from: number, to: number, visit: (c: string, index: number) => T | undefined): T | undefined {
+  let quote = '';
+  for (let j = from; j < to; j++) {
+    const c = css[j]!;
+    if (quote) {
+      if (c === '\\') j++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '/' && css[j + 1] === '*') {
+      const end = css.indexOf('*/', j + 2);
+      j = end === -1 ? to : end + 1;
+    } else {
+      const answer = visit(c, j);
+      if (answer !== undefined) return answer;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Removes the rules (also inside @media/@supports/@layer) whose every selector names an unused component's
  * class; keeps everything else byte for byte. Scans braces outside strings and comments.
  */
@@ -79,38 +102,21 @@ export function dropComponentRules(css: string, prefixes: string[]): string {
   /** The index of the brace closing the block opened at `open`. */
   const blockEnd = (open: number): number => {
     let depth = 0;
-    let quote = '';
-    for (let j = open; j < css.length; j++) {
-      const c = css[j]!;
-      if (quote) {
-        if (c === '\\') j++;
-        else if (c === quote) quote = '';
-      } else if (c === '"' || c === "'") quote = c;
-      else if (c === '/' && css[j + 1] === '*') j = css.indexOf('*/', j + 2) + 1;
-      else if (c === '{') depth++;
+    const end = scanCode(css, open, css.length, (c, j) => {
+      if (c === '{') depth++;
       else if (c === '}' && --depth === 0) return j;
-    }
-    throw new Error('antd css: unbalanced braces');
+      return undefined;
+    });
+    if (end === undefined) throw new Error('antd css: unbalanced braces');
+    return end;
   };
   const walk = (from: number, to: number): string => {
     let acc = '';
     let k = from;
     while (k < to) {
-      // Comments and whitespace between rules pass through.
-      const open = (() => {
-        let quote = '';
-        for (let j = k; j < to; j++) {
-          const c = css[j]!;
-          if (quote) {
-            if (c === '\\') j++;
-            else if (c === quote) quote = '';
-          } else if (c === '"' || c === "'") quote = c;
-          else if (c === '/' && css[j + 1] === '*') j = css.indexOf('*/', j + 2) + 1;
-          else if (c === '{') return j;
-          else if (c === ';' && css.slice(k, j).trimStart().startsWith('@')) return -j - 1;
-        }
-        return -1;
-      })();
+      // Comments and whitespace between rules pass through. A statement at-rule's `;` answers -index - 1.
+      const open =
+        scanCode(css, k, to, (c, j) => (c === '{' ? j : c === ';' && css.slice(k, j).trimStart().startsWith('@') ? -j - 1 : undefined)) ?? -1;
       if (open === -1) {
         acc += css.slice(k, to);
         break;
