@@ -19,6 +19,8 @@ function categoryOf(url: string, fn: string): string {
   if (url.includes('/node_modules/')) return url.replace(/^.*\/node_modules\/((?:@[^/]+\/)?[^/]+).*$/, '$1');
   if (url.includes('/apps/server/') || url.includes('/packages/')) return 'app code';
   if (url.startsWith('node:') || url === '') return 'node internals / native';
+  // The web app's built files (a browser profile of a page load): one kind per chunk.
+  if (url.includes('/assets/')) return url.replace(/^.*\/assets\/([^/?]+?)(-[\w-]{8})?\.js.*$/, '$1');
   return 'other';
 }
 

@@ -5,11 +5,14 @@
  * for the main tenant's Admin, so the page loads straight into Pulse with the seeded data.
  * TBT = sum over long tasks after first contentful paint of (duration - 50 ms), up to network idle.
  */
-import { existsSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { allCpus, cpuPlan, machineCpus, pinTo, setAffinity } from '../lib/cpu.ts';
 import type { BenchContext } from '../lib/context.ts';
 import type { BenchServer } from '../lib/server.ts';
+import { summarizeProfiles } from '../lib/profile.ts';
 import { median, round } from '../lib/stats.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -57,6 +60,55 @@ const LOAD_BREAKDOWN = `(async () => {
     'FCP ' + ms(fcp) + ' ms, LCP ' + ms(window.__vitals.lcp) + ' ms, long tasks before FCP ' + ms(blocking) + ' ms',
   ].join('; ');
 })()`;
+
+/** A CDP profile of the page's main thread; stop() writes it and prints where the time went. */
+async function startPageProfile(page: Page): Promise<{ stop(): Promise<void> }> {
+  const browser = page.context().browser()!;
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'v8', 'blink'] });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await cdp.send('Profiler.stop');
+      const traceJson = (await browser.stopTracing()).toString('utf8');
+      const trace = JSON.parse(traceJson) as { traceEvents: TraceEvent[] };
+      console.log(`browser main thread before first contentful paint, by trace event (nested events overlap): ${mainThreadBeforeFcp(trace.traceEvents)}`);
+      const dir = mkdtempSync(path.join(tmpdir(), 'vigil-bench-web-prof-'));
+      writeFileSync(path.join(dir, 'pulse-cold-load.cpuprofile'), JSON.stringify(profile));
+      writeFileSync(path.join(dir, 'pulse-cold-load.trace.json'), traceJson);
+      const summary = summarizeProfiles(dir, 25);
+      console.log(`browser main-thread profile of one cold load (${dir}), share of busy time:`);
+      console.log(`  by file: ${Object.entries(summary.categories).map(([k, v]) => `${k} ${v}%`).join(', ')}`);
+      console.log(summary.hot.map((h) => `  ${h.share}%  ${h.frame}`).join('\n'));
+    },
+  };
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+
+/** Milliseconds per kind of main-thread work from navigation start to first contentful paint. */
+function mainThreadBeforeFcp(events: TraceEvent[]): string {
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((x) => x.pid === e.pid && x.name === 'firstContentfulPaint'));
+  if (!main) return 'no renderer main thread in the trace';
+  const own = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
+  const fcp = events.find((e) => e.pid === main.pid && e.name === 'firstContentfulPaint')!.ts;
+  // The page's own navigation: the last one before its first paint (about:blank comes first).
+  const start = Math.max(...events.filter((e) => e.pid === main.pid && e.name === 'navigationStart' && e.ts < fcp).map((e) => e.ts));
+  const byName = new Map<string, number>();
+  for (const e of own) if (e.ph === 'X' && e.dur && e.ts >= start && e.ts < fcp) byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
+  const top = [...byName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 14);
+  return `FCP at ${Math.round((fcp - start) / 1000)} ms; ` + top.map(([n, ms]) => `${n} ${Math.round(ms)}`).join(', ');
+}
 
 interface LoadFigures {
   lcp: number;
@@ -155,6 +207,8 @@ async function coldLoads(ctx: BenchContext, server: BenchServer, browser: Browse
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
+    // BENCH_WEB_PROF=1: a CPU profile of the browser's main thread over the third cold load (not judged).
+    const profiler = process.env.BENCH_WEB_PROF && i === 2 ? await startPageProfile(page) : undefined;
     const res = await page.goto(`${server.url}/dashboards/pulse`, { waitUntil: 'networkidle', timeout: 60_000 });
     if (!res || res.status() !== 200) throw new Error(`GET /dashboards/pulse answered ${res?.status()} (is apps/web/dist built?)`);
     // Rendered: the page title "Pulse ..." is on screen (then a second for late shifts and long tasks).
@@ -162,12 +216,13 @@ async function coldLoads(ctx: BenchContext, server: BenchServer, browser: Browse
       .waitForFunction(() => document.body.innerText.includes('Pulse'), null, { timeout: 60_000 })
       .then(() => true, () => false);
     await page.waitForTimeout(1000);
+    if (profiler) await profiler.stop();
     if (process.env.BENCH_DEBUG) console.log('body:', (await page.innerText('body')).slice(0, 300));
     if (process.env.BENCH_DEBUG && pageErrors.length) console.log('page errors:', pageErrors.slice(0, 5));
     if (process.env.BENCH_DEBUG && !rendered) await page.screenshot({ path: '/tmp/vigil-bench-pulse.png' });
     if (!rendered) throw new Error(`the Pulse page did not render "Pulse" within 60 s; page errors: ${JSON.stringify(pageErrors.slice(0, 3))}`);
-    const path = new URL(page.url()).pathname;
-    if (!path.startsWith('/dashboards/pulse')) throw new Error(`the Pulse page redirected to ${path}`);
+    const landed = new URL(page.url()).pathname;
+    if (!landed.startsWith('/dashboards/pulse')) throw new Error(`the Pulse page redirected to ${landed}`);
     const v = (await page.evaluate('window.__vitals')) as { lcp: number; cls: number; fcp: number; longTasks: [number, number][] };
     const tbt = v.longTasks.filter(([start]) => start >= v.fcp).reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0);
     if (process.env.BENCH_DEBUG) {
