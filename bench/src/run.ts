@@ -36,7 +36,7 @@ import { startBenchServer, waitForFirstJobTicks } from './lib/server.ts';
 import { SIZES, type SizeSpec } from './lib/sizes.ts';
 import { measureNaiveDashboard, measurePulseCalls } from './measure/dashboard.ts';
 import { measureIngestionBaselines } from './measure/ingestion-baseline.ts';
-import { measureIngestion } from './measure/ingestion.ts';
+import { measureIngestion, recordDeviceStatuses } from './measure/ingestion.ts';
 import { measureLists } from './measure/lists.ts';
 import { measureQueryPlans } from './measure/explain.ts';
 import { measureLiveEvents } from './measure/live-events.ts';
@@ -50,6 +50,7 @@ const APP_SECRET = 'vigil-bench-app-secret-0123456789abcdefghijklmnop';
 const DB_PHASES: [string, DbMeasurement][] = [
   ['dashboard', measureNaiveDashboard],
   ['ingestion', measureIngestionBaselines],
+  ['ingestion', recordDeviceStatuses],
   ['explain', measureQueryPlans],
 ];
 const HTTP_PHASES: [string, HttpMeasurement][] = [
@@ -120,6 +121,7 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, only: 
     const ctx: BenchContext = {
       size,
       kind,
+      databaseUrl,
       seeded,
       main: byPortals[0]!,
       other: byPortals[1]!,

@@ -9,6 +9,8 @@ import type { SizeSpec } from './sizes.ts';
 export interface BenchContext {
   size: SizeSpec;
   kind: 'pglite' | 'postgres';
+  /** PostgreSQL: the bench database, which measurements may also read while the server runs. */
+  databaseUrl?: string;
   seeded: SeededData;
   /** The tenant with the most portals (L: the 1,000-portal tenant). */
   main: SeededTenant;

@@ -30,13 +30,20 @@ export function signedReport(portal: SeededPortal, devices: DeviceReport[]): { p
 }
 
 /**
- * `count` reports for devices dev-1.. of a portal (the seeded external ids; past the seeded
- * count they are new devices, created as inventory), all with one status and `at` = now.
+ * `count` reports for devices dev-<firstIndex>.. of a portal (the seeded external ids; past the
+ * seeded count they are new devices, created as inventory), with `at` = now and either one status
+ * for all or each device's own (a function of its index).
  */
-export function reportsFor(firstIndex: number, count: number, status: 0 | 1): DeviceReport[] {
+export function reportsFor(firstIndex: number, count: number, status: 0 | 1 | ((index: number) => 0 | 1)): DeviceReport[] {
   const at = new Date().toISOString();
   return Array.from({ length: count }, (_, i) => {
     const n = firstIndex + i;
-    return { externalId: `dev-${n}`, name: `Device ${n}`, deviceType: n % 5, deviceModel: `Model ${n % 7}`, status, at };
+    const s = typeof status === 'function' ? status(n) : status;
+    return { externalId: deviceExternalId(n), name: `Device ${n}`, deviceType: n % 5, deviceModel: `Model ${n % 7}`, status: s, at };
   });
+}
+
+/** The external id of a portal's n-th device, as seeded (dev-1, dev-2, ...). */
+export function deviceExternalId(n: number): string {
+  return `dev-${n}`;
 }

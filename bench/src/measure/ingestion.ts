@@ -1,7 +1,8 @@
 /**
  * Ingestion through HTTP: signed Standard Webhooks messages (each request freshly signed with a
  * new webhook-id) to the main tenant's portals, round robin. Every message flips its devices'
- * status (the expensive case: a period closes and one opens per device).
+ * status (the expensive case: a period closes and one opens per device): the bench knows each
+ * device's status (read before the server starts, then as reported) and reports the other one.
  * Batches of 1 (at 50 connections), 100 and 1,000 devices (at 10 connections), after a 6-second
  * warm-up that is not measured; then batches of 100 again while 10 simulated browsers (a process of
  * their own) reload the Pulse page (all its calls in parallel, in a loop). Each run also reports
@@ -11,10 +12,12 @@ import type { AutocannonRequest } from 'autocannon';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { openDatabase, type Database } from '../../../apps/server/src/db/client.ts';
 import type { BenchContext } from '../lib/context.ts';
 import { runLoad, type LoadResult } from '../lib/load.ts';
 import type { BenchServer } from '../lib/server.ts';
-import { reportsFor, signedReport } from '../lib/webhook.ts';
+import { deviceExternalId, reportsFor, signedReport } from '../lib/webhook.ts';
 import { PULSE_CALLS } from './dashboard.ts';
 
 /**
@@ -40,8 +43,36 @@ async function withServerCpu<T extends { ok: number }>(server: BenchServer, run:
   return used > 0 ? { ...result, perServerCpuSecond: result.ok / used } : result;
 }
 
-/** Messages sent so far per batch size (per bench context): every run continues the walk, so each of its messages flips its devices. */
+/** Messages sent so far per batch size (per bench context): every run continues its walk over the portals. */
 const sentSoFar = new WeakMap<BenchContext, Map<number, number>>();
+
+/**
+ * The status each device of the main tenant is in, by "portal id/external id": read from the database
+ * before the server starts (recordDeviceStatuses), then kept as the messages report them. Every
+ * device in a message reports the other status, so every event flips its device (the expensive
+ * case: a period closes and one opens), whatever earlier runs and walks left; a device the
+ * database does not hold yet is created online.
+ */
+const deviceStatuses = new WeakMap<BenchContext, Map<string, 0 | 1>>();
+
+/** DB phase (before the server starts): the main tenant's device statuses, for the walks to flip. */
+export async function recordDeviceStatuses(ctx: BenchContext, database: Database): Promise<void> {
+  const result = (await database.db.execute(
+    sql`select portal_id as "portalId", external_id as "externalId", status from devices where tenant_id = ${ctx.main.id}::int`,
+  )) as unknown as { rows: { portalId: number; externalId: string; status: number }[] };
+  deviceStatuses.set(ctx, new Map(result.rows.map((r) => [`${r.portalId}/${r.externalId}`, r.status === 1 ? 1 : 0])));
+}
+
+/** The status that flips the portal's n-th device, now recorded as its status. */
+function flipOf(ctx: BenchContext, portalId: number, n: number): 0 | 1 {
+  let statuses = deviceStatuses.get(ctx);
+  if (!statuses) deviceStatuses.set(ctx, (statuses = new Map()));
+  const key = `${portalId}/${deviceExternalId(n)}`;
+  const known = statuses.get(key);
+  const next = known === undefined ? 1 : known === 1 ? 0 : 1;
+  statuses.set(key, next);
+  return next;
+}
 
 function webhookLoad(ctx: BenchContext, server: BenchServer, batch: number, connections: number, allowNone = false, seconds = ctx.size.duration): Promise<LoadResult> {
   const portals = ctx.main.portals;
@@ -55,8 +86,7 @@ function webhookLoad(ctx: BenchContext, server: BenchServer, batch: number, conn
     const round = Math.floor(k / portals.length);
     // Batch 1: walk the portal's devices; larger batches: devices 1..batch (past the seeded ones they are created).
     const first = batch === 1 ? 1 + (round % dpp) : 1;
-    const status = (batch === 1 ? Math.floor(round / dpp) : round) % 2 === 0 ? 0 : 1;
-    const msg = signedReport(portal, reportsFor(first, batch, status));
+    const msg = signedReport(portal, reportsFor(first, batch, (n) => flipOf(ctx, portal.id, n)));
     return { ...req, method: 'POST', path: msg.path, headers: msg.headers, body: msg.body };
   };
   return runLoad({
@@ -104,17 +134,57 @@ function startPulseBrowsers(url: string, token: string, count: number): { start(
 }
 
 async function drain(ctx: BenchContext, server: BenchServer): Promise<void> {
-  const msg = signedReport(ctx.main.portals[0]!, reportsFor(1, 1, 1));
+  const portal = ctx.main.portals[0]!;
+  const msg = signedReport(portal, reportsFor(1, 1, (n) => flipOf(ctx, portal.id, n)));
   const res = await fetch(`${server.url}${msg.path}`, { method: 'POST', headers: msg.headers, body: msg.body, signal: AbortSignal.timeout(120_000) });
   if (res.status >= 300) throw new Error(`drain: webhook answered ${res.status}`);
 }
 
 const WARM_UP_SECONDS = 6;
 
+/**
+ * PostgreSQL only: how many status periods the server has opened so far (the sequence behind their
+ * ids). Every event of the walk is meant to flip its device, i.e. open one period (a report that
+ * changes nothing is far cheaper); periods opened per event sent checks that a run measured flips.
+ */
+type PeriodsReader = { read(): Promise<number>; close(): Promise<void> } | undefined;
+
+async function periodsOpenedReader(ctx: BenchContext): Promise<PeriodsReader> {
+  if (!ctx.databaseUrl) return undefined;
+  const database: Database = await openDatabase({ databaseUrl: ctx.databaseUrl });
+  return {
+    async read() {
+      const result = (await database.db.execute(
+        sql`select last_value::bigint::text as opened from device_status_periods_id_seq`,
+      )) as unknown as { rows: { opened: string }[] };
+      return Number(result.rows[0]!.opened);
+    },
+    close: () => database.close(),
+  };
+}
+
+/** Events sent so far in batches of `batch` (every message of the walk, answered or still in flight). */
+function eventsSent(ctx: BenchContext, batch: number): number {
+  return (sentSoFar.get(ctx)?.get(batch) ?? 0) * batch;
+}
+
+/** ", N status periods opened per event sent" over a run (drained), or '' where it cannot be read. */
+async function flipsDuring<T>(ctx: BenchContext, server: BenchServer, batch: number, periods: PeriodsReader, run: () => Promise<T>): Promise<{ result: T; flips?: number }> {
+  const before = periods ? { opened: await periods.read(), sent: eventsSent(ctx, batch) } : undefined;
+  const result = await run();
+  if (!periods || !before) return { result };
+  await drain(ctx, server);
+  const sent = eventsSent(ctx, batch) - before.sent;
+  // The drain's own one-device message may open a period too: at most one, negligible against a run.
+  return { result, flips: sent > 0 ? ((await periods.read()) - before.opened) / sent : undefined };
+}
+
+function flipsDetail(flips: number | undefined): string {
+  if (flips === undefined) return '';
+  return `, ${flips.toFixed(2)} status periods opened per event sent${flips < 0.95 ? ' (not every event changed its device: compare with care)' : ''}`;
+}
+
 export async function measureIngestion(ctx: BenchContext, server: BenchServer): Promise<void> {
-  const rowLoop = ctx.shared.rowLoopEventsPerSec as number | undefined;
-  const setBased = ctx.shared.setBasedEventsPerSec as number | undefined;
-  const pg = ctx.kind === 'postgres';
   const runs: { batch: number; connections: number }[] = [
     { batch: 1, connections: 50 },
     { batch: 100, connections: 10 },
@@ -123,10 +193,23 @@ export async function measureIngestion(ctx: BenchContext, server: BenchServer): 
   // Warm-up, not measured: the server's first job ticks (5 s after its start), JIT and prepared
   // statements are start-up work; with --only ingestion they fell into the first run.
   if (!ctx.size.amount) await webhookLoad(ctx, server, 1, 50, true, WARM_UP_SECONDS).catch((err: unknown) => ctx.results.fail('ingestion warm-up', err));
+  const periods = await periodsOpenedReader(ctx);
+  try {
+    await measureRuns(ctx, server, runs, periods);
+    await measureUnderPulse(ctx, server, periods);
+  } finally {
+    await periods?.close();
+  }
+}
+
+async function measureRuns(ctx: BenchContext, server: BenchServer, runs: { batch: number; connections: number }[], periods: PeriodsReader): Promise<void> {
+  const rowLoop = ctx.shared.rowLoopEventsPerSec as number | undefined;
+  const setBased = ctx.shared.setBasedEventsPerSec as number | undefined;
+  const pg = ctx.kind === 'postgres';
   for (const { batch, connections } of runs) {
     try {
       await drain(ctx, server);
-      const r = await withServerCpu(server, () => webhookLoad(ctx, server, batch, connections));
+      const { result: r, flips } = await flipsDuring(ctx, server, batch, periods, () => withServerCpu(server, () => webhookLoad(ctx, server, batch, connections)));
       const events = r.reqPerSec * batch;
       let target: string | undefined;
       let met: boolean | null = null;
@@ -146,6 +229,7 @@ export async function measureIngestion(ctx: BenchContext, server: BenchServer): 
         detail:
           `${Math.round(r.reqPerSec)} msg/s, p50 ${r.p50} ms, p99 ${r.p99} ms` +
           (r.perServerCpuSecond ? `, ${Math.round(r.perServerCpuSecond * batch)} events per server CPU-second${pg ? ' (database not counted)' : ''}` : '') +
+          flipsDetail(flips) +
           (r.non2xx ? `, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}` : ''),
         ...(rowLoop && { baseline: { name: 'row loop', value: rowLoop, unit: 'events/s' }, ratio: events / rowLoop }),
         note: setBased ? `set-based statement baseline: ${Math.round(setBased)} events/s` : undefined,
@@ -156,7 +240,9 @@ export async function measureIngestion(ctx: BenchContext, server: BenchServer): 
       ctx.results.fail(`ingestion batch ${batch}`, err);
     }
   }
+}
 
+async function measureUnderPulse(ctx: BenchContext, server: BenchServer, periods: PeriodsReader): Promise<void> {
   const alone = ctx.shared.batch100EventsPerSec as number | undefined;
   if (!alone) return;
   try {
@@ -164,12 +250,13 @@ export async function measureIngestion(ctx: BenchContext, server: BenchServer): 
     await drain(ctx, server);
     const browsers = startPulseBrowsers(server.url, token, 10);
     let r;
+    let flips: number | undefined;
     let counted: BrowserCounts;
     try {
       // The browsers first fill the server's queues, as they would have when ingestion runs into them.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       browsers.start();
-      r = await webhookLoad(ctx, server, 100, 10, true);
+      ({ result: r, flips } = await flipsDuring(ctx, server, 100, periods, () => webhookLoad(ctx, server, 100, 10, true)));
     } finally {
       // Always: browsers left reloading would load every later measurement.
       counted = await browsers.stop();
@@ -181,7 +268,7 @@ export async function measureIngestion(ctx: BenchContext, server: BenchServer): 
       name: 'batches of 100 while 10 browsers reload Pulse',
       value: events,
       unit: 'events/s',
-      detail: `${reloads} page reloads (${PULSE_CALLS.length} calls each) during the run (${browserErrors} failed), ${r.ok} messages completed, p99 ${r.p99} ms`,
+      detail: `${reloads} page reloads (${PULSE_CALLS.length} calls each) during the run (${browserErrors} failed), ${r.ok} messages completed, p99 ${r.p99} ms${flipsDetail(flips)}`,
       baseline: { name: 'batches of 100 alone', value: alone, unit: 'events/s' },
       ratio: events / alone,
       target: '>= 0.8x alone',
