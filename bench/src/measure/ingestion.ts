@@ -147,7 +147,14 @@ const WARM_UP_SECONDS = 6;
  * ids). Every event of the walk is meant to flip its device, i.e. open one period (a report that
  * changes nothing is far cheaper); periods opened per event sent checks that a run measured flips.
  */
-type PeriodsReader = { read(): Promise<number>; close(): Promise<void> } | undefined;
+interface DatabaseCounters {
+  /** Status periods opened so far (the sequence behind their ids). */
+  opened: number;
+  /** The cluster's WAL position in bytes (what every writer has logged so far). */
+  walBytes: number;
+}
+
+type PeriodsReader = { read(): Promise<DatabaseCounters>; close(): Promise<void> } | undefined;
 
 async function periodsOpenedReader(ctx: BenchContext): Promise<PeriodsReader> {
   if (!ctx.databaseUrl) return undefined;
@@ -155,9 +162,10 @@ async function periodsOpenedReader(ctx: BenchContext): Promise<PeriodsReader> {
   return {
     async read() {
       const result = (await database.db.execute(
-        sql`select last_value::bigint::text as opened from device_status_periods_id_seq`,
-      )) as unknown as { rows: { opened: string }[] };
-      return Number(result.rows[0]!.opened);
+        sql`select (select last_value from device_status_periods_id_seq)::text as opened, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as "walBytes"`,
+      )) as unknown as { rows: Record<keyof DatabaseCounters, string>[] };
+      const row = result.rows[0]!;
+      return { opened: Number(row.opened), walBytes: Number(row.walBytes) };
     },
     close: () => database.close(),
   };
@@ -168,20 +176,38 @@ function eventsSent(ctx: BenchContext, batch: number): number {
   return (sentSoFar.get(ctx)?.get(batch) ?? 0) * batch;
 }
 
-/** ", N status periods opened per event sent" over a run (drained), or '' where it cannot be read. */
-async function flipsDuring<T>(ctx: BenchContext, server: BenchServer, batch: number, periods: PeriodsReader, run: () => Promise<T>): Promise<{ result: T; flips?: number }> {
-  const before = periods ? { opened: await periods.read(), sent: eventsSent(ctx, batch) } : undefined;
+/** Per event sent over a run (drained): status periods opened and WAL bytes. */
+interface PerEvent {
+  flips: number;
+  walBytes: number;
+}
+
+async function flipsDuring<T>(ctx: BenchContext, server: BenchServer, batch: number, periods: PeriodsReader, run: () => Promise<T>): Promise<{ result: T; perEvent?: PerEvent }> {
+  const before = periods ? { counters: await periods.read(), sent: eventsSent(ctx, batch) } : undefined;
   const result = await run();
   if (!periods || !before) return { result };
   await drain(ctx, server);
   const sent = eventsSent(ctx, batch) - before.sent;
-  // The drain's own one-device message may open a period too: at most one, negligible against a run.
-  return { result, flips: sent > 0 ? ((await periods.read()) - before.opened) / sent : undefined };
+  if (sent <= 0) return { result };
+  // The drain's own one-device message opens one period too: negligible against a run.
+  const after = await periods.read();
+  const per = (key: keyof DatabaseCounters) => (after[key] - before.counters[key]) / sent;
+  return { result, perEvent: { flips: per('opened'), walBytes: per('walBytes') } };
 }
 
-function flipsDetail(flips: number | undefined): string {
-  if (flips === undefined) return '';
-  return `, ${flips.toFixed(2)} status periods opened per event sent${flips < 0.95 ? ' (not every event changed its device: compare with care)' : ''}`;
+/**
+ * Periods opened per event (1.00: every event flipped its device) and the WAL each event cost the
+ * database (the whole cluster's WAL, the server's jobs included). The first change of a page after
+ * a checkpoint logs the whole page (8 KB), so events that touch pages no recent event touched cost
+ * far more WAL than the rows they write.
+ */
+function flipsDetail(perEvent: PerEvent | undefined): string {
+  if (!perEvent) return '';
+  const { flips, walBytes } = perEvent;
+  return (
+    `, ${flips.toFixed(2)} status periods opened per event sent${flips < 0.95 ? ' (not every event changed its device: compare with care)' : ''}` +
+    `, WAL ${(walBytes / 1024).toFixed(1)} KB per event`
+  );
 }
 
 export async function measureIngestion(ctx: BenchContext, server: BenchServer): Promise<void> {
@@ -209,7 +235,7 @@ async function measureRuns(ctx: BenchContext, server: BenchServer, runs: { batch
   for (const { batch, connections } of runs) {
     try {
       await drain(ctx, server);
-      const { result: r, flips } = await flipsDuring(ctx, server, batch, periods, () => withServerCpu(server, () => webhookLoad(ctx, server, batch, connections)));
+      const { result: r, perEvent } = await flipsDuring(ctx, server, batch, periods, () => withServerCpu(server, () => webhookLoad(ctx, server, batch, connections)));
       const events = r.reqPerSec * batch;
       let target: string | undefined;
       let met: boolean | null = null;
@@ -229,7 +255,7 @@ async function measureRuns(ctx: BenchContext, server: BenchServer, runs: { batch
         detail:
           `${Math.round(r.reqPerSec)} msg/s, p50 ${r.p50} ms, p99 ${r.p99} ms` +
           (r.perServerCpuSecond ? `, ${Math.round(r.perServerCpuSecond * batch)} events per server CPU-second${pg ? ' (database not counted)' : ''}` : '') +
-          flipsDetail(flips) +
+          flipsDetail(perEvent) +
           (r.non2xx ? `, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}` : ''),
         ...(rowLoop && { baseline: { name: 'row loop', value: rowLoop, unit: 'events/s' }, ratio: events / rowLoop }),
         note: setBased ? `set-based statement baseline: ${Math.round(setBased)} events/s` : undefined,
@@ -250,13 +276,13 @@ async function measureUnderPulse(ctx: BenchContext, server: BenchServer, periods
     await drain(ctx, server);
     const browsers = startPulseBrowsers(server.url, token, 10);
     let r;
-    let flips: number | undefined;
+    let perEvent: PerEvent | undefined;
     let counted: BrowserCounts;
     try {
       // The browsers first fill the server's queues, as they would have when ingestion runs into them.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       browsers.start();
-      ({ result: r, flips } = await flipsDuring(ctx, server, 100, periods, () => webhookLoad(ctx, server, 100, 10, true)));
+      ({ result: r, perEvent } = await flipsDuring(ctx, server, 100, periods, () => webhookLoad(ctx, server, 100, 10, true)));
     } finally {
       // Always: browsers left reloading would load every later measurement.
       counted = await browsers.stop();
@@ -268,7 +294,7 @@ async function measureUnderPulse(ctx: BenchContext, server: BenchServer, periods
       name: 'batches of 100 while 10 browsers reload Pulse',
       value: events,
       unit: 'events/s',
-      detail: `${reloads} page reloads (${PULSE_CALLS.length} calls each) during the run (${browserErrors} failed), ${r.ok} messages completed, p99 ${r.p99} ms${flipsDetail(flips)}`,
+      detail: `${reloads} page reloads (${PULSE_CALLS.length} calls each) during the run (${browserErrors} failed), ${r.ok} messages completed, p99 ${r.p99} ms${flipsDetail(perEvent)}`,
       baseline: { name: 'batches of 100 alone', value: alone, unit: 'events/s' },
       ratio: events / alone,
       target: '>= 0.8x alone',
