@@ -142,11 +142,6 @@ async function drain(ctx: BenchContext, server: BenchServer): Promise<void> {
 
 const WARM_UP_SECONDS = 6;
 
-/**
- * PostgreSQL only: how many status periods the server has opened so far (the sequence behind their
- * ids). Every event of the walk is meant to flip its device, i.e. open one period (a report that
- * changes nothing is far cheaper); periods opened per event sent checks that a run measured flips.
- */
 interface DatabaseCounters {
   /** Status periods opened so far (the sequence behind their ids). */
   opened: number;
@@ -154,9 +149,14 @@ interface DatabaseCounters {
   walBytes: number;
 }
 
-type PeriodsReader = { read(): Promise<DatabaseCounters>; close(): Promise<void> } | undefined;
+type CountersReader = { read(): Promise<DatabaseCounters>; close(): Promise<void> } | undefined;
 
-async function periodsOpenedReader(ctx: BenchContext): Promise<PeriodsReader> {
+/**
+ * PostgreSQL only (the server holds PGlite): every event of the walk is meant to flip its device,
+ * i.e. open one period (a report that changes nothing is far cheaper), and periods opened per event
+ * sent checks that a run measured flips; the WAL per event says what each cost the database.
+ */
+async function databaseCounters(ctx: BenchContext): Promise<CountersReader> {
   if (!ctx.databaseUrl) return undefined;
   const database: Database = await openDatabase({ databaseUrl: ctx.databaseUrl });
   return {
@@ -182,16 +182,16 @@ interface PerEvent {
   walBytes: number;
 }
 
-async function flipsDuring<T>(ctx: BenchContext, server: BenchServer, batch: number, periods: PeriodsReader, run: () => Promise<T>): Promise<{ result: T; perEvent?: PerEvent }> {
-  const before = periods ? { counters: await periods.read(), sent: eventsSent(ctx, batch) } : undefined;
+async function perEventDuring<T>(ctx: BenchContext, server: BenchServer, batch: number, counters: CountersReader, run: () => Promise<T>): Promise<{ result: T; perEvent?: PerEvent }> {
+  const before = counters ? { read: await counters.read(), sent: eventsSent(ctx, batch) } : undefined;
   const result = await run();
-  if (!periods || !before) return { result };
+  if (!counters || !before) return { result };
   await drain(ctx, server);
   const sent = eventsSent(ctx, batch) - before.sent;
   if (sent <= 0) return { result };
   // The drain's own one-device message opens one period too: negligible against a run.
-  const after = await periods.read();
-  const per = (key: keyof DatabaseCounters) => (after[key] - before.counters[key]) / sent;
+  const after = await counters.read();
+  const per = (key: keyof DatabaseCounters) => (after[key] - before.read[key]) / sent;
   return { result, perEvent: { flips: per('opened'), walBytes: per('walBytes') } };
 }
 
@@ -219,23 +219,23 @@ export async function measureIngestion(ctx: BenchContext, server: BenchServer): 
   // Warm-up, not measured: the server's first job ticks (5 s after its start), JIT and prepared
   // statements are start-up work; with --only ingestion they fell into the first run.
   if (!ctx.size.amount) await webhookLoad(ctx, server, 1, 50, true, WARM_UP_SECONDS).catch((err: unknown) => ctx.results.fail('ingestion warm-up', err));
-  const periods = await periodsOpenedReader(ctx);
+  const counters = await databaseCounters(ctx);
   try {
-    await measureRuns(ctx, server, runs, periods);
-    await measureUnderPulse(ctx, server, periods);
+    await measureRuns(ctx, server, runs, counters);
+    await measureUnderPulse(ctx, server, counters);
   } finally {
-    await periods?.close();
+    await counters?.close();
   }
 }
 
-async function measureRuns(ctx: BenchContext, server: BenchServer, runs: { batch: number; connections: number }[], periods: PeriodsReader): Promise<void> {
+async function measureRuns(ctx: BenchContext, server: BenchServer, runs: { batch: number; connections: number }[], counters: CountersReader): Promise<void> {
   const rowLoop = ctx.shared.rowLoopEventsPerSec as number | undefined;
   const setBased = ctx.shared.setBasedEventsPerSec as number | undefined;
   const pg = ctx.kind === 'postgres';
   for (const { batch, connections } of runs) {
     try {
       await drain(ctx, server);
-      const { result: r, perEvent } = await flipsDuring(ctx, server, batch, periods, () => withServerCpu(server, () => webhookLoad(ctx, server, batch, connections)));
+      const { result: r, perEvent } = await perEventDuring(ctx, server, batch, counters, () => withServerCpu(server, () => webhookLoad(ctx, server, batch, connections)));
       const events = r.reqPerSec * batch;
       let target: string | undefined;
       let met: boolean | null = null;
@@ -268,7 +268,7 @@ async function measureRuns(ctx: BenchContext, server: BenchServer, runs: { batch
   }
 }
 
-async function measureUnderPulse(ctx: BenchContext, server: BenchServer, periods: PeriodsReader): Promise<void> {
+async function measureUnderPulse(ctx: BenchContext, server: BenchServer, counters: CountersReader): Promise<void> {
   const alone = ctx.shared.batch100EventsPerSec as number | undefined;
   if (!alone) return;
   try {
@@ -282,7 +282,7 @@ async function measureUnderPulse(ctx: BenchContext, server: BenchServer, periods
       // The browsers first fill the server's queues, as they would have when ingestion runs into them.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       browsers.start();
-      ({ result: r, perEvent } = await flipsDuring(ctx, server, 100, periods, () => webhookLoad(ctx, server, 100, 10, true)));
+      ({ result: r, perEvent } = await perEventDuring(ctx, server, 100, counters, () => webhookLoad(ctx, server, 100, 10, true)));
     } finally {
       // Always: browsers left reloading would load every later measurement.
       counted = await browsers.stop();
