@@ -202,12 +202,13 @@ async function perEventDuring<T>(ctx: BenchContext, server: BenchServer, batch: 
 }
 
 /**
- * Periods opened per event (1.00: every event flipped its device) and the WAL each event cost the
- * database (the whole cluster's WAL, the server's jobs included). The first change of a page after
+ * Periods opened per event (1.00: every event flipped its device), the messages sent and answered
+ * within the run (the difference is what the run's end left in flight), and the WAL each event cost
+ * the database (the whole cluster's WAL, the server's jobs included). The first change of a page after
  * a checkpoint logs the whole page (8 KB), so events that touch pages no recent event touched cost
  * far more WAL than the rows they write.
  */
-function flipsDetail(perEvent: PerEvent | undefined, answered: number): string {
+function perEventDetail(perEvent: PerEvent | undefined, answered: number): string {
   if (!perEvent) return '';
   const { flips, walBytes, messages } = perEvent;
   return (
@@ -262,7 +263,7 @@ async function measureRuns(ctx: BenchContext, server: BenchServer, runs: { batch
         detail:
           `${Math.round(r.reqPerSec)} msg/s, p50 ${r.p50} ms, p99 ${r.p99} ms` +
           (r.perServerCpuSecond ? `, ${Math.round(r.perServerCpuSecond * batch)} events per server CPU-second${pg ? ' (database not counted)' : ''}` : '') +
-          flipsDetail(perEvent, r.ok) +
+          perEventDetail(perEvent, r.ok) +
           (r.non2xx ? `, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}` : ''),
         ...(rowLoop && { baseline: { name: 'row loop', value: rowLoop, unit: 'events/s' }, ratio: events / rowLoop }),
         note: setBased ? `set-based statement baseline: ${Math.round(setBased)} events/s` : undefined,
@@ -301,7 +302,7 @@ async function measureUnderPulse(ctx: BenchContext, server: BenchServer, counter
       name: 'batches of 100 while 10 browsers reload Pulse',
       value: events,
       unit: 'events/s',
-      detail: `${reloads} page reloads (${PULSE_CALLS.length} calls each) during the run (${browserErrors} failed), ${r.ok} messages completed, p99 ${r.p99} ms${flipsDetail(perEvent, r.ok)}`,
+      detail: `${reloads} page reloads (${PULSE_CALLS.length} calls each) during the run (${browserErrors} failed), ${r.ok} messages completed, p99 ${r.p99} ms${perEventDetail(perEvent, r.ok)}`,
       baseline: { name: 'batches of 100 alone', value: alone, unit: 'events/s' },
       ratio: events / alone,
       target: '>= 0.8x alone',
