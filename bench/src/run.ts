@@ -111,7 +111,8 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, only: 
     await rollUpAllTenants(database, new Date());
     const rollupSeconds = (Date.now() - rollupStart) / 1000;
     console.log(`uptime rollup built in ${rollupSeconds.toFixed(1)} s`);
-    // A running database has been vacuumed by autovacuum long before anyone looks at it; freshly bulk-loaded
+    // A running database has been vacuumed long before anyone looks at it (by autovacuum on PostgreSQL, by the
+    // server's maintenance job on PGlite: jobs/pglite-maintenance.job.ts); freshly bulk-loaded
     // tables have no visibility map yet, so index-only scans would visit the heap for every row
     // (EXPLAIN at L: "Heap Fetches: 4099" in the company-wide reliability). Measure the steady state.
     const vacuumStart = Date.now();

@@ -1,0 +1,55 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../db/client.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { usesPostgres } from '../../test/database.ts';
+import { maintainPglite } from './pglite-maintenance.job.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const jobRunsStats = async () => {
+  await t.database.db.execute(sql`select pg_stat_force_next_flush()`);
+  const [row] = await queryRows<{ dead: number | string; vacuumed: boolean; analyzed: boolean; rows: number }>(
+    t.database.db,
+    sql`select s.n_dead_tup as dead, s.last_vacuum is not null as vacuumed, s.last_analyze is not null as analyzed, c.reltuples as rows
+          from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.relname = 'job_runs'`,
+  );
+  return { ...row!, dead: Number(row!.dead), rows: Number(row!.rows) };
+};
+
+const fill = (from: number, count: number) =>
+  t.database.db.execute(sql`insert into job_runs (job, tick) select 'maintenance-test', g::text from generate_series(${from}::int, ${from + count - 1}::int) g`);
+
+describe('embedded database maintenance', () => {
+  it('on PGlite vacuums and analyzes a table past the thresholds, analyzes one with changes only, and leaves quiet tables alone; on PostgreSQL does nothing', async () => {
+    if (usesPostgres()) {
+      // autovacuum keeps PostgreSQL: nothing to do here whatever the counters say
+      await fill(1, 2_000);
+      await t.database.db.execute(sql`delete from job_runs where job = 'maintenance-test'`);
+      expect(await maintainPglite(t.database)).toEqual([]);
+      return;
+    }
+    await maintainPglite(t.database); // whatever earlier files left behind
+    await fill(1, 10_000);
+    const first = await maintainPglite(t.database);
+    expect(first).toContainEqual(expect.objectContaining({ table: 'public.job_runs', action: 'vacuum analyze' }));
+    expect(await jobRunsStats()).toMatchObject({ dead: 0, vacuumed: true, analyzed: true, rows: 10_000 });
+
+    // 1,500 changed rows of 10,000: past analyze's 50 + 10 %, under vacuum's 50 + 20 % dead rows.
+    await t.database.db.execute(sql`update job_runs set finished_at = now() where job = 'maintenance-test' and tick::int <= 1500`);
+    const second = await maintainPglite(t.database);
+    expect(second.filter((m) => m.table === 'public.job_runs')).toEqual([expect.objectContaining({ action: 'analyze' })]);
+
+    // 5,000 of 10,000 deleted: past the dead rows' threshold.
+    await t.database.db.execute(sql`delete from job_runs where job = 'maintenance-test' and tick::int > 5000`);
+    expect(await maintainPglite(t.database)).toContainEqual(expect.objectContaining({ table: 'public.job_runs', action: 'vacuum analyze' }));
+    expect(await jobRunsStats()).toMatchObject({ dead: 0, rows: 5_000 });
+
+    expect(await maintainPglite(t.database)).toEqual([]);
+    await t.database.db.execute(sql`delete from job_runs where job = 'maintenance-test'`);
+  });
+});
