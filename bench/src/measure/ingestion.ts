@@ -219,18 +219,20 @@ function perEventDetail(perEvent: PerEvent | undefined, answered: number): strin
 }
 
 export async function measureIngestion(ctx: BenchContext, server: BenchServer): Promise<void> {
-  const runs: { batch: number; connections: number }[] = [
-    { batch: 1, connections: 50 },
-    { batch: 100, connections: 10 },
-    { batch: 1000, connections: 10 },
-  ];
+  const connectionsOf: Record<number, number> = { 1: 50, 100: 10, 1000: 10 };
+  // BENCH_INGEST_BATCHES=1,1,1: only these runs, in this order (A/B runs of one batch size); the
+  // under-Pulse run needs a batches-of-100 run for its baseline.
+  const batches = process.env.BENCH_INGEST_BATCHES?.split(',').map(Number) ?? [1, 100, 1000];
+  const unknown = batches.filter((b) => !connectionsOf[b]);
+  if (unknown.length) throw new Error(`BENCH_INGEST_BATCHES: batch sizes are 1, 100 and 1000 (not ${unknown.join(', ')})`);
+  const runs = batches.map((batch) => ({ batch, connections: connectionsOf[batch]! }));
   // Warm-up, not measured: the server's first job ticks (5 s after its start), JIT and prepared
   // statements are start-up work; with --only ingestion they fell into the first run.
   if (!ctx.size.amount) await webhookLoad(ctx, server, 1, 50, true, WARM_UP_SECONDS).catch((err: unknown) => ctx.results.fail('ingestion warm-up', err));
   const counters = await databaseCounters(ctx);
   try {
     await measureRuns(ctx, server, runs, counters);
-    await measureUnderPulse(ctx, server, counters);
+    if (batches.includes(100)) await measureUnderPulse(ctx, server, counters);
   } finally {
     await counters?.close();
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database, Executor, Tx } from './client.ts';
+import { pgliteTransactionOf, runCommands, type PgliteTransactionClient } from './commands.ts';
 
 /**
  * Statements planned once per database session instead of at every execution. The ingestion
@@ -41,10 +42,13 @@ export function preparedExecutor(runner: PreparedRunner, tx: Executor): Executor
  */
 export async function listReadExecutor(database: Pick<Database, 'kind' | 'prepared'>, tx: Tx): Promise<Executor> {
   if (database.kind !== 'postgres') return tx;
-  // For the rest of this transaction only (set_config(..., true)).
-  await tx.execute(sql`select set_config('plan_cache_mode', 'force_generic_plan', true)`);
+  // For the rest of this transaction only.
+  await runCommands(tx, GENERIC_PLANS);
   return preparedExecutor(database.prepared, tx);
 }
+
+/** `set local`: gone at the end of the transaction, so nothing else in the session plans differently. */
+const GENERIC_PLANS = 'set local plan_cache_mode = force_generic_plan';
 
 const dialect = new PgDialect();
 const nameOf = (text: string) => `vigil_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
@@ -73,16 +77,6 @@ export function literal(value: unknown): string {
   throw new Error(`prepared statement: unsupported value ${typeof value}`);
 }
 
-/** The PGlite transaction under a drizzle transaction (not part of drizzle's typed API); undefined outside a transaction. */
-interface PgliteTransactionClient {
-  query<T>(text: string): Promise<{ rows: T[] }>;
-}
-function pgliteTransactionOf(executor: Executor): PgliteTransactionClient | undefined {
-  const client = (executor as unknown as { session?: { client?: Partial<PgliteTransactionClient> & { transaction?: unknown } } }).session?.client;
-  // The database itself (not a transaction) has `transaction`: its calls must keep going through drizzle (and the priority gate).
-  return client && typeof client.query === 'function' && client.transaction === undefined ? (client as PgliteTransactionClient) : undefined;
-}
-
 /**
  * PGlite: one session, so one set of prepared names for the process (PREPARE outlives a rolled back
  * transaction). Inside a transaction the statement goes straight to PGlite's transaction: drizzle's
@@ -109,8 +103,7 @@ export function pgliteRunner(): PreparedRunner {
       const run = async (statement: string) =>
         raw ? (await raw.query<T>(statement)).rows : ((await executor.execute(sql.raw(statement))) as unknown as { rows: T[] }).rows;
       if (raw && !generic.has(raw)) {
-        // `set local`: gone at the end of the transaction, so nothing else in the session plans differently.
-        await raw.query('set local plan_cache_mode = force_generic_plan');
+        await raw.exec(GENERIC_PLANS);
         generic.add(raw);
       }
       if (!prepared.has(name)) {

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { Db, Tx } from './client.ts';
+import { runCommands } from './commands.ts';
 import { APP_ROLE } from './security.ts';
 
 /**
@@ -12,17 +12,24 @@ export const tenantScope = (tenantId: number): Scope => ({ kind: 'tenant', tenan
 export const allTenants: Scope = { kind: 'all' };
 
 /**
+ * The scope's settings for the current transaction only (`set local`), as one command text. The
+ * tenant id is checked to be an integer here: the text is run as is, nothing bound.
+ */
+export function scopeSettings(scope: Scope): string {
+  if (scope.kind === 'tenant' && !(Number.isSafeInteger(scope.tenantId) && scope.tenantId > 0)) throw new Error(`invalid tenant id in scope: ${String(scope.tenantId)}`);
+  const tenant = scope.kind === 'tenant' ? String(scope.tenantId) : '';
+  const all = scope.kind === 'all' ? 'on' : 'off';
+  return `set local role ${APP_ROLE}; set local app.tenant_id = '${tenant}'; set local app.all_tenants = '${all}'`;
+}
+
+/**
  * Runs `fn` in one transaction as the non-superuser application role with the
  * scope's tenant set, so row-level security filters every statement even if a
  * query forgets its tenant condition (security guide rules 1-2).
  */
 export async function inScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
-    const tenant = scope.kind === 'tenant' ? String(scope.tenantId) : '';
-    const all = scope.kind === 'all' ? 'on' : 'off';
-    await tx.execute(
-      sql`select set_config('role', ${APP_ROLE}, true), set_config('app.tenant_id', ${tenant}, true), set_config('app.all_tenants', ${all}, true)`,
-    );
+    await runCommands(tx, scopeSettings(scope));
     return fn(tx);
   });
 }
