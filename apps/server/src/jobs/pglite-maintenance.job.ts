@@ -15,12 +15,12 @@ import type { Job } from './scheduler.ts';
  * its rows or its inserts since the last vacuum exceed 1,000 + 20 % (that vacuum sets the visibility
  * map that index-only scans rely on); analyze when its changed rows exceed 50 + 10 %.
  */
-export const VACUUM_THRESHOLD = 50;
-export const VACUUM_SCALE = 0.2;
-export const INSERT_THRESHOLD = 1_000;
-export const INSERT_SCALE = 0.2;
-export const ANALYZE_THRESHOLD = 50;
-export const ANALYZE_SCALE = 0.1;
+const VACUUM_THRESHOLD = 50;
+const VACUUM_SCALE = 0.2;
+const INSERT_THRESHOLD = 1_000;
+const INSERT_SCALE = 0.2;
+const ANALYZE_THRESHOLD = 50;
+const ANALYZE_SCALE = 0.1;
 
 export interface TableMaintenance {
   /** Schema-qualified and quoted, as run. */
@@ -30,7 +30,6 @@ export interface TableMaintenance {
 }
 
 interface TableCounters {
-  name: string;
   rows: number;
   dead: number;
   inserted: number;
@@ -53,7 +52,7 @@ export async function maintainPglite(database: Database): Promise<TableMaintenan
   if (database.kind !== 'pglite') return [];
   // The counters of this backend reach pg_stat_user_tables only when flushed: at the end of this statement.
   await database.db.execute(sql`select pg_stat_force_next_flush()`);
-  const tables = await queryRows<{ name: string; rows: number | string; dead: number | string; inserted: number | string; changed: number | string }>(
+  const tables = await queryRows<{ name: string } & Record<keyof TableCounters, number | string>>(
     database.db,
     sql`select format('%I.%I', s.schemaname, s.relname) as name, c.reltuples as rows, s.n_dead_tup as dead,
                s.n_ins_since_vacuum as inserted, s.n_mod_since_analyze as changed
@@ -63,7 +62,7 @@ export async function maintainPglite(database: Database): Promise<TableMaintenan
   );
   const done: TableMaintenance[] = [];
   for (const row of tables) {
-    const action = actionFor({ name: row.name, rows: Number(row.rows), dead: Number(row.dead), inserted: Number(row.inserted), changed: Number(row.changed) });
+    const action = actionFor({ rows: Number(row.rows), dead: Number(row.dead), inserted: Number(row.inserted), changed: Number(row.changed) });
     if (!action) continue;
     const started = performance.now();
     // VACUUM runs outside any transaction block: a plain statement on the database, not inScope.
