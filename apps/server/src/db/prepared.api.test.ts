@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedDatabase } from '../../test/database.ts';
 import type { Database } from './client.ts';
-import { listReadExecutor, literal, preparedExecutor } from './prepared.ts';
+import { listReadExecutor, literal, pgliteRunner, preparedExecutor } from './prepared.ts';
 import { queryRows } from './client.ts';
 
 let database: Database;
@@ -42,8 +42,9 @@ describe('prepared statements', () => {
     expect(Number(rows[0]!.next)).toBe(42);
   });
 
-  it('plans a list read generically on PostgreSQL, for its own transaction only; PGlite reads as before', async () => {
-    const mode = (executor: Parameters<typeof queryRows>[0]) => queryRows<{ plan_cache_mode: string }>(executor, sql`show plan_cache_mode`);
+  it('plans a list read generically, for its own transaction only', async () => {
+    // A SELECT (PREPARE takes no SHOW).
+    const mode = (executor: Parameters<typeof queryRows>[0]) => queryRows<{ plan_cache_mode: string }>(executor, sql`select current_setting('plan_cache_mode') as plan_cache_mode`);
     const inside = await database.db.transaction(async (tx) => {
       const reader = await listReadExecutor(database, tx);
       // The same statement text with other values: each answer is its own values' answer.
@@ -52,15 +53,34 @@ describe('prepared statements', () => {
       return { reader, tx, answers, mode: (await mode(reader))[0]!.plan_cache_mode };
     });
     expect(inside.answers).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    if (database.kind === 'postgres') {
-      expect(inside.mode).toBe('force_generic_plan');
-      expect(inside.reader).not.toBe(inside.tx);
-    } else {
-      expect(inside.reader).toBe(inside.tx);
-    }
+    expect(inside.mode).toBe('force_generic_plan');
+    expect(inside.reader).not.toBe(inside.tx);
     // Gone with the transaction: other work on the same connections plans as PostgreSQL chooses.
     const after = await Promise.all(Array.from({ length: 10 }, () => database.db.transaction(async (tx) => (await mode(tx))[0]!.plan_cache_mode)));
     expect(after).toEqual(Array(10).fill('auto'));
+  });
+
+  it('keeps at most its cap of statements prepared on PGlite, the least recently used deallocated first', async () => {
+    const runner = pgliteRunner(3);
+    // One transaction: on PostgreSQL one pooled connection holds every PREPARE (PGlite has one session anyway).
+    const seen = await database.db.transaction(async (tx) => {
+      const prepared = preparedExecutor(runner, tx);
+      const add = async (k: number, n: number) => Number((await queryRows<{ v: number }>(prepared, sql`select ${sql.raw(String(k))} + ${n}::int as v`))[0]!.v);
+      const statements = async () =>
+        (await queryRows<{ statement: string }>(tx, sql`select statement from pg_prepared_statements where name like 'vigil_%'`)).map((r) => r.statement);
+      const answers = [await add(1000, 1), await add(2000, 1), await add(3000, 1), await add(1000, 2)];
+      // A fourth statement: 2000 is the least recently used now (1000 ran again after it).
+      answers.push(await add(4000, 1));
+      const kept = (await statements()).filter((t) => /select \d+000 \+/.test(t));
+      // Deallocated statements are prepared again when asked.
+      answers.push(await add(2000, 5));
+      for (const name of (await queryRows<{ name: string }>(tx, sql`select name from pg_prepared_statements where statement ~ 'select \d+000 \+'`)).map((r) => r.name)) {
+        await tx.execute(sql.raw(`deallocate ${name}`));
+      }
+      return { answers, kept };
+    });
+    expect(seen.answers).toEqual([1001, 2001, 3001, 1002, 4001, 2005]);
+    expect(seen.kept.map((t) => /select (\d+)/.exec(t)![1]).sort()).toEqual(['1000', '3000', '4000']);
   });
 
   it('writes literals PostgreSQL reads back exactly', () => {
@@ -69,5 +89,7 @@ describe('prepared statements', () => {
     expect(literal("o'clock")).toBe(`'o''clock'`);
     expect(() => literal(Number.NaN)).toThrow();
     expect(() => literal({})).toThrow();
+    // As PostgreSQL refuses a bound value holding a NUL (SQLSTATE 22021: the error handler's 400).
+    for (const nul of ['a\0b', ['ok', '\0']]) expect(() => literal(nul)).toThrow(expect.objectContaining({ code: '22021' }));
   });
 });

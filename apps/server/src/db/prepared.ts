@@ -28,22 +28,23 @@ export function preparedExecutor(runner: PreparedRunner, tx: Executor): Executor
 }
 
 /**
- * A list read's transaction, its statements planned once per pooled connection (PostgreSQL): run
- * prepared, with generic plans for the rest of the transaction. Left to choose (custom plans, or
- * `auto` with prepared statements, which measured the same), PostgreSQL planned every list statement
- * at every request: 1.2-1.9 ms of planning for a 0.2-1.2 ms run at size L, and for the portals list's
+ * A list read's transaction, its statements planned once per database session: run prepared, with
+ * generic plans for the rest of the transaction. Left to choose (custom plans, or `auto` with
+ * prepared statements, which measured the same), PostgreSQL planned every list statement at every
+ * request: 1.2-1.9 ms of planning for a 0.2-1.2 ms run at size L, and for the portals list's
  * kept-window scoring statement 2.5-3 ms for a 1-1.5 ms run (its generic plan reads the same indexes:
  * a page's scores 4.6-4.8 -> 1.5-1.7 ms). L @50, interleaved runs, custom -> generic, every page
  * different: cases 253-414 -> 504-693 req/s, alerts 206-227 -> 293-294, devices 193-201 -> 232-250;
  * same-URL cases/alerts pages 2,571-5,053 -> 3,581-7,168 (on a data set reused across runs; on a fresh
- * seed the two whole runs were within their noise of each other). PGlite keeps the plain path: one
- * session, and its runner's plan rule is set per ingestion transaction (the same direct path for lists
- * measured within the noise there).
+ * seed the two whole runs were within their noise of each other).
+ * PGlite the same (its runner sets the plan rule): planning was most of a list request there, 0.5-0.8
+ * ms for the total and 1.1-1.3 ms for the page against 0.2 and 1.2 ms of execution; in-process, a page
+ * anywhere in the list at S, plain -> prepared: devices 3.9 -> 2.6 ms, cases 3.0 -> 1.7 ms per request
+ * (alerts only once the page size was written into the text: cases/sql-list.ts pageLimit).
  */
 export async function listReadExecutor(database: Pick<Database, 'kind' | 'prepared'>, tx: Tx): Promise<Executor> {
-  if (database.kind !== 'postgres') return tx;
-  // For the rest of this transaction only.
-  await runCommands(tx, GENERIC_PLANS);
+  // For the rest of this transaction only (PGlite's runner sets it itself, once per transaction).
+  if (database.kind === 'postgres') await runCommands(tx, GENERIC_PLANS);
   return preparedExecutor(database.prepared, tx);
 }
 
@@ -54,13 +55,23 @@ const dialect = new PgDialect();
 const nameOf = (text: string) => `vigil_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
 
 /** A SQL string literal (standard_conforming_strings is on: only the quote is special). */
-const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
+const quoted = (text: string) => `'${withoutNul(text).replace(/'/g, "''")}'`;
+
+/**
+ * A NUL cannot be written into a statement's text (PGlite reads the text as a C string and would cut
+ * it there): refused as PostgreSQL refuses a bound value holding one, SQLSTATE 22021, which the error
+ * handler answers as a 400.
+ */
+function withoutNul(text: string): string {
+  if (text.includes('\0')) throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+  return text;
+}
 
 /** An array element inside a PostgreSQL array literal: double quotes, with `"` and `\` escaped. */
 function element(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  if (typeof value === 'string') return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  if (typeof value === 'string') return `"${withoutNul(value).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   throw new Error(`prepared statement: unsupported array element ${typeof value}`);
 }
 
@@ -92,7 +103,8 @@ export function literal(value: unknown): string {
  * statement path: 4.2-4.3 vs 6.9 ms for 1 message). The generic plans use the same indexes
  * (periods_device_idx, devices_external_key).
  */
-export function pgliteRunner(): PreparedRunner {
+export function pgliteRunner(cap = PGLITE_PREPARED_CAP): PreparedRunner {
+  // Insertion order is use order (a name is moved to the end when used): the first is the least recently used.
   const prepared = new Set<string>();
   const generic = new WeakSet<PgliteTransactionClient>();
   return {
@@ -106,7 +118,14 @@ export function pgliteRunner(): PreparedRunner {
         await raw.exec(GENERIC_PLANS);
         generic.add(raw);
       }
-      if (!prepared.has(name)) {
+      if (prepared.delete(name)) {
+        prepared.add(name);
+      } else {
+        if (prepared.size >= cap) {
+          const oldest = prepared.values().next().value!;
+          await run(`deallocate ${oldest}`);
+          prepared.delete(oldest);
+        }
         await run(`prepare ${name} as ${text}`);
         prepared.add(name);
       }
@@ -115,6 +134,13 @@ export function pgliteRunner(): PreparedRunner {
     },
   };
 }
+
+/**
+ * At most this many statements stay prepared in PGlite's one session (the least recently used goes
+ * first): list reads run prepared, and a list has a statement per shape (sort, filters, page size), so
+ * without a bound a caller walking every combination would grow the embedded database's memory.
+ */
+const PGLITE_PREPARED_CAP = 500;
 
 interface PgQueryable {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;

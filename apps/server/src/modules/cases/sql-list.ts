@@ -17,7 +17,22 @@ export function orderBy<S extends string>(sort: { field: S; dir: 'ASC' | 'DESC' 
   return sql`order by ${columns[sort.field]} ${dir} nulls last, ${tieBreak}`;
 }
 
-export const pageOf = (q: { offset: number; limit: number }): SQL => sql`limit ${q.limit} offset ${q.offset}`;
+/**
+ * A page's row count as SQL. Up to `LITERAL_LIMIT_MAX` it is written into the statement text: list
+ * reads run prepared with generic plans (db/prepared.ts), and a generic plan knows nothing of a bound
+ * `limit $n`, so PostgreSQL guesses a tenth of the rows. For the alerts page that guess (750 of 7,500
+ * rows at S) turned the deferred join into a hash join over a sequential scan of every alert of the
+ * tenant: 7.2 ms instead of 1.2 ms. With the page size in the text each size has its own statement
+ * (the sizes screens use, and the shorter last pages read from the end, all at most 100 rows), planned
+ * for that many rows. Larger pages stay bound, so a caller cannot make one statement per count up to
+ * the contract's maximum.
+ */
+export function pageLimit(limit: number): SQL {
+  return Number.isSafeInteger(limit) && limit >= 0 && limit <= LITERAL_LIMIT_MAX ? sql.raw(String(limit)) : sql`${limit}`;
+}
+const LITERAL_LIMIT_MAX = 100;
+
+export const pageOf = (q: { offset: number; limit: number }): SQL => sql`limit ${pageLimit(q.limit)} offset ${q.offset}`;
 
 export const allOf = (conditions: SQL[]): SQL => (conditions.length ? sql.join(conditions, sql` and `) : sql`true`);
 
@@ -68,4 +83,4 @@ export function pageOrder<S extends string>(
   return sql`order by ${columns[sort.field]} ${dir(sort.dir)} ${sql.raw(reverse ? 'nulls first' : 'nulls last')}, ${tie}`;
 }
 
-export const limitOf = (plan: PagePlan): SQL => sql`limit ${plan.limit} offset ${plan.offset}`;
+export const limitOf = (plan: PagePlan): SQL => pageOf(plan);

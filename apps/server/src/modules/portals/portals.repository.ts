@@ -3,6 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import { containsPattern, direction, prefixPattern, tenantCondition } from './sql-fragments.ts';
+import { pageOf } from '../cases/sql-list.ts';
 
 /** One portal with its tenant's name and per-type device counts (removed devices excluded). */
 export interface PortalRow {
@@ -69,7 +70,7 @@ export async function listPortals(
     sql`select ${SELECT_PORTAL}, count(*) over () as full_count ${FROM_PORTALS}
          where ${whereOf(f)}
          order by ${SORT_SQL[f.sort.field]} ${direction(f.sort.dir)}, p.id ${direction(f.sort.dir)}
-         limit ${f.limit} offset ${f.offset}`,
+         ${pageOf(f)}`,
   );
 }
 
