@@ -38,9 +38,10 @@ export function preparedExecutor(runner: PreparedRunner, tx: Executor): Executor
  * same-URL cases/alerts pages 2,571-5,053 -> 3,581-7,168 (on a data set reused across runs; on a fresh
  * seed the two whole runs were within their noise of each other).
  * PGlite the same (its runner sets the plan rule): planning was most of a list request there, 0.5-0.8
- * ms for the total and 1.1-1.3 ms for the page against 0.2 and 1.2 ms of execution; in-process, a page
- * anywhere in the list at S, plain -> prepared: devices 3.9 -> 2.6 ms, cases 3.0 -> 1.7 ms per request
- * (alerts only once the page size was written into the text: cases/sql-list.ts pageLimit).
+ * ms for the total and 1.1-1.3 ms for the page against 0.2 and 1.2 ms of execution. In-process, 300
+ * pages spread over each list at S, plain -> prepared: devices 3.9-5.0 -> 1.5-1.8 ms per request, cases
+ * 3.0-4.2 -> 1.1-1.6 ms, alerts 3.6-4.9 -> 1.5-1.8 ms; alerts only once the page size was written into
+ * the text (cases/sql-list.ts pageLimit; with it bound, 3.6 -> 4.0 ms).
  */
 export async function listReadExecutor(database: Pick<Database, 'kind' | 'prepared'>, tx: Tx): Promise<Executor> {
   // For the rest of this transaction only (PGlite's runner sets it itself, once per transaction).
