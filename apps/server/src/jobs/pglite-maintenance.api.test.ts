@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { usesPostgres } from '../../test/database.ts';
-import { maintainPglite } from './pglite-maintenance.job.ts';
+import { autovacuumOffWarning, maintainPglite } from './pglite-maintenance.job.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -51,5 +51,16 @@ describe('embedded database maintenance', () => {
 
     expect(await maintainPglite(t.database)).toEqual([]);
     await t.database.db.execute(sql`delete from job_runs where job = 'maintenance-test'`);
+  });
+
+  it('warns at start when PostgreSQL runs without autovacuum (the server vacuums only the embedded database)', async () => {
+    const warning = await autovacuumOffWarning(t.database);
+    if (!usesPostgres()) {
+      expect(warning).toBeUndefined();
+      return;
+    }
+    const [row] = await queryRows<{ autovacuum: string }>(t.database.db, sql`select current_setting('autovacuum') as autovacuum`);
+    if (row!.autovacuum === 'off') expect(warning).toMatch(/^PostgreSQL's autovacuum is off: /);
+    else expect(warning).toBeUndefined();
   });
 });
