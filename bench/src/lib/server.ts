@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../../../apps/server/src/db/client.ts';
 import { hasTaskset } from './cpu.ts';
+import { collectServerGarbage } from './server-gc.ts';
 
 /** The production entry point, unchanged. */
 const ENTRY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../apps/server/src/main.ts');
@@ -21,6 +22,8 @@ export interface BenchServer {
   logBytes(): number;
   /** Resident memory of the server process now, in bytes (Linux /proc). */
   rss(): number;
+  /** A full garbage collection in the server (lib/server-gc.ts); answers the JavaScript heap in use after it, in bytes. */
+  collectGarbage(): Promise<number>;
   /** Peak resident memory since start (VmHWM), in bytes. */
   peakRss(): number;
   stop(): Promise<void>;
@@ -49,6 +52,8 @@ function procStatusBytes(pid: number, field: string): number {
  */
 export async function startBenchServer(opts: ServerOptions): Promise<BenchServer> {
   const port = await freePort();
+  // Where the inspector opens when asked (SIGUSR1, collectGarbage): not opened otherwise.
+  const inspectPort = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -64,7 +69,7 @@ export async function startBenchServer(opts: ServerOptions): Promise<BenchServer
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;
   const profileArgs = opts.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfileDir}`] : [];
-  const nodeArgs = [process.execPath, ...profileArgs, '--import', 'tsx', ENTRY];
+  const nodeArgs = [process.execPath, ...profileArgs, `--inspect-port=127.0.0.1:${inspectPort}`, '--import', 'tsx', ENTRY];
   // taskset execs node in place (same pid), and every thread node starts inherits the CPU.
   const [cmd, ...args] = opts.cpu !== undefined && hasTaskset() ? ['taskset', '-c', String(opts.cpu), ...nodeArgs] : nodeArgs;
   // The server's own log (warnings and errors) goes to a file, so the bench output stays a table.
@@ -98,6 +103,7 @@ export async function startBenchServer(opts: ServerOptions): Promise<BenchServer
     logFile,
     logBytes: () => (existsSync(logFile) ? statSync(logFile).size : 0),
     rss: () => procStatusBytes(pid, 'VmRSS'),
+    collectGarbage: () => collectServerGarbage(pid, inspectPort),
     peakRss: () => procStatusBytes(pid, 'VmHWM'),
     stop: () =>
       new Promise<void>((resolve) => {
