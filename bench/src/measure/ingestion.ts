@@ -14,6 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../../apps/server/src/db/client.ts';
+import { autovacuumOffWarning } from '../../../apps/server/src/jobs/pglite-maintenance.job.ts';
 import type { BenchContext } from '../lib/context.ts';
 import { runLoad, type LoadResult } from '../lib/load.ts';
 import type { BenchServer } from '../lib/server.ts';
@@ -158,11 +159,11 @@ type CountersReader =
  * i.e. open one period (a report that changes nothing is far cheaper), and periods opened per event
  * sent checks that a run measured flips; the WAL per event says what each cost the database.
  */
-let noAutovacuumSaid = false;
-
 async function databaseCounters(ctx: BenchContext): Promise<CountersReader> {
   if (!ctx.databaseUrl) return undefined;
   const database: Database = await openDatabase({ databaseUrl: ctx.databaseUrl });
+  /** Asked once (the server's own start-up check). */
+  let autovacuumOff: boolean | undefined;
   return {
     async read() {
       const result = (await database.db.execute(
@@ -180,11 +181,11 @@ async function databaseCounters(ctx: BenchContext): Promise<CountersReader> {
      * running database with autovacuum (on by default) would be, within its minute, between runs.
      */
     async standInForAutovacuum() {
-      const result = (await database.db.execute(sql`select current_setting('autovacuum') as autovacuum`)) as unknown as { rows: { autovacuum: string }[] };
-      if (result.rows[0]?.autovacuum !== 'off') return;
-      if (!noAutovacuumSaid) console.log('  (autovacuum is off on this PostgreSQL: each ingestion run starts with a vacuum analyze)');
-      noAutovacuumSaid = true;
-      await database.exec('vacuum analyze');
+      if (autovacuumOff === undefined) {
+        autovacuumOff = (await autovacuumOffWarning(database)) !== undefined;
+        if (autovacuumOff) console.log('  (autovacuum is off on this PostgreSQL: each ingestion run starts with a vacuum analyze)');
+      }
+      if (autovacuumOff) await database.exec('vacuum analyze');
     },
     close: () => database.close(),
   };
