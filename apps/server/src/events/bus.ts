@@ -14,6 +14,12 @@ export type Handler = (event: Record<string, unknown>) => void;
 export interface EventBus {
   start(): Promise<void>;
   publish(topic: string, event: Record<string, unknown>, executor?: Executor): Promise<void>;
+  /**
+   * Several events of one topic, in order. Inside a transaction they go in ONE statement instead of
+   * one per event: on PGlite each statement is a round trip into the database, and 50 of them cost
+   * more than the writes they announce.
+   */
+  publishAll(topic: string, events: Record<string, unknown>[], executor?: Executor): Promise<void>;
   subscribe(topic: string, handler: Handler): () => void;
   stop(): Promise<void>;
 }
@@ -29,14 +35,23 @@ export function createEventBus(database: Database): EventBus {
       /* a malformed payload is not ours */
     }
   };
+  const publish: EventBus['publish'] = async (topic, event, executor) => {
+    const payload = JSON.stringify({ topic, event });
+    if (executor) await executor.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${payload})`);
+    else await database.notify(EVENTS_CHANNEL, payload);
+  };
   return {
     async start() {
       unlisten ??= await database.listen(EVENTS_CHANNEL, dispatch);
     },
-    async publish(topic, event, executor) {
-      const payload = JSON.stringify({ topic, event });
-      if (executor) await executor.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${payload})`);
-      else await database.notify(EVENTS_CHANNEL, payload);
+    publish,
+    async publishAll(topic, events, executor) {
+      if (!executor || events.length < 2) {
+        for (const event of events) await publish(topic, event, executor);
+        return;
+      }
+      const payloads = events.map((event) => JSON.stringify({ topic, event }));
+      await executor.execute(sql`select pg_notify(${EVENTS_CHANNEL}, payload) from unnest(${sql.param(payloads)}::text[]) with ordinality as e(payload, n) order by n`);
     },
     subscribe(topic, handler) {
       let set = handlers.get(topic);

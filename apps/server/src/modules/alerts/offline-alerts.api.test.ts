@@ -117,6 +117,37 @@ describe('Device Offline rules', () => {
     expect(count!.n).toBe(2);
   });
 
+  it('opens the alerts of many portals in one tick, each holding its own devices, counted and announced', async () => {
+    const portals = [await createPortal(t, cast.tenant, 'North'), await createPortal(t, cast.tenant, 'South'), await createPortal(t, cast.other, 'East')];
+    const devices = [
+      await createDevices(t, portals[0]!, [{ status: 0 }, { status: 1 }, { status: 0 }]),
+      await createDevices(t, portals[1]!, [{ status: 0 }]),
+      await createDevices(t, portals[2]!, [{ status: 0 }, { status: 0 }]),
+    ];
+    // A device already held by an open alert is not held again.
+    await tick();
+    const [late] = await createDevices(t, portals[1]!, [{ status: 0 }]);
+    await tick();
+
+    const tokens = [cast.admin.token, cast.admin.token, cast.otherAdmin.token];
+    const alerts = await Promise.all(portals.map((p, i) => alertsOf(p.id, tokens[i])));
+    expect(alerts.map((list) => list.map((a) => a.offlineCount))).toEqual([[2], [1, 1], [2]]);
+    expect(alerts.map((list) => list[0]!.customerName)).toEqual(['North', 'South', 'East']);
+    expect(await heldBy(alerts[0]![0]!.id)).toEqual([devices[0]![0]!.id, devices[0]![2]!.id]);
+    expect(await heldBy(alerts[1]![0]!.id)).toEqual([devices[1]![0]!.id]);
+    expect(await heldBy(alerts[1]![1]!.id)).toEqual([late!.id]);
+    expect(await heldBy(alerts[2]![0]!.id)).toEqual(devices[2]!.map((d) => d.id));
+    const tenants = [cast.tenant.id, cast.tenant.id, cast.other.id];
+    for (const [i, list] of alerts.entries()) {
+      for (const alert of list) {
+        await until(async () => announced.some((e) => e.alertId === alert.id));
+        expect(announced.filter((e) => e.alertId === alert.id)).toEqual([
+          { tenantId: tenants[i], alertId: alert.id, portalId: portals[i]!.id, customerName: portals[i]!.name, alertType: 0, offlineCount: alert.offlineCount },
+        ]);
+      }
+    }
+  });
+
   it('finds the open Device Offline alerts through their partial index (migration 0007)', async () => {
     const [index] = await queryRows<{ indexdef: string }>(t.database.db, sql`select indexdef from pg_indexes where indexname = 'alerts_open_offline_idx'`);
     expect(index?.indexdef).toMatch(/ON public\.alerts USING btree \(tenant_id, id\) WHERE \(\(alert_type = 0\) AND \(resolved_at IS NULL\)\)/);

@@ -1,7 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
-import { EVENTS_CHANNEL } from '../../events/bus.ts';
 import { TOPICS, type DeviceStatusEvent } from '../../events/topics.ts';
 
 /** Ids per event, so one NOTIFY payload stays well under PostgreSQL's 8 kB limit. */
@@ -48,17 +46,9 @@ export function statusEvents(
   return events;
 }
 
-/**
- * Delivers the events at commit of `tx`. One event goes through `deps.bus.publish`; several (a
- * group commit touching many portals) go in ONE statement instead of one per event, with the
- * bus's own channel and payload (`{topic, event}`, see events/bus.ts): on PGlite each statement
- * is a round trip into the database, and 50 of them cost more than the group's writes.
- */
+/** Delivers the events at commit of `tx`, in one statement however many portals a group commit touched. */
 export async function publishStatusEvents(deps: AppDeps, tx: Executor, events: DeviceStatusEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  if (events.length === 1) return deps.bus.publish(TOPICS.deviceStatus, events[0]!, tx);
-  const payloads = events.map((event) => JSON.stringify({ topic: TOPICS.deviceStatus, event }));
-  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, payload) from unnest(${sql.param(payloads)}::text[]) with ordinality as e(payload, n) order by n`);
+  await deps.bus.publishAll(TOPICS.deviceStatus, events, tx);
 }
 
 /** Publishes `devices.status` for one portal, delivered at commit of `tx` (statusEvents, then publishStatusEvents). */

@@ -19,6 +19,9 @@ function memoryBus(): EventBus {
     async publish(topic, event) {
       handlers.get(topic)?.forEach((h) => h(event));
     },
+    async publishAll(topic, events) {
+      for (const event of events) handlers.get(topic)?.forEach((h) => h(event));
+    },
     subscribe(topic, handler) {
       if (!handlers.has(topic)) handlers.set(topic, new Set());
       handlers.get(topic)!.add(handler);
