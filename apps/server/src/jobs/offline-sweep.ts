@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../db/client.ts';
 import { allTenants, inScope } from '../db/scope.ts';
 import type { AppDeps } from '../deps.ts';
-import { publishStatusChanges, type DeviceStatusChange } from '../modules/devices/status-events.ts';
+import { publishStatusEvents, statusEvents, type DeviceStatusChange } from '../modules/devices/status-events.ts';
 import type { Job } from './scheduler.ts';
 
 /**
@@ -82,7 +82,8 @@ export async function sweepOfflineDevices(deps: AppDeps, now: Date): Promise<num
         group.changes.push({ id: Number(r.id), status: 0, at: new Date(r.off_at).toISOString() });
         byPortal.set(key, group);
       }
-      for (const g of byPortal.values()) await publishStatusChanges(deps, tx, g, g.changes);
+      // Every portal's events in one statement (a sweep after an outage can touch every portal).
+      await publishStatusEvents(deps, tx, [...byPortal.values()].flatMap((g) => statusEvents(deps, g, g.changes)));
       return rows.length;
     });
     total += swept;

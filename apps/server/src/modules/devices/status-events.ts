@@ -59,5 +59,5 @@ export async function publishStatusChanges(
   changes: DeviceStatusChange[],
   extra: { removed?: number[] } = {},
 ): Promise<void> {
-  for (const event of statusEvents(deps, portal, changes, extra)) await deps.bus.publish(TOPICS.deviceStatus, event, tx);
+  await publishStatusEvents(deps, tx, statusEvents(deps, portal, changes, extra));
 }
