@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { runCommands } from '../../db/commands.ts';
 import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { at } from '../cases/sql-list.ts';
@@ -30,14 +31,19 @@ export const OPEN_OFFLINE_ALERT = sql`a.alert_type = 0 and a.resolved_at is null
  * insert, its announcement, the held devices, the count: 4 statements each) a storm of webhooks
  * turning 3,000 devices of 50 portals offline held PGlite's one session for 0.3-1.3 s per tick while
  * every webhook waited. Then, as two statements, the planner hashed every alert_devices row ever
- * written (20,000 at S, growing with each alert) twice per tick: 35-45 ms each with 2,100 devices
- * offline and nothing to do, planning 5-15 ms more. The open alerts' devices are now read per open
- * alert through the key of alert_devices (`offset 0` keeps that lateral subquery a per-alert lookup:
- * the planner, guessing ten times too many open alerts, would otherwise hash the whole table again).
+ * written (20,000 at S, 237,000 at L after the bench's storms, growing with each alert) twice per
+ * tick. The open alerts' devices are now read per open alert through the key of alert_devices
+ * (`offset 0` keeps that lateral subquery a per-alert lookup: the planner, guessing several times
+ * too many open alerts, would otherwise hash the whole table again), then hashed against the
+ * offline devices. A tick with nothing to do: S on PGlite, 2,100 devices offline, 62-69 -> 20-31
+ * ms; L on PostgreSQL, 43,000 offline held by 2,600 open alerts, 125-131 -> 79-93 ms.
  */
 export async function applyOfflineAlertRules(deps: Pick<AppDeps, 'database' | 'bus'>, now: Date): Promise<number[]> {
   return inScope(deps.database.db, allTenants, async (tx) => {
     await lockAlertRules(tx);
+    // PostgreSQL compiled this statement with JIT (its cost estimate passes jit_above_cost once
+    // thousands of alerts are open): 64 ms of compiling per tick at size L.
+    if (deps.database.kind === 'postgres') await runCommands(tx, 'set local jit = off');
     const opened = await deps.database.prepared.rows<AlertOpenedEvent>(
       tx,
       sql`with held as materialized (
@@ -45,21 +51,21 @@ export async function applyOfflineAlertRules(deps: Pick<AppDeps, 'database' | 'b
               from alerts a
              cross join lateral (select ad.device_id from alert_devices ad where ad.tenant_id = a.tenant_id and ad.alert_id = a.id offset 0) h
              where ${OPEN_OFFLINE_ALERT}),
-          offline as materialized (
-            select d.tenant_id, d.portal_id, d.id as device_id
-              from devices d
-              join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id and p.deleted_at is null
-             where d.status = 0 and d.removed_at is null),
           resolved as (
             update alerts a set resolved_at = ${at(now)}, updated_at = ${at(now)}
              where ${OPEN_OFFLINE_ALERT}
-               and not exists (select 1 from held h join offline o on o.tenant_id = h.tenant_id and o.device_id = h.device_id
-                                where h.tenant_id = a.tenant_id and h.alert_id = a.id)),
+               and not exists (
+                 select 1 from held h
+                   join devices d on d.tenant_id = h.tenant_id and d.id = h.device_id
+                   join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id and p.deleted_at is null
+                  where h.tenant_id = a.tenant_id and h.alert_id = a.id and d.status = 0 and d.removed_at is null)),
           uncovered as materialized (
-            select o.tenant_id, o.portal_id, o.device_id
-              from offline o
-              join tenants t on t.id = o.tenant_id and t.deleted_at is null
-             where not exists (select 1 from held h where h.tenant_id = o.tenant_id and h.device_id = o.device_id)),
+            select d.tenant_id, d.portal_id, d.id as device_id
+              from devices d
+              join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id and p.deleted_at is null
+              join tenants t on t.id = d.tenant_id and t.deleted_at is null
+             where d.status = 0 and d.removed_at is null
+               and not exists (select 1 from held h where h.tenant_id = d.tenant_id and h.device_id = d.id)),
           opened as (
             insert into alerts (tenant_id, portal_id, alert_type, offline_count, critical, created_at, updated_at)
             select u.tenant_id, u.portal_id, 0, count(*), 0, ${at(now)}, ${at(now)}

@@ -148,6 +148,21 @@ describe('Device Offline rules', () => {
     }
   });
 
+  it("resolves a deleted portal's alert, and opens none for its offline devices", async () => {
+    const portal = await createPortal(t, cast.tenant);
+    await createDevices(t, portal, [{ status: 0 }]);
+    await tick();
+    const [alert] = await alertsOf(portal.id);
+    expect(alert).toMatchObject({ status: 1 });
+    await t.database.db.execute(sql`update portals set deleted_at = now() where id = ${portal.id}`);
+    await tick();
+    const rows = await queryRows<{ resolved: boolean; n: number }>(
+      t.database.db,
+      sql`select bool_and(resolved_at is not null) as resolved, count(*)::int as n from alerts where portal_id = ${portal.id}`,
+    );
+    expect(rows[0]).toEqual({ resolved: true, n: 1 });
+  });
+
   it('finds the open Device Offline alerts through their partial index (migration 0007)', async () => {
     const [index] = await queryRows<{ indexdef: string }>(t.database.db, sql`select indexdef from pg_indexes where indexname = 'alerts_open_offline_idx'`);
     expect(index?.indexdef).toMatch(/ON public\.alerts USING btree \(tenant_id, id\) WHERE \(\(alert_type = 0\) AND \(resolved_at IS NULL\)\)/);
