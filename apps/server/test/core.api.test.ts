@@ -1,7 +1,6 @@
 import { healthEndpoints } from '@vigil/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './harness.ts';
-import { helmetHeaders } from '../src/http/security-headers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -40,14 +39,13 @@ describe('server core', () => {
     expect(res.headers['content-security-policy']).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(res.headers['x-request-id']).toBeTruthy();
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    // Every header helmet sets, on answers of every kind (a 404, an error) as well.
-    const helmets = helmetHeaders();
-    expect(Object.keys(helmets)).toEqual(expect.arrayContaining(['content-security-policy', 'strict-transport-security', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy', 'cross-origin-resource-policy']));
+    // helmet's headers on answers of every kind, the same as on a 200.
+    const helmets = ['content-security-policy', 'strict-transport-security', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'x-content-type-options'];
     for (const other of [await t.app.inject({ method: 'GET', url: '/v0/api/nowhere' }), await t.app.inject({ method: 'GET', url: '/v0/api/devices' })]) {
       expect(other.statusCode).toBeGreaterThanOrEqual(400);
-      for (const [name, value] of Object.entries(helmets)) expect(other.headers[name], name).toBe(value);
+      for (const name of helmets) expect(other.headers[name], name).toBe(res.headers[name]);
     }
-    for (const [name, value] of Object.entries(helmets)) expect(res.headers[name], name).toBe(value);
+    for (const name of helmets) expect(res.headers[name], name).toBeTruthy();
   });
 
   it('rejects malformed JSON and oversized bodies with 4xx, never 5xx', async () => {
