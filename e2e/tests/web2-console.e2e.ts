@@ -132,7 +132,12 @@ describe('Portals, licenses, cases and comments', () => {
     await dialog.getByLabel('Start date').click();
     await dialog.getByLabel('Start date').fill('2026-01-15');
     await page.keyboard.press('Enter');
+    // Every field has taken its value (its message gone) before the form is sent: under the whole
+    // suite's load the click could come before the typed date was committed, and the dialog stayed open.
+    for (const text of ['Device type is required', 'Terms are required', 'Device count must be at least 1', 'Start date is required'])
+      await poll(() => dialog.getByText(text).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Add License' }).click();
+    await poll(() => dialog.isVisible()).toBe(false);
     const row = page.getByRole('row').filter({ hasText: '2026-01-15' });
     await poll(() => row.count()).toBe(1);
     expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['Camera', '4', '3Y', '2026-01-15', '2029-01-15']));
