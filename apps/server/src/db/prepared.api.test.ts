@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedDatabase } from '../../test/database.ts';
 import type { Database } from './client.ts';
-import { listReadExecutor, literal, pgliteRunner, preparedExecutor } from './prepared.ts';
+import { preparedReadExecutor, literal, pgliteRunner, preparedExecutor } from './prepared.ts';
 import { queryRows } from './client.ts';
 
 let database: Database;
@@ -46,7 +46,7 @@ describe('prepared statements', () => {
     // A SELECT (PREPARE takes no SHOW).
     const mode = (executor: Parameters<typeof queryRows>[0]) => queryRows<{ plan_cache_mode: string }>(executor, sql`select current_setting('plan_cache_mode') as plan_cache_mode`);
     const inside = await database.db.transaction(async (tx) => {
-      const reader = await listReadExecutor(database, tx);
+      const reader = await preparedReadExecutor(database, tx);
       // The same statement text with other values: each answer is its own values' answer.
       const answers = [];
       for (let n = 0; n < 8; n++) answers.push(Number((await queryRows<{ next: number }>(reader, sql`select ${n}::int + 1 as next`))[0]!.next));

@@ -28,7 +28,7 @@ export function preparedExecutor(runner: PreparedRunner, tx: Executor): Executor
 }
 
 /**
- * A list read's transaction, its statements planned once per database session: run prepared, with
+ * A read's transaction (lists, Pulse; route.ts `readTx`), its statements planned once per database session: run prepared, with
  * generic plans for the rest of the transaction. Left to choose (custom plans, or `auto` with
  * prepared statements, which measured the same), PostgreSQL planned every list statement at every
  * request: 1.2-1.9 ms of planning for a 0.2-1.2 ms run at size L, and for the portals list's
@@ -43,7 +43,7 @@ export function preparedExecutor(runner: PreparedRunner, tx: Executor): Executor
  * 3.0-4.2 -> 1.1-1.6 ms, alerts 3.6-4.9 -> 1.5-1.8 ms; alerts only once the page size was written into
  * the text (cases/sql-list.ts pageLimit; with it bound, 3.6 -> 4.0 ms).
  */
-export async function listReadExecutor(database: Pick<Database, 'kind' | 'prepared'>, tx: Tx): Promise<Executor> {
+export async function preparedReadExecutor(database: Pick<Database, 'kind' | 'prepared'>, tx: Tx): Promise<Executor> {
   // For the rest of this transaction only (PGlite's runner sets it itself, once per transaction).
   if (database.kind === 'postgres') await runCommands(tx, GENERIC_PLANS);
   return preparedExecutor(database.prepared, tx);

@@ -3,7 +3,8 @@ import { MSG } from '@vigil/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import type { Tx } from '../db/client.ts';
+import type { Executor, Tx } from '../db/client.ts';
+import { preparedReadExecutor } from '../db/prepared.ts';
 import { allTenants, inScope, tenantScope, type Scope } from '../db/scope.ts';
 import type { AppDeps } from '../deps.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
@@ -23,6 +24,12 @@ export interface RouteContext<E extends Endpoint> {
   scope: Scope;
   /** One transaction in the caller's scope with row-level security on. */
   tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * A read's transaction, as `tx`, whose statements run prepared with generic plans (db/prepared.ts):
+   * planned once per database session instead of at every request. For reads of a few statement
+   * shapes (lists, Pulse): each shape stays prepared.
+   */
+  readTx<T>(fn: (executor: Executor) => Promise<T>): Promise<T>;
   req: FastifyRequest;
   reply: FastifyReply;
 }
@@ -114,6 +121,10 @@ export function route<E extends Endpoint>(app: FastifyInstance, deps: AppDeps, e
         tx: <T>(fn: (tx: Tx) => Promise<T>) => {
           if (!scope) throw new AppError('FORBIDDEN');
           return inScope(deps.database.db, scope, fn);
+        },
+        readTx: <T>(fn: (executor: Executor) => Promise<T>) => {
+          if (!scope) throw new AppError('FORBIDDEN');
+          return inScope(deps.database.db, scope, async (tx) => fn(await preparedReadExecutor(deps.database, tx)));
         },
         get req() {
           return shared ? notInSharedRead() : req;

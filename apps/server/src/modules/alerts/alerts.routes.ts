@@ -1,6 +1,5 @@
 import { alertEndpoints } from '@vigil/contracts';
 import type { AppModule } from '../index.ts';
-import { listReadExecutor } from '../../db/prepared.ts';
 import { route } from '../../http/route.ts';
 import { answerRefusalWith200 } from '../cases/cases.routes.ts';
 import { listAlertDevices, listAlerts } from './alerts.repository.ts';
@@ -10,7 +9,7 @@ import { createAlertByHand, createCaseFromAlert, getAlert } from './alerts.servi
 export const alertsModule: AppModule = (app, deps) => {
   route(app, deps, alertEndpoints.list, {
     permission: 'read',
-    handler: async ({ query, scope, tx }) => ({ data: await tx(async (t) => listAlerts(await listReadExecutor(deps.database, t), scope, query!, deps.clock.now())) }),
+    handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => listAlerts(reader, scope, query!, deps.clock.now())) }),
   });
 
   route(app, deps, alertEndpoints.get, {

@@ -86,7 +86,7 @@ export async function findCase(tx: Tx, scope: Scope, id: number): Promise<Case |
 }
 
 /** Count of open cases (status below Completed) per status code, from the kept counts (a few rows per portal). */
-export async function countOpenCasesByType(tx: Tx, scope: Scope): Promise<Map<number, number>> {
+export async function countOpenCasesByType(tx: Executor, scope: Scope): Promise<Map<number, number>> {
   const rows = await queryRows<{ caseType: number; count: number }>(
     tx,
     sql`select k.case_type as "caseType", sum(k.total)::int as count
@@ -97,7 +97,7 @@ export async function countOpenCasesByType(tx: Tx, scope: Scope): Promise<Map<nu
 }
 
 /** Cases completed (and still so) since the start of the current calendar quarter in each tenant's time zone. */
-export async function countCompletedThisQuarter(tx: Tx, scope: Scope, now: Date): Promise<number> {
+export async function countCompletedThisQuarter(tx: Executor, scope: Scope, now: Date): Promise<number> {
   const [row] = await queryRows<{ count: number }>(
     tx,
     sql`select count(*)::int as count ${CASE_FROM}

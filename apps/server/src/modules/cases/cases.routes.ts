@@ -1,7 +1,7 @@
 import { caseEndpoints, CASE_STATUSES, CASE_COMPLETED } from '@vigil/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppModule } from '../index.ts';
-import { listReadExecutor } from '../../db/prepared.ts';
+import { preparedReadExecutor } from '../../db/prepared.ts';
 import { route } from '../../http/route.ts';
 import { countCompletedThisQuarter, countOpenCasesByType, listCaseDevices, listCases } from './cases.repository.ts';
 import { changeCaseType, createCaseForPortal, getCase, visiblePortal } from './cases.service.ts';
@@ -26,13 +26,13 @@ export const casesModule: AppModule = (app, deps) => {
 
   route(app, deps, caseEndpoints.list, {
     permission: 'read',
-    handler: async (ctx) => ({ data: await ctx.tx(async (tx) => listCases(await listReadExecutor(deps.database, tx), ctx.scope, ctx.query!)) }),
+    handler: async (ctx) => ({ data: await ctx.readTx((reader) => listCases(reader, ctx.scope, ctx.query!)) }),
   });
 
   route(app, deps, caseEndpoints.sumup, {
     permission: 'read',
     handler: async (ctx) => {
-      const counts = await ctx.tx((tx) => countOpenCasesByType(tx, ctx.scope));
+      const counts = await ctx.readTx((reader) => countOpenCasesByType(reader, ctx.scope));
       const list = CASE_STATUSES.slice(0, CASE_COMPLETED).map((_, caseType) => ({ caseType, count: counts.get(caseType) ?? 0 }));
       return { data: { list, count: list.length } };
     },
@@ -40,7 +40,7 @@ export const casesModule: AppModule = (app, deps) => {
 
   route(app, deps, caseEndpoints.quarterCompleted, {
     permission: 'read',
-    handler: async (ctx) => ({ data: { count: await ctx.tx((tx) => countCompletedThisQuarter(tx, ctx.scope, deps.clock.now())) } }),
+    handler: async (ctx) => ({ data: { count: await ctx.readTx((reader) => countCompletedThisQuarter(reader, ctx.scope, deps.clock.now())) } }),
   });
 
   route(app, deps, caseEndpoints.get, {
@@ -70,7 +70,7 @@ export const casesModule: AppModule = (app, deps) => {
     handler: async (ctx) =>
       ctx.tx(async (tx) => {
         await visiblePortal(tx, ctx.scope, ctx.params!.id);
-        return { data: await listCases(await listReadExecutor(deps.database, tx), ctx.scope, ctx.query!, ctx.params!.id) };
+        return { data: await listCases(await preparedReadExecutor(deps.database, tx), ctx.scope, ctx.query!, ctx.params!.id) };
       }),
   });
 

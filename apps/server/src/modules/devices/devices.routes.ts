@@ -1,5 +1,4 @@
 import { deviceEndpoints } from '@vigil/contracts';
-import { listReadExecutor } from '../../db/prepared.ts';
 import { route } from '../../http/route.ts';
 import type { AppModule } from '../index.ts';
 import * as devices from './devices.service.ts';
@@ -8,7 +7,7 @@ import * as devices from './devices.service.ts';
 export const devicesModule: AppModule = (app, deps) => {
   route(app, deps, deviceEndpoints.list, {
     permission: 'monitoring:read',
-    handler: async ({ query, scope, tx }) => ({ data: await tx(async (t) => devices.listDevices(await listReadExecutor(deps.database, t), scope, query!)) }),
+    handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => devices.listDevices(reader, scope, query!)) }),
   });
 
   route(app, deps, deviceEndpoints.get, {

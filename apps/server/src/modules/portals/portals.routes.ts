@@ -1,5 +1,4 @@
 import { portalEndpoints } from '@vigil/contracts';
-import { listReadExecutor } from '../../db/prepared.ts';
 import { tenantScope } from '../../db/scope.ts';
 import { route } from '../../http/route.ts';
 import { allows } from '../../http/permissions.ts';
@@ -10,8 +9,8 @@ import * as portals from './portals.service.ts';
 export const portalsModule: AppModule = (app, deps) => {
   route(app, deps, portalEndpoints.list, {
     permission: 'portals:read',
-    handler: async ({ query, scope, tx }) =>
-      ({ data: await tx(async (t) => portals.listPortals(deps, await listReadExecutor(deps.database, t), { scope, q: query!.filter.q, sort: query!.sort, offset: query!.offset, limit: query!.limit })) }),
+    handler: async ({ query, scope, readTx }) =>
+      ({ data: await readTx((reader) => portals.listPortals(deps, reader, { scope, q: query!.filter.q, sort: query!.sort, offset: query!.offset, limit: query!.limit })) }),
   });
 
   route(app, deps, portalEndpoints.all, {

@@ -12,21 +12,21 @@ export const tenantOf = (scope: Scope) => (scope.kind === 'tenant' ? scope.tenan
 export const statsModule: AppModule = (app, deps) => {
   route(app, deps, statsEndpoints.pulseSummary, {
     permission: 'monitoring:read',
-    handler: async ({ query, scope, tx }) => ({ data: await tx((t) => pulseSummary(t, tenantOf(scope), windowOf(query, deps.clock.now()))) }),
+    handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => pulseSummary(reader, tenantOf(scope), windowOf(query, deps.clock.now()))) }),
   });
 
   route(app, deps, statsEndpoints.deviceTypeTotals, {
     permission: 'monitoring:read',
-    handler: async ({ scope, tx }) => {
-      const totals = await tx((t) => typeTotals(t, tenantOf(scope)));
+    handler: async ({ scope, readTx }) => {
+      const totals = await readTx((reader) => typeTotals(reader, tenantOf(scope)));
       return { data: DEVICE_TYPES.map((_, deviceType) => ({ deviceType, totalCount: totals[deviceType] ?? 0 })) };
     },
   });
 
   route(app, deps, statsEndpoints.deviceStats, {
     permission: 'monitoring:read',
-    handler: async ({ query, scope, tx }) => {
-      const page = await tx((t) => deviceStatsPage(t, tenantOf(scope), query!));
+    handler: async ({ query, scope, readTx }) => {
+      const page = await readTx((reader) => deviceStatsPage(reader, tenantOf(scope), query!));
       // Tenant users do not see the tenant column (spec: superAdmin only).
       const list = scope.kind === 'all' ? page.list : page.list.map(({ tenantName: _omit, ...row }) => row);
       return { data: { list, count: page.count } };
@@ -35,13 +35,13 @@ export const statsModule: AppModule = (app, deps) => {
 
   route(app, deps, statsEndpoints.customerDeviceSummary, {
     permission: 'monitoring:read',
-    handler: async ({ params, scope, tx }) => ({ data: await tx((t) => customerDeviceSummary(t, tenantOf(scope), params!.id)) }),
+    handler: async ({ params, scope, readTx }) => ({ data: await readTx((reader) => customerDeviceSummary(reader, tenantOf(scope), params!.id)) }),
   });
 
   route(app, deps, statsEndpoints.customerStats, {
     permission: 'monitoring:read',
-    handler: async ({ params, query, scope, tx }) => ({
-      data: await tx((t) => customerStats(t, tenantOf(scope), params!.id, windowOf(query, deps.clock.now()))),
+    handler: async ({ params, query, scope, readTx }) => ({
+      data: await readTx((reader) => customerStats(reader, tenantOf(scope), params!.id, windowOf(query, deps.clock.now()))),
     }),
   });
 };
