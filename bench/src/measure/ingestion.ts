@@ -5,7 +5,8 @@
  * device's status (read before the server starts, then as reported) and reports the other one.
  * Batches of 1 (at 50 connections), 100 and 1,000 devices (at 10 connections), after a 6-second
  * warm-up that is not measured; then batches of 100 again while 10 simulated browsers (a process of
- * their own) reload the Pulse page (all its calls in parallel, in a loop). Each run also reports
+ * their own) reload the Pulse page (all its calls in parallel, in a loop), between two runs of
+ * batches of 100 alone that are its baseline. Each run also reports
  * events per CPU-second of the server process, a figure a shared machine distorts less than the rate.
  */
 import type { AutocannonRequest } from 'autocannon';
@@ -298,10 +299,24 @@ async function measureRuns(ctx: BenchContext, server: BenchServer, runs: { batch
   }
 }
 
+/**
+ * Batches of 100 under Pulse reloads, against batches of 100 alone measured right before and right
+ * after it (their mean is the baseline): the same data set and server state on both sides. Until the
+ * tenth session the baseline was the earlier batches-of-100 run, measured before the batches of 1,000
+ * had added their dead rows and periods (PGlite has no autovacuum; its maintenance job runs when it
+ * runs), so the ratio also held the drift between the two moments. Both figures are reported.
+ */
 async function measureUnderPulse(ctx: BenchContext, server: BenchServer, counters: CountersReader): Promise<void> {
-  const alone = ctx.shared.batch100EventsPerSec as number | undefined;
-  if (!alone) return;
+  const earlier = ctx.shared.batch100EventsPerSec as number | undefined;
   try {
+    const alone = async () => {
+      await drain(ctx, server);
+      await counters?.standInForAutovacuum();
+      // Through perEventDuring: on PostgreSQL it drains and reads the statuses back, so no message cut off here turns a later event into a no-op.
+      const { result } = await perEventDuring(ctx, server, 100, counters, () => webhookLoad(ctx, server, 100, 10, true));
+      return result.reqPerSec * 100;
+    };
+    const before = await alone();
     const token = await ctx.sign(ctx.main);
     await drain(ctx, server);
     await counters?.standInForAutovacuum();
@@ -318,6 +333,8 @@ async function measureUnderPulse(ctx: BenchContext, server: BenchServer, counter
       // Always: browsers left reloading would load every later measurement.
       counted = await browsers.stop();
     }
+    const after = await alone();
+    const baseline = (before + after) / 2;
     const { reloads, errors: browserErrors } = counted;
     const events = r.reqPerSec * 100;
     ctx.results.add({
@@ -325,11 +342,14 @@ async function measureUnderPulse(ctx: BenchContext, server: BenchServer, counter
       name: 'batches of 100 while 10 browsers reload Pulse',
       value: events,
       unit: 'events/s',
-      detail: `${reloads} page reloads (${PULSE_CALLS.length} calls each) during the run (${browserErrors} failed), ${r.ok} messages completed, p99 ${r.p99} ms${perEventDetail(perEvent, r.ok)}`,
-      baseline: { name: 'batches of 100 alone', value: alone, unit: 'events/s' },
-      ratio: events / alone,
+      detail:
+        `${reloads} page reloads (${PULSE_CALLS.length} calls each) during the run (${browserErrors} failed), ${r.ok} messages completed, p99 ${r.p99} ms${perEventDetail(perEvent, r.ok)}; ` +
+        `batches of 100 alone right before ${Math.round(before)} and right after ${Math.round(after)} events/s` +
+        (earlier ? `; against the earlier batches-of-100 run (${Math.round(earlier)}): ${(events / earlier).toFixed(2)}x` : ''),
+      baseline: { name: 'batches of 100 alone (mean of the runs right before and after)', value: baseline, unit: 'events/s' },
+      ratio: events / baseline,
       target: '>= 0.8x alone',
-      met: events >= 0.8 * alone,
+      met: events >= 0.8 * baseline,
     });
   } catch (err) {
     ctx.results.fail('ingestion while Pulse reloads', err);

@@ -6,7 +6,7 @@
  * statements per message, so a change can be judged on a machine shared with other work.
  *
  *   npx tsx apps/server/src/modules/webhooks/bench-local.ts [phase ...]   phases: b1 b100 b1000 hb1000
- * Env: B1_MESSAGES, CREATE_DEVICES (devices per portal created first), BENCH_LOCAL_PROFILE=dir (a CPU profile per phase).
+ * Env: B1_MESSAGES, B1_CONNECTIONS (senders of the one-device phase, 50), CREATE_DEVICES (devices per portal created first), BENCH_LOCAL_PROFILE=dir (a CPU profile per phase).
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -29,7 +29,7 @@ interface Phase {
 }
 
 const PHASES: Record<string, Phase> = {
-  b1: { name: 'batches of 1 @50', batch: 1, connections: 50, messages: Number(process.env.B1_MESSAGES ?? 1000), flip: true },
+  b1: { name: `batches of 1 @${process.env.B1_CONNECTIONS ?? 50}`, batch: 1, connections: Number(process.env.B1_CONNECTIONS ?? 50), messages: Number(process.env.B1_MESSAGES ?? 1000), flip: true },
   b100: { name: 'batches of 100 @10', batch: 100, connections: 10, messages: 300, flip: true },
   b1000: { name: 'batches of 1000 @10', batch: 1000, connections: 10, messages: 40, flip: true },
   hb1000: { name: 'heartbeats 1000 @1', batch: 1000, connections: 1, messages: 20, flip: false },
