@@ -1,6 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { pgliteTransactionOf } from './commands.ts';
+import { PgliteNotifications } from './pglite-notifications.ts';
 import { pgliteRunner, postgresRunner, type PreparedRunner } from './prepared.ts';
 import { PriorityGate, type Lane } from './priority-gate.ts';
 import * as schema from './schema/index.ts';
@@ -27,7 +30,12 @@ export interface Database {
   exec(sqlText: string): Promise<void>;
   /** Subscribes to a NOTIFY channel (PostgreSQL) or the in-process equivalent (PGlite). */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
-  notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Sends the payloads on the channel, in order: inside `executor`'s transaction they reach the
+   * listeners at its commit (never on rollback), otherwise at once. PostgreSQL: one `pg_notify`
+   * statement; PGlite: in this process (pglite-notifications.ts).
+   */
+  notify(channel: string, payloads: string[], executor?: Executor): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,15 +60,17 @@ async function openPglite(dataDir: string): Promise<Database> {
   const client = await PGlite.create(location);
   // One session: one unit at a time, chosen by lane (PGlite itself would take them in arrival order).
   const gate = new PriorityGate({ capacity: 1, normalWhileUrgent: 1 });
+  const notifications = new PgliteNotifications();
   const inLane = (lane: Lane) =>
     drizzle(
       throughGate(client, {
-        transaction: (target, args) => gate.run(lane, () => startsOnANewTurn(() => target.transaction(...(args as Parameters<typeof target.transaction>)))),
+        transaction: (target, [callback]) =>
+          gate.run(lane, () => startsOnANewTurn(() => notifications.around((cb) => target.transaction(cb), callback as Parameters<typeof target.transaction>[0]))),
         query: (target, args) => gate.run(lane, () => startsOnANewTurn(() => target.query(...(args as Parameters<typeof target.query>)))),
       }),
       { schema },
     ) as unknown as Db;
-  // PGlite is one session in one process: NOTIFY/LISTEN work within it.
+  // PGlite is one session in one process: its listeners are all here (pglite-notifications.ts).
   return {
     kind: 'pglite',
     db: inLane('normal'),
@@ -70,10 +80,11 @@ async function openPglite(dataDir: string): Promise<Database> {
     exec: async (text) => {
       await client.exec(text);
     },
-    listen: async (channel, onPayload) => client.listen(channel, onPayload).then((unsub) => async () => unsub()),
-    notify: async (channel, payload) => {
-      await client.query('select pg_notify($1, $2)', [channel, payload]);
+    listen: async (channel, onPayload) => {
+      const unlisten = notifications.listen(channel, onPayload);
+      return async () => unlisten();
     },
+    notify: async (channel, payloads, executor) => notifications.notify(channel, payloads, executor && pgliteTransactionOf(executor)),
     close: () => client.close(),
   };
 }
@@ -190,8 +201,11 @@ async function openPostgres(url: string): Promise<Database> {
         set!.delete(onPayload);
       };
     },
-    notify: async (channel, payload) => {
-      await pool.query('select pg_notify($1, $2)', [channel, payload]);
+    notify: async (channel, payloads, executor) => {
+      if (payloads.length === 0) return;
+      const query = sql`select pg_notify(${channel}, payload) from unnest(${sql.param(payloads)}::text[]) with ordinality as e(payload, n) order by n`;
+      if (executor) await executor.execute(query);
+      else await db.execute(query);
     },
     close: async () => {
       listenClient?.release();

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database, Executor, Tx } from './client.ts';
-import { pgliteTransactionOf, runCommands, type PgliteTransactionClient } from './commands.ts';
+import { pgliteTransactionOf, runCommands, WRAPPED_TRANSACTION, type PgliteTransactionClient } from './commands.ts';
 
 /**
  * Statements planned once per database session instead of at every execution. The ingestion
@@ -24,7 +24,7 @@ export interface PreparedRunner {
  * Only `execute` is offered: nothing else of drizzle's API is prepared.
  */
 export function preparedExecutor(runner: PreparedRunner, tx: Executor): Executor {
-  return { execute: async (query: SQL) => ({ rows: await runner.rows(tx, query) }) } as unknown as Executor;
+  return { execute: async (query: SQL) => ({ rows: await runner.rows(tx, query) }), [WRAPPED_TRANSACTION]: tx } as unknown as Executor;
 }
 
 /**

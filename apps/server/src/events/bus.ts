@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.ts';
 
 /** The one channel carrying every cross-process event; payload `{topic, event}` as JSON (< 8 kB). */
@@ -15,9 +14,9 @@ export interface EventBus {
   start(): Promise<void>;
   publish(topic: string, event: Record<string, unknown>, executor?: Executor): Promise<void>;
   /**
-   * Several events of one topic, in order. Inside a transaction they go in ONE statement instead of
-   * one per event: on PGlite each statement is a round trip into the database, and 50 of them cost
-   * more than the writes they announce.
+   * Several events of one topic, in order. Inside a transaction they go in ONE statement on
+   * PostgreSQL instead of one per event (50 round trips cost more than the writes they announce),
+   * and without a statement on PGlite (db/pglite-notifications.ts).
    */
   publishAll(topic: string, events: Record<string, unknown>[], executor?: Executor): Promise<void>;
   subscribe(topic: string, handler: Handler): () => void;
@@ -35,24 +34,14 @@ export function createEventBus(database: Database): EventBus {
       /* a malformed payload is not ours */
     }
   };
-  const publish: EventBus['publish'] = async (topic, event, executor) => {
-    const payload = JSON.stringify({ topic, event });
-    if (executor) await executor.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${payload})`);
-    else await database.notify(EVENTS_CHANNEL, payload);
-  };
+  const publishAll: EventBus['publishAll'] = (topic, events, executor) =>
+    database.notify(EVENTS_CHANNEL, events.map((event) => JSON.stringify({ topic, event })), executor);
   return {
     async start() {
       unlisten ??= await database.listen(EVENTS_CHANNEL, dispatch);
     },
-    publish,
-    async publishAll(topic, events, executor) {
-      if (!executor || events.length < 2) {
-        for (const event of events) await publish(topic, event, executor);
-        return;
-      }
-      const payloads = events.map((event) => JSON.stringify({ topic, event }));
-      await executor.execute(sql`select pg_notify(${EVENTS_CHANNEL}, payload) from unnest(${sql.param(payloads)}::text[]) with ordinality as e(payload, n) order by n`);
-    },
+    publish: (topic, event, executor) => publishAll(topic, [event], executor),
+    publishAll,
     subscribe(topic, handler) {
       let set = handlers.get(topic);
       if (!set) handlers.set(topic, (set = new Set()));
