@@ -9,8 +9,11 @@ import type { Job } from './scheduler.ts';
  * Brings every tenant's uptime rollup (stats/rollup-build.ts) up to `now`, so the Pulse
  * reliability calls read day/hour rows instead of every status period, then its kept 30-day
  * window (stats/kept-window-build.ts) from it, so the portal scores of the window ending now read
- * one row per portal. One transaction per tenant (its rows and its rolled_until change together:
- * readers see the old or the new rollup). All tenants get the same `now`, so their kept windows
+ * one row per portal. Per tenant, one transaction for the rollup (its rows and its rolled_until
+ * change together: readers see the old or the new rollup), then one for the kept window (readers
+ * in between read the previous kept generation, exact on its own: kept-window-build.ts). Two
+ * shorter holds of PGlite's one session instead of one: at S after ingestion storms a tenant's
+ * tick held it 190-240 ms, during which every webhook waited. All tenants get the same `now`, so their kept windows
  * end at the same instant and the superAdmin's list reads them together. Also usable outside the
  * server, e.g. by the benchmark right after seeding history.
  */
@@ -18,11 +21,9 @@ export async function rollUpAllTenants(database: Database, now: Date): Promise<(
   const tenants = await inScope(database.db, allTenants, (tx) => queryRows<{ id: number }>(tx, sql`select id from tenants order by id`));
   const runs = [];
   for (const { id } of tenants) {
-    const run = await inScope(database.db, allTenants, async (tx) => {
-      const rolled = await rollUpTenant(tx, Number(id), now);
-      await keepWindow(tx, Number(id), now, rolled.periodIdMark);
-      return rolled;
-    });
+    const run = await inScope(database.db, allTenants, (tx) => rollUpTenant(tx, Number(id), now));
+    // Its own transaction: on PGlite every transaction holds the one session, and webhooks wait behind it.
+    await inScope(database.db, allTenants, (tx) => keepWindow(tx, Number(id), now, run.periodIdMark));
     runs.push({ tenantId: Number(id), ...run });
   }
   return runs;

@@ -24,10 +24,11 @@ const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS
 
 /**
  * Recomputes the tenant's kept window at T = now - lag, from the rollup just brought up to `now`
- * (call in the same transaction, after rollUpTenant, with its `periodIdMark`: a period with a
- * higher id may be missing from the rollup rows the base is summed from, so it is treated as not
- * in the base). Keeps the previous generation of rows for readers that read the state just
- * before this transaction committed.
+ * (call after rollUpTenant, in its transaction or in one of its own once it committed, with its
+ * `periodIdMark`: a period with a higher id may be missing from the rollup rows the base is summed
+ * from, so it is treated as not in the base, and its portal is scored another way; one written
+ * between the two transactions is such a period too). Keeps the previous generation of rows for
+ * readers that read the state just before this transaction committed.
  */
 export async function keepWindow(tx: Executor, tenantId: number, now: Date, periodIdMark: number): Promise<{ windowTo: Date; portals: number }> {
   const to = new Date(now.getTime() - KEPT_BASE_LAG_MS);

@@ -2,12 +2,14 @@ import { portalEndpoints, type Portal } from '@vigil/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
+import { allTenants, inScope } from '../../db/scope.ts';
 import { runTickOnce } from '../../jobs/scheduler.ts';
 import { uptimeRollupJob } from '../../jobs/uptime-rollup.job.ts';
 import { createCast, createPortal, type TestPortal, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { DAY, HOUR, historyKit, prng } from './history-test-kit.ts';
-import { KEPT_BASE_LAG_MS, KEPT_WINDOW_MS } from './kept-window-build.ts';
+import { keepWindow, KEPT_BASE_LAG_MS, KEPT_WINDOW_MS } from './kept-window-build.ts';
+import { rollUpTenant } from './rollup-build.ts';
 import { keptScoresByPortal } from './kept-window-query.ts';
 import { reliabilityByPortal, reliabilityByPortalLive } from './reliability.ts';
 
@@ -235,5 +237,21 @@ describe('kept reliability windows', () => {
     const after = await queryRows<{ window_to: Date | string }>(t.database.db, sql`select distinct window_to from kept_windows where tenant_id = ${cast.tenant.id} order by window_to`);
     expect(after.map((g) => new Date(g.window_to))).toEqual([at(5 * MIN - KEPT_BASE_LAG_MS), at(10 * MIN - KEPT_BASE_LAG_MS)]);
     await expectSameAsLive('two ticks later');
+  }, 120_000);
+
+  it('a period written between the rollup and the kept window (the job commits them apart) leaves its portal scored another way', async () => {
+    const now = at(15 * MIN);
+    t.clock.set(now);
+    for (const tenantId of [cast.tenant.id, cast.other.id]) {
+      const rolled = await inScope(t.database.db, allTenants, (tx) => rollUpTenant(tx, tenantId, now));
+      // Webhooks get the session between the two transactions: a flip dated before the new base T.
+      if (tenantId === cast.tenant.id) await flip(mine[4]!, await openDeviceOf(mine[4]!, at(-MIN)), 0, new Date(now.getTime() - KEPT_BASE_LAG_MS - MIN));
+      await inScope(t.database.db, allTenants, (tx) => keepWindow(tx, tenantId, now, rolled.periodIdMark));
+    }
+    expect(await keptUnsettled(cast.tenant.id)).toEqual([mine[4]!.id]);
+    await expectSameAsLive('a flip between the two transactions');
+    await runJob(at(20 * MIN));
+    expect(await keptUnsettled(cast.tenant.id)).toEqual([]);
+    await expectSameAsLive('the next tick');
   }, 120_000);
 });
