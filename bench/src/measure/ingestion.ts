@@ -238,6 +238,12 @@ function perEventDetail(perEvent: PerEvent | undefined, answered: number): strin
   );
 }
 
+/** Before each measured run: what earlier runs sent is applied, and (PostgreSQL, autovacuum off) the tables vacuumed. */
+async function readyForRun(ctx: BenchContext, server: BenchServer, counters: CountersReader): Promise<void> {
+  await drain(ctx, server);
+  await counters?.standInForAutovacuum();
+}
+
 export async function measureIngestion(ctx: BenchContext, server: BenchServer): Promise<void> {
   const connectionsOf: Record<number, number> = { 1: 50, 100: 10, 1000: 10 };
   // BENCH_INGEST_BATCHES=1,1,1: only these runs, in this order (A/B runs of one batch size); the
@@ -264,8 +270,7 @@ async function measureRuns(ctx: BenchContext, server: BenchServer, runs: { batch
   const pg = ctx.kind === 'postgres';
   for (const { batch, connections } of runs) {
     try {
-      await drain(ctx, server);
-      await counters?.standInForAutovacuum();
+      await readyForRun(ctx, server, counters);
       const { result: r, perEvent } = await perEventDuring(ctx, server, batch, counters, () => withServerCpu(server, () => webhookLoad(ctx, server, batch, connections)));
       const events = r.reqPerSec * batch;
       let target: string | undefined;
@@ -310,16 +315,14 @@ async function measureUnderPulse(ctx: BenchContext, server: BenchServer, counter
   const earlier = ctx.shared.batch100EventsPerSec as number | undefined;
   try {
     const alone = async () => {
-      await drain(ctx, server);
-      await counters?.standInForAutovacuum();
+      await readyForRun(ctx, server, counters);
       // Through perEventDuring: on PostgreSQL it drains and reads the statuses back, so no message cut off here turns a later event into a no-op.
       const { result } = await perEventDuring(ctx, server, 100, counters, () => webhookLoad(ctx, server, 100, 10, true));
       return result.reqPerSec * 100;
     };
     const before = await alone();
     const token = await ctx.sign(ctx.main);
-    await drain(ctx, server);
-    await counters?.standInForAutovacuum();
+    await readyForRun(ctx, server, counters);
     const browsers = startPulseBrowsers(server.url, token, 10);
     let r;
     let perEvent: PerEvent | undefined;

@@ -70,8 +70,10 @@ export class PgliteNotifications {
     for (const { channel, payloads } of sent) {
       const set = this.listeners.get(channel);
       if (!set) continue;
+      // A copy: a listener may unsubscribe while being called.
+      const listeners = [...set];
       for (const payload of payloads) {
-        for (const listener of [...set]) {
+        for (const listener of listeners) {
           // The transaction has committed: a listener's failure is its own, never its sender's.
           try {
             listener(payload);

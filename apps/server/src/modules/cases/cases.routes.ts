@@ -1,7 +1,6 @@
 import { caseEndpoints, CASE_STATUSES, CASE_COMPLETED } from '@vigil/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppModule } from '../index.ts';
-import { preparedReadExecutor } from '../../db/prepared.ts';
 import { route } from '../../http/route.ts';
 import { countCompletedThisQuarter, countOpenCasesByType, listCaseDevices, listCases } from './cases.repository.ts';
 import { changeCaseType, createCaseForPortal, getCase, visiblePortal } from './cases.service.ts';
@@ -68,9 +67,9 @@ export const casesModule: AppModule = (app, deps) => {
   route(app, deps, caseEndpoints.listOfCustomer, {
     permission: 'read',
     handler: async (ctx) =>
-      ctx.tx(async (tx) => {
-        await visiblePortal(tx, ctx.scope, ctx.params!.id);
-        return { data: await listCases(await preparedReadExecutor(deps.database, tx), ctx.scope, ctx.query!, ctx.params!.id) };
+      ctx.readTx(async (reader) => {
+        await visiblePortal(reader, ctx.scope, ctx.params!.id);
+        return { data: await listCases(reader, ctx.scope, ctx.query!, ctx.params!.id) };
       }),
   });
 

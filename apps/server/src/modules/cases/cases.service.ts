@@ -1,6 +1,6 @@
 import { CASE_COMPLETED, CASE_MSG, type Case } from '@vigil/contracts';
 import { sql } from 'drizzle-orm';
-import { queryRows, type Tx } from '../../db/client.ts';
+import { queryRows, type Executor, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { openCase, type CaseOpeningResult } from './case-opening.ts';
@@ -10,7 +10,7 @@ import { inTenant } from './sql-list.ts';
 type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 
 /** The portal as the caller may see it (not deleted), or 404. */
-export async function visiblePortal(tx: Tx, scope: Scope, portalId: number): Promise<{ tenantId: number; id: number; name: string }> {
+export async function visiblePortal(tx: Executor, scope: Scope, portalId: number): Promise<{ tenantId: number; id: number; name: string }> {
   const [portal] = await queryRows<{ tenantId: number; id: number; name: string }>(
     tx,
     sql`select p.tenant_id as "tenantId", p.id, p.name from portals p where ${inTenant(scope, sql`p.tenant_id`)} and p.id = ${portalId} and p.deleted_at is null`,
