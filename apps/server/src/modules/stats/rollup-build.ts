@@ -3,37 +3,54 @@ import { queryRows, type Executor } from '../../db/client.ts';
 import { rebuildHours } from './rollup-hours.ts';
 
 /**
- * Builds the uptime rollup of one tenant (docs/uptime-rollup.md), set-based.
+ * Builds the uptime rollup of one tenant (docs/uptime-rollup.md), set-based and incrementally:
+ * a run rewrites only the rows that can have changed since the rows were written.
  *
- * What can change a past day: periods are only ever changed by closing a device's open period
- * at some `at` and inserting the next period starting at that same `at` (webhook reports, the
- * offline sweep), by inserting a new device's first period at its first report, and by a
- * removal closing the open period at the removal (now). So every change to day d inserts a
- * period that starts on or before d. Each run therefore recomputes, per portal, from the
- * earliest start day of the periods inserted since the run before last (ids above
- * `period_id_prev_mark`: two runs back, so a transaction still in flight during the last run
- * is not missed), and always the last 2 days (a safety net for anything else recent).
+ * What can change the past: periods are only ever changed by closing a device's open period at
+ * some `at` and inserting the next period starting at that same `at` (webhook reports, the offline
+ * sweep), by inserting a new device's first period at its first report, and by a removal closing
+ * the open period at the removal (its request's now). So a change at instant `at` touches the rows
+ * of `at`'s day (hour) and later ones, and a stored row's counts at its first instant only when `at`
+ * is that very instant. A run finds the changes since the run before last (two runs back, so a
+ * transaction still in flight during the last run is not missed): periods with ids above
+ * `period_id_prev_mark`, and devices removed at most REMOVAL_LAG before the last run or since. It
+ * rewrites the day rows of each changed portal from the day of its earliest change, the new days
+ * (those past `rolled_until`) of every portal, and the tenant's hour rows from the earliest change
+ * or the last rolled hour, whichever is first. Changes after the last rolled midnight (hour) touch
+ * no stored day (hour) row: a run in the middle of a day with webhooks arriving writes a few hour
+ * rows only.
  */
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 /** Days per INSERT statement when (re)building a long stretch of history. */
 const CHUNK_DAYS = 7;
+/**
+ * A removal's time is its request's now, which precedes its commit by the request's duration (at
+ * most the 30 s statement timeout per statement): a removal committed after the last run's snapshot
+ * is dated at most this long before that run.
+ */
+const REMOVAL_LAG_MS = 10 * 60_000;
 
 const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
+const floorHour = (d: Date) => new Date(Math.floor(d.getTime() / HOUR_MS) * HOUR_MS);
+const ceilHour = (d: Date) => new Date(Math.ceil(d.getTime() / HOUR_MS) * HOUR_MS);
+const dateOf = (d: Date) => d.toISOString().slice(0, 10);
 const addDays = (d: Date, n: number) => new Date(d.getTime() + n * DAY_MS);
 const utc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 
 interface State {
   rolled_until: Date | string;
+  hours_rolled_until: Date | string;
   period_id_mark: number | string;
   period_id_prev_mark: number | string;
+  updated_at: Date | string;
 }
 
 export interface RollupRun {
   /** First day recomputed for any portal (null when the tenant has no history). */
   fromDay: Date | null;
-  /** Portals recomputed from earlier than the 2-day safety net (back-dated periods). */
+  /** Portals whose stored days were recomputed for a change (a back-dated period or a removal). */
   backdatedPortals: number;
   /** The highest period id when the run began: periods above it may be missing from its rows. */
   periodIdMark: number;
@@ -42,10 +59,11 @@ export interface RollupRun {
 /** Brings the tenant's rollup up to the UTC midnight before `now`; call inside one transaction (the state row is locked). */
 export async function rollUpTenant(tx: Executor, tenantId: number, now: Date): Promise<RollupRun> {
   const until = floorDay(now);
-  const untilHour = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
+  const untilHour = floorHour(now);
   const [state] = await queryRows<State>(
     tx,
-    sql`select rolled_until, period_id_mark, period_id_prev_mark from uptime_rollup_state where tenant_id = ${tenantId} for update`,
+    sql`select rolled_until, hours_rolled_until, period_id_mark, period_id_prev_mark, updated_at
+          from uptime_rollup_state where tenant_id = ${tenantId} for update`,
   );
   const [{ max_id: maxIdRaw }] = await queryRows<{ max_id: number | string }>(
     tx,
@@ -53,40 +71,19 @@ export async function rollUpTenant(tx: Executor, tenantId: number, now: Date): P
   ) as [{ max_id: number | string }];
   const maxId = Number(maxIdRaw);
 
-  let base: Date | null;
-  let backdated: { portal_id: number; day: Date }[] = [];
-  if (!state) {
-    // First run: all of history.
-    const [first] = await queryRows<{ first: Date | string | null }>(
-      tx,
-      sql`select min(started_at) as first from device_status_periods where tenant_id = ${tenantId}`,
-    );
-    base = first?.first ? new Date(Math.min(floorDay(new Date(first.first)).getTime(), until.getTime())) : null;
-  } else {
-    base = new Date(Math.min(addDays(until, -2).getTime(), new Date(state.rolled_until).getTime()));
-    const fresh = await queryRows<{ portal_id: number; first: Date | string }>(
-      tx,
-      sql`select portal_id, min(started_at) as first from device_status_periods
-           where tenant_id = ${tenantId} and id > ${Number(state.period_id_prev_mark)} group by portal_id`,
-    );
-    backdated = fresh
-      .map((f) => ({ portal_id: Number(f.portal_id), day: floorDay(new Date(f.first)) }))
-      .filter((f) => f.day < base!);
-  }
-
-  if (base) {
-    const earliest = backdated.reduce((min, f) => (f.day < min ? f.day : min), base);
-    const portals = `{${backdated.map((f) => f.portal_id).join(',')}}`;
-    const days = `{${backdated.map((f) => f.day.toISOString().slice(0, 10)).join(',')}}`;
-    const fromOf = sql`coalesce((select f.day from unnest(${portals}::int[], ${days}::date[]) as f(portal_id, day) where f.portal_id = r.portal_id), ${base.toISOString().slice(0, 10)}::date)`;
-    await tx.execute(sql`delete from uptime_rollups r where r.tenant_id = ${tenantId} and r.day >= ${earliest.toISOString().slice(0, 10)}::date and r.day >= ${fromOf}`);
-    for (let chunk = earliest; chunk <= until; chunk = addDays(chunk, CHUNK_DAYS)) {
+  const plan = state ? await planSinceLastRun(tx, tenantId, state, until, untilHour) : await planFirstRun(tx, tenantId, until);
+  if (plan.daysFrom) {
+    const { base, changed } = plan;
+    const portals = `{${changed.map((f) => f.portal_id).join(',')}}`;
+    const days = `{${changed.map((f) => f.day.toISOString().slice(0, 10)).join(',')}}`;
+    const fromOf = sql`coalesce((select f.day from unnest(${portals}::int[], ${days}::date[]) as f(portal_id, day) where f.portal_id = r.portal_id), ${base ? sql`${dateOf(base)}::date` : sql`'infinity'::date`})`;
+    await tx.execute(sql`delete from uptime_rollups r where r.tenant_id = ${tenantId} and r.day >= ${dateOf(plan.daysFrom)}::date and r.day >= ${fromOf}`);
+    for (let chunk = plan.daysFrom; chunk <= until; chunk = addDays(chunk, CHUNK_DAYS)) {
       await insertDays(tx, { tenantId, until, base, portals, days, chunkFrom: chunk, chunkTo: addDays(chunk, CHUNK_DAYS) });
     }
-    await rebuildHours(tx, tenantId, earliest, untilHour);
-  } else {
-    await tx.execute(sql`delete from uptime_rollup_hours where tenant_id = ${tenantId}`);
   }
+  if (plan.hoursFrom) await rebuildHours(tx, tenantId, plan.hoursFrom, untilHour);
+  else if (!state) await tx.execute(sql`delete from uptime_rollup_hours where tenant_id = ${tenantId}`);
 
   await tx.execute(sql`
     insert into uptime_rollup_state (tenant_id, rolled_until, hours_rolled_until, period_id_mark, period_id_prev_mark, updated_at)
@@ -95,18 +92,75 @@ export async function rollUpTenant(tx: Executor, tenantId: number, now: Date): P
     on conflict (tenant_id) do update
        set rolled_until = excluded.rolled_until, hours_rolled_until = excluded.hours_rolled_until, period_id_mark = excluded.period_id_mark,
            period_id_prev_mark = excluded.period_id_prev_mark, updated_at = excluded.updated_at`);
-  return { fromDay: base && backdated.reduce((min, f) => (f.day < min ? f.day : min), base), backdatedPortals: backdated.length, periodIdMark: maxId };
+  return { fromDay: plan.daysFrom ?? plan.hoursFrom, backdatedPortals: plan.changed.length, periodIdMark: maxId };
+}
+
+interface RunPlan {
+  /** Every portal's days are recomputed from this midnight on (null: only the changed portals'). */
+  base: Date | null;
+  /** Portals recomputed from an earlier day than `base` (the day of their earliest change). */
+  changed: { portal_id: number; day: Date }[];
+  /** The first day recomputed for any portal; null when no day row changes. */
+  daysFrom: Date | null;
+  /** The first hour recomputed (its stored counts at start are still right); null when no hour row changes. */
+  hoursFrom: Date | null;
+}
+
+/** First run for a tenant: all of its history (7-day chunks, one statement each). */
+async function planFirstRun(tx: Executor, tenantId: number, until: Date): Promise<RunPlan> {
+  const [first] = await queryRows<{ first: Date | string | null }>(
+    tx,
+    sql`select min(started_at) as first from device_status_periods where tenant_id = ${tenantId}`,
+  );
+  const base = first?.first ? new Date(Math.min(floorDay(new Date(first.first)).getTime(), until.getTime())) : null;
+  return { base, changed: [], daysFrom: base, hoursFrom: base };
+}
+
+/**
+ * What changed since the run before last (periods inserted, devices removed), per portal its
+ * earliest instant; then which day and hour rows that touches (see the head of this file).
+ */
+async function planSinceLastRun(tx: Executor, tenantId: number, state: State, until: Date, untilHour: Date): Promise<RunPlan> {
+  const rolledUntil = new Date(state.rolled_until);
+  const hoursRolledUntil = new Date(state.hours_rolled_until);
+  const removedSince = new Date(new Date(state.updated_at).getTime() - REMOVAL_LAG_MS);
+  const rows = await queryRows<{ portal_id: number; first: Date | string }>(
+    tx,
+    sql`select portal_id, min(at) as first
+          from (select portal_id, started_at as at from device_status_periods
+                 where tenant_id = ${tenantId} and id > ${Number(state.period_id_prev_mark)}
+                union all
+                select portal_id, removed_at from devices
+                 where tenant_id = ${tenantId} and removed_at > ${removedSince.toISOString()}::timestamptz) c
+         group by portal_id`,
+  );
+  const changes = rows.map((r) => ({ portal_id: Number(r.portal_id), at: new Date(r.first) }));
+  // Days past the rolled midnight are new for every portal; the rolled midnight's own row held counts only.
+  const base = rolledUntil < until ? rolledUntil : null;
+  // A change after `until` touches no stored day row (the `until` row holds the counts at its first instant only).
+  const changed = changes
+    .filter((c) => c.at <= until)
+    .map((c) => ({ portal_id: c.portal_id, day: floorDay(c.at) }))
+    .filter((c) => !base || c.day < base);
+  const daysFrom = [...(base ? [base] : []), ...changed.map((c) => c.day)].reduce<Date | null>((min, d) => (!min || d < min ? d : min), null);
+  // Hours: the same rule per hour, for the tenant as a whole. Starting at a change's hour reuses that
+  // row's counts at start, so a change at exactly an hour's first instant starts an hour earlier.
+  const hourStarts = changes.filter((c) => c.at <= untilHour).map((c) => new Date(ceilHour(c.at).getTime() - HOUR_MS));
+  if (hoursRolledUntil < untilHour) hourStarts.push(hoursRolledUntil);
+  const hoursFrom = hourStarts.reduce<Date | null>((min, d) => (!min || d < min ? d : min), null);
+  return { base, changed, daysFrom, hoursFrom };
 }
 
 /**
  * Inserts the rows of days in [chunkFrom, chunkTo) (and <= until) from each portal's first
- * recomputed day on. Works in UTC timestamps without time zone, so a day is always 24 h.
+ * recomputed day on (each changed portal from its own day; the others from `base`, or not at all
+ * when `base` is null). Works in UTC timestamps without time zone, so a day is always 24 h.
  * A period contributes to every day it overlaps; it is "at start" of day d when it began
  * before d and ends after d. The `until` day only gets its counts (its integral stops at until).
  */
 async function insertDays(
   tx: Executor,
-  o: { tenantId: number; until: Date; base: Date; portals: string; days: string; chunkFrom: Date; chunkTo: Date },
+  o: { tenantId: number; until: Date; base: Date | null; portals: string; days: string; chunkFrom: Date; chunkTo: Date },
 ): Promise<void> {
   const H = utc(o.until);
   const c0 = utc(o.chunkFrom);
@@ -118,10 +172,10 @@ async function insertDays(
     ), src as (
       select p.portal_id, p.status, p.started_at at time zone 'UTC' as s,
              least(coalesce(p.ended_at, 'infinity'::timestamptz), coalesce(d.removed_at, 'infinity'::timestamptz)) at time zone 'UTC' as e,
-             greatest(coalesce(f.day, ${o.base.toISOString().slice(0, 10)}::date)::timestamp, ${c0}::timestamp) as f0
+             greatest(${o.base ? sql`coalesce(f.day, ${dateOf(o.base)}::date)` : sql`f.day`}::timestamp, ${c0}::timestamp) as f0
         from device_status_periods p
         left join devices d on d.tenant_id = p.tenant_id and d.id = p.device_id and d.removed_at is not null
-        left join fresh f on f.portal_id = p.portal_id
+        ${o.base ? sql`left join` : sql`join`} fresh f on f.portal_id = p.portal_id
        where p.tenant_id = ${o.tenantId} and p.started_at < ${startBefore}::timestamptz
          and (p.ended_at is null or p.ended_at > ${o.chunkFrom.toISOString()}::timestamptz)
     ), days as (

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { queryRows, type Executor } from '../../db/client.ts';
 
 /**
  * The tenant-wide hourly rollup (uptime_rollup_hours), rebuilt from `from` (a UTC midnight
@@ -10,11 +10,20 @@ import type { Executor } from '../../db/client.ts';
  *   integral(h)    = atStart(h) * 1 h - sum over ended in (h, h+1] and begun before h of (h+1 - end)
  *                                     + sum over begun in [h, h+1) of (min(end, h+1) - start)
  *
- * Each 7-day chunk starts from the counts at its first midnight, read from the day rows.
+ * A rebuild that starts on an hour inside a day (a run since the last one: rollup-build.ts)
+ * starts from that hour row's stored counts (the caller starts it where they are still right);
+ * each later 7-day chunk, like a rebuild from a midnight, from the day rows at its first midnight.
  */
 
 const HOUR_MS = 3_600_000;
-const CHUNK_MS = 7 * 24 * HOUR_MS;
+const DAY_MS = 24 * HOUR_MS;
+const CHUNK_MS = 7 * DAY_MS;
+
+/** Devices online / observed at an hour's first instant. */
+interface CountsAtStart {
+  online: number;
+  observed: number;
+}
 
 /** Periods (status, s, e) with e clipped at the device's removal, restricted by `where` on `p`. */
 function clipped(where: SQL): SQL {
@@ -26,16 +35,35 @@ function clipped(where: SQL): SQL {
 }
 
 export async function rebuildHours(tx: Executor, tenantId: number, from: Date, untilHour: Date): Promise<void> {
-  await tx.execute(sql`delete from uptime_rollup_hours where tenant_id = ${tenantId} and hour >= ${from.toISOString()}::timestamptz`);
-  for (let c0 = from.getTime(); c0 <= untilHour.getTime(); c0 += CHUNK_MS) {
-    const c1 = Math.min(c0 + CHUNK_MS, untilHour.getTime());
-    const lastHour = Math.min(c0 + CHUNK_MS - HOUR_MS, untilHour.getTime());
-    await insertChunk(tx, tenantId, new Date(c0), new Date(c1), new Date(lastHour), untilHour);
+  let start = from.getTime();
+  let counts: CountsAtStart | undefined;
+  if (start % DAY_MS !== 0) {
+    // Read before the delete below removes the row; without it (before the first hour row), from its midnight.
+    counts = await storedCounts(tx, tenantId, from);
+    if (!counts) start -= start % DAY_MS;
+  }
+  await tx.execute(sql`delete from uptime_rollup_hours where tenant_id = ${tenantId} and hour >= ${new Date(start).toISOString()}::timestamptz`);
+  // The first chunk ends at a midnight, so every later one starts from day rows.
+  for (let c0 = start, next = start - (start % DAY_MS) + CHUNK_MS; c0 <= untilHour.getTime(); c0 = next, next += CHUNK_MS) {
+    const c1 = Math.min(next, untilHour.getTime());
+    const lastHour = Math.min(next - HOUR_MS, untilHour.getTime());
+    await insertChunk(tx, tenantId, new Date(c0), new Date(c1), new Date(lastHour), untilHour, c0 === start ? counts : undefined);
   }
 }
 
-/** Hours [c0, lastHour]; periods begun in [c0, c1) and ended in (c0, c1]; `untilHour` gets counts only. */
-async function insertChunk(tx: Executor, tenantId: number, c0d: Date, c1d: Date, lastHourD: Date, untilHourD: Date): Promise<void> {
+async function storedCounts(tx: Executor, tenantId: number, hour: Date): Promise<CountsAtStart | undefined> {
+  const [row] = await queryRows<{ online: number | string; observed: number | string }>(
+    tx,
+    sql`select online_at_start as online, observed_at_start as observed from uptime_rollup_hours where tenant_id = ${tenantId} and hour = ${hour.toISOString()}::timestamptz`,
+  );
+  return row && { online: Number(row.online), observed: Number(row.observed) };
+}
+
+/**
+ * Hours [c0, lastHour]; periods begun in [c0, c1) and ended in (c0, c1]; `untilHour` gets counts only.
+ * The counts at c0: `counts`, else the day rows of c0 (a midnight).
+ */
+async function insertChunk(tx: Executor, tenantId: number, c0d: Date, c1d: Date, lastHourD: Date, untilHourD: Date, counts?: CountsAtStart): Promise<void> {
   const [c0, c1, lastHour, untilHour] = [c0d, c1d, lastHourD, untilHourD].map((d) => d.toISOString());
   const T = tenantId;
   const us = (interval: SQL) => sql`(extract(epoch from ${interval}) * 1000000)`;
@@ -65,8 +93,12 @@ async function insertChunk(tx: Executor, tenantId: number, c0d: Date, c1d: Date,
              sum(${us(sql`h + interval '1 hour' - e`)}) filter (where s < h) as obs_cut
         from ended group by h
     ), init as (
-      select coalesce(sum(online_at_start), 0) as on0, coalesce(sum(observed_at_start), 0) as obs0
-        from uptime_rollups where tenant_id = ${T} and day = (${c0}::timestamptz at time zone 'UTC')::date
+      ${
+        counts
+          ? sql`select ${counts.online}::bigint as on0, ${counts.observed}::bigint as obs0`
+          : sql`select coalesce(sum(online_at_start), 0) as on0, coalesce(sum(observed_at_start), 0) as obs0
+                  from uptime_rollups where tenant_id = ${T} and day = (${c0}::timestamptz at time zone 'UTC')::date`
+      }
     ), net as (
       select hours.h, coalesce(b.on_n, 0) - coalesce(x.on_n, 0) as d_on, coalesce(b.obs_n, 0) - coalesce(x.obs_n, 0) as d_obs,
              coalesce(b.on_us, 0) - coalesce(x.on_cut, 0) as on_part, coalesce(b.obs_us, 0) - coalesce(x.obs_cut, 0) as obs_part

@@ -117,4 +117,85 @@ describe('uptime rollup', () => {
     expect(await reliabilityByPortal(t.database.db, win)).toEqual(await reliabilityByPortalLive(t.database.db, win));
     await expectSameAsLive(10);
   }, 120_000);
+
+  /** The windows around `at` that a wrong stored row would show: its day, its hour, and spans across them. */
+  async function expectExactAround(at: Date) {
+    const t0 = at.getTime();
+    const floorDayAt = Math.floor(t0 / DAY) * DAY;
+    const spans = [
+      [floorDayAt - DAY, floorDayAt],
+      [floorDayAt, floorDayAt + DAY],
+      [t0 - HOUR, t0],
+      [Math.floor(t0 / HOUR) * HOUR - HOUR, Math.floor(t0 / HOUR) * HOUR + HOUR],
+      [t0 - 3 * DAY, t0 + 10 * 60_000],
+      [t0 - 30 * DAY, t0 + 30 * 60_000],
+    ];
+    for (const [from, to] of spans) {
+      for (const tenantId of [tenantA.id, tenantB.id, undefined]) {
+        const win = { tenantId, from: new Date(from!), to: new Date(to!) };
+        const label = `${win.from.toISOString()}..${win.to.toISOString()} tenant ${tenantId}`;
+        expect(await reliabilityOfTenant(t.database.db, win), label).toBe(await reliabilityOfTenantLive(t.database.db, win));
+        expect(await reliabilityByPortal(t.database.db, win), label).toEqual(await reliabilityByPortalLive(t.database.db, win));
+      }
+    }
+  }
+
+  /** An open period of the portal begun before `before`, closed at `at`, and the next one opened at `at` (as a report or the offline sweep does). */
+  async function flipAt(portal: TestPortal, at: Date, before: Date) {
+    const [open] = await queryRows<{ id: number; device_id: number; status: number }>(
+      t.database.db,
+      sql`select p.id, p.device_id, p.status from device_status_periods p join devices d on d.id = p.device_id
+           where p.tenant_id = ${portal.tenantId} and p.portal_id = ${portal.id} and p.ended_at is null and d.removed_at is null
+             and p.started_at < ${before.toISOString()}::timestamptz
+           order by p.id limit 1`,
+    );
+    expect(open).toBeDefined();
+    await t.database.db.execute(sql`update device_status_periods set ended_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.id}`);
+    await t.database.db.insert(deviceStatusPeriods).values({ tenantId: portal.tenantId, portalId: portal.id, deviceId: open!.device_id, status: 1 - open!.status, startedAt: at });
+    await t.database.db.execute(sql`update devices set status = ${1 - open!.status}, status_since = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.device_id}`);
+  }
+
+  /** A device removed at `at` (as removeDevice does: its open period closed then), committed whenever the caller runs this. */
+  async function removeAt(portal: TestPortal, at: Date) {
+    const [open] = await queryRows<{ id: number; device_id: number }>(
+      t.database.db,
+      sql`select p.id, p.device_id from device_status_periods p join devices d on d.id = p.device_id
+           where p.tenant_id = ${portal.tenantId} and p.portal_id = ${portal.id} and p.ended_at is null and d.removed_at is null
+             and p.started_at < ${at.toISOString()}::timestamptz
+           order by p.id desc limit 1`,
+    );
+    expect(open).toBeDefined();
+    await t.database.db.execute(sql`update devices set removed_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.device_id}`);
+    await t.database.db.execute(sql`update device_status_periods set ended_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.id}`);
+  }
+
+  it('rewrites what changed since the last run: changes dated before it (in flight across it), at exactly a midnight or an hour', async () => {
+    // A run just after midnight rolls the day and the hour 00:00.
+    const midnight = new Date('2026-05-23T00:00:00Z');
+    await runJob(new Date(midnight.getTime() + 30_000));
+    // Committed after that run, dated before it: a removal and a flip (requests in flight across the run),
+    // a flip at exactly midnight (the rolled row's counts at start), and one back-dated by the offline sweep.
+    await removeAt(portals[1]!, new Date(midnight.getTime() - 10_000));
+    await flipAt(portals[2]!, new Date(midnight.getTime() - 5_000), midnight);
+    await flipAt(portals[0]!, new Date(midnight.getTime() - 40 * 60_000), new Date(midnight.getTime() - 40 * 60_000));
+    // Tenant B's only change: nothing earlier makes the run start before midnight anyway.
+    await flipAt(portals[3]!, midnight, midnight);
+    await runJob(new Date(midnight.getTime() + 5 * 60_000 + 30_000));
+    await expectExactAround(midnight);
+
+    // The same within a day, around the hour 14:00 (only hour rows are stored for it).
+    const hour = new Date('2026-05-23T14:00:00Z');
+    await runJob(new Date(hour.getTime() + 20_000));
+    await removeAt(portals[0]!, new Date(hour.getTime() - 3_000));
+    await flipAt(portals[1]!, new Date(hour.getTime() - 1), hour);
+    await flipAt(portals[4]!, hour, hour);
+    await runJob(new Date(hour.getTime() + 5 * 60_000 + 20_000));
+    await expectExactAround(hour);
+    // Runs with nothing new keep it so; then the next midnight rolls the day.
+    await runJob(new Date(hour.getTime() + 10 * 60_000 + 20_000));
+    await expectExactAround(hour);
+    await runJob(new Date(midnight.getTime() + DAY + 60_000));
+    await expectExactAround(new Date(midnight.getTime() + DAY));
+    await expectSameAsLive(5);
+  }, 120_000);
 });
