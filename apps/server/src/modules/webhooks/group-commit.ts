@@ -5,6 +5,13 @@
  * Under load, one transaction (its BEGIN, statements, COMMIT) carries many messages; alone, a
  * message starts its transaction at once (no waiting for company).
  *
+ * A heavy queue is shared out: on PostgreSQL several groups run at once, each in its own backend,
+ * so a queue holding thousands of devices becomes that many groups of at least `splitWeight`
+ * devices (one group took the whole queue before, and its statements kept one backend, one CPU,
+ * busy while the other idled: batches of 100 at 10 connections, in process, 3,300 -> 5,600
+ * events/s). A light queue (one-device messages) stays one group: there the fixed cost of each
+ * group, not the database, is what counts (1,020 -> 900 msg/s when split).
+ *
  * Each message stays all or nothing: when a group's transaction fails, every message of it is
  * retried in a transaction of its own, so one message's failure (or a deadlock between two
  * groups on PostgreSQL) fails that message only.
@@ -23,6 +30,8 @@ export interface GroupLimits {
   maxWeight: number;
   /** Groups in flight at once: 1 on PGlite (one session), a few on PostgreSQL. */
   maxInFlight: number;
+  /** A queue is split among the free slots into groups of at least this weight (none: never split). */
+  splitWeight?: number;
 }
 
 interface Waiting<M, R> {
@@ -75,10 +84,14 @@ export class GroupCommitter<M extends Groupable, R> {
     }
   }
 
-  /** The oldest waiting message and whatever fits after it; the rest stays queued in order. */
+  /**
+   * The oldest waiting message and whatever fits after it, up to this group's share of a heavy
+   * queue (splitWeight); the rest stays queued in order.
+   */
   private take(): Waiting<M, R>[] {
     const first = this.queue[0]!;
     if (first.item.alone) return this.queue.splice(0, 1);
+    const maxWeight = Math.min(this.limits.maxWeight, this.shareOfQueue());
     const group: Waiting<M, R>[] = [];
     const keys = new Set<string>();
     const rest: Waiting<M, R>[] = [];
@@ -86,7 +99,7 @@ export class GroupCommitter<M extends Groupable, R> {
     for (const entry of this.queue) {
       const fits =
         group.length === 0 ||
-        (group.length < this.limits.maxMessages && weight + entry.item.weight <= this.limits.maxWeight && !entry.item.alone && !keys.has(entry.item.key));
+        (group.length < this.limits.maxMessages && weight + entry.item.weight <= maxWeight && !entry.item.alone && !keys.has(entry.item.key));
       if (fits) {
         group.push(entry);
         keys.add(entry.item.key);
@@ -99,6 +112,15 @@ export class GroupCommitter<M extends Groupable, R> {
     }
     this.queue = rest;
     return group;
+  }
+
+  /** The weight of one group when the queue is shared among the free slots (Infinity: not shared). */
+  private shareOfQueue(): number {
+    const { splitWeight } = this.limits;
+    if (!splitWeight) return Infinity;
+    const queued = this.queue.reduce((sum, w) => sum + w.item.weight, 0);
+    const parts = Math.min(this.limits.maxInFlight - this.inFlight, Math.floor(queued / splitWeight));
+    return parts > 1 ? Math.ceil(queued / parts) : Infinity;
   }
 
   private async run(group: Waiting<M, R>[]): Promise<void> {

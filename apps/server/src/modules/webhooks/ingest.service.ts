@@ -17,6 +17,8 @@ const MAX_ID = 2_147_483_647;
  * at most 200 messages or 5,000 devices (one full message always fits alone).
  */
 const LIMITS = { maxMessages: 200, maxWeight: 5_000 };
+/** PostgreSQL: a queue of at least twice this many devices is shared among concurrent groups (group-commit.ts). */
+const SPLIT_WEIGHT = 500;
 
 interface Ingestion {
   credentials: PortalCredentials;
@@ -29,7 +31,7 @@ const ingestions = new WeakMap<AppDeps, Ingestion>();
 function ingestionOf(deps: AppDeps): Ingestion {
   let ingestion = ingestions.get(deps);
   if (!ingestion) {
-    const limits: GroupLimits = { ...LIMITS, maxInFlight: deps.database.kind === 'pglite' ? 1 : 4 };
+    const limits: GroupLimits = deps.database.kind === 'pglite' ? { ...LIMITS, maxInFlight: 1 } : { ...LIMITS, maxInFlight: 4, splitWeight: SPLIT_WEIGHT };
     // Ingestion's reads and writes take the urgent lane: dashboard reads queue behind them, not ahead.
     ingestion = { credentials: new PortalCredentials(deps, deps.database.urgentDb), committer: new GroupCommitter((group) => commitGroup(deps, group), limits) };
     ingestions.set(deps, ingestion);
