@@ -6,10 +6,10 @@
  * message starts its transaction at once (no waiting for company).
  *
  * A heavy queue is shared out: on PostgreSQL several groups run at once, each in its own backend,
- * so a queue holding thousands of devices becomes that many groups of at least `splitWeight`
- * devices (one group took the whole queue before, and its statements kept one backend, one CPU,
- * busy while the other idled: batches of 100 at 10 connections, in process, 3,300 -> 5,600
- * events/s). A light queue (one-device messages) stays one group: there the fixed cost of each
+ * so a queue holding at least twice `splitWeight` devices becomes up to `maxInFlight` groups of at
+ * least `splitWeight` devices each (one group took the whole queue before, and its statements kept
+ * one backend, one CPU, busy while the other idled: batches of 100 at 10 connections, in process,
+ * 3,300 -> 6,200 events/s). A light queue (one-device messages) stays one group: there the fixed cost of each
  * group, not the database, is what counts (1,020 -> 900 msg/s when split).
  *
  * Each message stays all or nothing: when a group's transaction fails, every message of it is
