@@ -109,6 +109,10 @@ export function route<E extends Endpoint>(app: FastifyInstance, deps: AppDeps, e
         }
       }
       const scope = scopeOf(principal);
+      const tx = <T>(fn: (tx: Tx) => Promise<T>) => {
+        if (!scope) throw new AppError('FORBIDDEN');
+        return inScope(deps.database.db, scope, fn);
+      };
       const ctx = {
         params: req.params,
         query: req.query,
@@ -118,14 +122,8 @@ export function route<E extends Endpoint>(app: FastifyInstance, deps: AppDeps, e
           if (!scope) throw new AppError('FORBIDDEN');
           return scope;
         },
-        tx: <T>(fn: (tx: Tx) => Promise<T>) => {
-          if (!scope) throw new AppError('FORBIDDEN');
-          return inScope(deps.database.db, scope, fn);
-        },
-        readTx: <T>(fn: (executor: Executor) => Promise<T>) => {
-          if (!scope) throw new AppError('FORBIDDEN');
-          return inScope(deps.database.db, scope, async (tx) => fn(await preparedReadExecutor(deps.database, tx)));
-        },
+        tx,
+        readTx: <T>(fn: (executor: Executor) => Promise<T>) => tx(async (t) => fn(await preparedReadExecutor(deps.database, t))),
         get req() {
           return shared ? notInSharedRead() : req;
         },

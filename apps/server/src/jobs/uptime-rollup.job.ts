@@ -11,11 +11,11 @@ import type { Job } from './scheduler.ts';
  * window (stats/kept-window-build.ts) from it, so the portal scores of the window ending now read
  * one row per portal. Per tenant, one transaction for the rollup (its rows and its rolled_until
  * change together: readers see the old or the new rollup), then one for the kept window (readers
- * in between read the previous kept generation, exact on its own: kept-window-build.ts). Two
- * shorter holds of PGlite's one session instead of one: at S after ingestion storms a tenant's
- * tick held it 190-240 ms, during which every webhook waited. All tenants get the same `now`, so their kept windows
- * end at the same instant and the superAdmin's list reads them together. Also usable outside the
- * server, e.g. by the benchmark right after seeding history.
+ * in between read the previous kept generation, exact on its own: kept-window-build.ts): two
+ * shorter holds of PGlite's one session instead of one, during which every webhook waits. All
+ * tenants get the same `now`, so their kept windows end at the same instant and the superAdmin's
+ * list reads them together. Also usable outside the server, e.g. by the benchmark right after
+ * seeding history.
  */
 export async function rollUpAllTenants(database: Database, now: Date): Promise<(RollupRun & { tenantId: number })[]> {
   const tenants = await inScope(database.db, allTenants, (tx) => queryRows<{ id: number }>(tx, sql`select id from tenants order by id`));

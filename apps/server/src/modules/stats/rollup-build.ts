@@ -36,6 +36,7 @@ const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS
 const floorHour = (d: Date) => new Date(Math.floor(d.getTime() / HOUR_MS) * HOUR_MS);
 const ceilHour = (d: Date) => new Date(Math.ceil(d.getTime() / HOUR_MS) * HOUR_MS);
 const dateOf = (d: Date) => d.toISOString().slice(0, 10);
+const earliestOf = (dates: Date[]): Date | null => dates.reduce<Date | null>((min, d) => (!min || d < min ? d : min), null);
 const addDays = (d: Date, n: number) => new Date(d.getTime() + n * DAY_MS);
 const utc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 
@@ -48,7 +49,7 @@ interface State {
 }
 
 export interface RollupRun {
-  /** First day recomputed for any portal (null when the tenant has no history). */
+  /** First day whose rows were rewritten for any portal (null: no day row was). */
   fromDay: Date | null;
   /** Portals whose stored days were recomputed for a change (a back-dated period or a removal). */
   backdatedPortals: number;
@@ -92,7 +93,7 @@ export async function rollUpTenant(tx: Executor, tenantId: number, now: Date): P
     on conflict (tenant_id) do update
        set rolled_until = excluded.rolled_until, hours_rolled_until = excluded.hours_rolled_until, period_id_mark = excluded.period_id_mark,
            period_id_prev_mark = excluded.period_id_prev_mark, updated_at = excluded.updated_at`);
-  return { fromDay: plan.daysFrom ?? plan.hoursFrom, backdatedPortals: plan.changed.length, periodIdMark: maxId };
+  return { fromDay: plan.daysFrom, backdatedPortals: plan.changed.length, periodIdMark: maxId };
 }
 
 interface RunPlan {
@@ -142,12 +143,12 @@ async function planSinceLastRun(tx: Executor, tenantId: number, state: State, un
     .filter((c) => c.at <= until)
     .map((c) => ({ portal_id: c.portal_id, day: floorDay(c.at) }))
     .filter((c) => !base || c.day < base);
-  const daysFrom = [...(base ? [base] : []), ...changed.map((c) => c.day)].reduce<Date | null>((min, d) => (!min || d < min ? d : min), null);
+  const daysFrom = earliestOf([...(base ? [base] : []), ...changed.map((c) => c.day)]);
   // Hours: the same rule per hour, for the tenant as a whole. Starting at a change's hour reuses that
   // row's counts at start, so a change at exactly an hour's first instant starts an hour earlier.
   const hourStarts = changes.filter((c) => c.at <= untilHour).map((c) => new Date(ceilHour(c.at).getTime() - HOUR_MS));
   if (hoursRolledUntil < untilHour) hourStarts.push(hoursRolledUntil);
-  const hoursFrom = hourStarts.reduce<Date | null>((min, d) => (!min || d < min ? d : min), null);
+  const hoursFrom = earliestOf(hourStarts);
   return { base, changed, daysFrom, hoursFrom };
 }
 
