@@ -8,16 +8,35 @@ import type { TestApp } from '../../../test/harness.ts';
  * Helpers shared by the operations API tests (cases, comments, alerts, licenses).
  * Device status is written directly, as the webhook ingestion would leave it.
  */
+/**
+ * Sets devices' status as a writer of the app would: status, status_since and last check-in, and the
+ * open period closed and a new one opened (a device's open period has its status: docs/monitoring.md).
+ */
 export async function setDeviceStatus(t: TestApp, ids: number[], status: 0 | 1): Promise<void> {
   if (ids.length === 0) return;
   const now = t.clock.now().toISOString();
-  await t.database.db.execute(sql`update devices set status = ${status}, status_since = ${now}::timestamptz,
-      last_online = case when ${status} = 1 then ${now}::timestamptz else last_online end
-    where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+  await t.database.db.execute(sql`with changed as (
+      update devices set status = ${status}, status_since = ${now}::timestamptz,
+             last_online = case when ${status} = 1 then ${now}::timestamptz else last_online end
+       where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})
+      returning tenant_id, id, portal_id
+    ), closed as (
+      update device_status_periods p set ended_at = ${now}::timestamptz
+        from changed c where p.tenant_id = c.tenant_id and p.device_id = c.id and p.ended_at is null
+    )
+    insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
+    select tenant_id, id, portal_id, ${status}, ${now}::timestamptz from changed`);
 }
 
+/** Removes devices as `device.removed` does: removed_at set and the open period closed then. */
 export async function removeDevices(t: TestApp, ids: number[]): Promise<void> {
-  await t.database.db.execute(sql`update devices set removed_at = ${t.clock.now().toISOString()}::timestamptz where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+  const now = t.clock.now().toISOString();
+  await t.database.db.execute(sql`with removed as (
+      update devices set removed_at = ${now}::timestamptz where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})
+      returning tenant_id, id
+    )
+    update device_status_periods p set ended_at = ${now}::timestamptz
+      from removed r where p.tenant_id = r.tenant_id and p.device_id = r.id and p.ended_at is null`);
 }
 
 export async function openCaseOf(t: TestApp, deviceId: number): Promise<number | null> {

@@ -1,6 +1,8 @@
 import type { LiveEvent } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import { DEVICE_COUNT_PREFIXES } from '../../db/schema/counts.ts';
+import { IS_OFFLINE_DEVICE, OFFLINE_DEVICES } from '../devices/offline-devices.ts';
 
 /**
  * Live-event rows (decisions.md §5): one per live portal with offline devices, offlineSince =
@@ -42,14 +44,14 @@ const toLiveEvent = (r: Row): LiveEvent => ({
 function groupedRows(conds: SQL[]): SQL {
   return sql`select p.id as customer_id, p.name as customer_name, t.name as tenant_name,
                     count(*) as offline_count, min(d.status_since) as offline_since
-               from devices d
+               from ${OFFLINE_DEVICES}
                join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id and p.deleted_at is null
                join tenants t on t.id = d.tenant_id and t.deleted_at is null
-              where d.status = 0 and d.removed_at is null and ${sql.join(conds, sql` and `)}
+              where ${IS_OFFLINE_DEVICE} and ${sql.join(conds, sql` and `)}
               group by p.id, p.name, t.name`;
 }
 
-const tenantCond = (tenantId: number | undefined) => (tenantId === undefined ? sql`true` : sql`d.tenant_id = ${tenantId}`);
+const tenantCond = (tenantId: number | undefined) => (tenantId === undefined ? sql`true` : sql`op.tenant_id = ${tenantId}`);
 
 /** The paged list; `count` is the number of matching portals. */
 export async function liveEventsPage(executor: Executor, tenantId: number | undefined, page: LiveEventsPage): Promise<{ list: LiveEvent[]; count: number }> {
@@ -76,6 +78,9 @@ export async function liveEventsSnapshot(executor: Executor, tenantId: number | 
   return rows.map(toLiveEvent);
 }
 
+/** A portal's online devices from its kept count row `k` (db/schema/counts.ts). */
+const keptOnline = sql.raw(DEVICE_COUNT_PREFIXES.map((t) => `k.${t}_online`).join(' + '));
+
 export interface PortalLiveState {
   tenantId: number;
   customerId: number;
@@ -94,18 +99,18 @@ export interface PortalLiveState {
 export async function portalLiveStates(executor: Executor, portals: { tenantId: number; portalId: number }[]): Promise<Map<string, PortalLiveState>> {
   const rows = await queryRows<{ tenant_id: number; id: number; name: string; tenant_name: string; online: string | number; offline: string | number; since: Date | string | null }>(
     executor,
-    // LATERAL: each portal's devices are counted through the (tenant_id, portal_id, status) index,
-    // as a one-portal query would; a join over the whole list could plan a scan of every device.
-    sql`select p.tenant_id, p.id, p.name, t.name as tenant_name, c.online, c.offline, c.since
+    // The online count is the portal's kept count; its offline devices are read per portal (LATERAL)
+    // through their open offline periods, as a one-portal query would: a join over the whole list
+    // could plan a scan of every offline device.
+    sql`select p.tenant_id, p.id, p.name, t.name as tenant_name, coalesce(${keptOnline}, 0) as online, c.offline, c.since
           from unnest(${sql.param(portals.map((p) => p.tenantId))}::int[], ${sql.param(portals.map((p) => p.portalId))}::int[]) as q(tenant_id, portal_id)
           join portals p on p.tenant_id = q.tenant_id and p.id = q.portal_id and p.deleted_at is null
           join tenants t on t.id = p.tenant_id
+          left join device_counts k on k.tenant_id = p.tenant_id and k.portal_id = p.id
           cross join lateral (
-            select count(*) filter (where d.status = 1) as online,
-                   count(*) filter (where d.status = 0) as offline,
-                   min(d.status_since) filter (where d.status = 0) as since
-              from devices d
-             where d.tenant_id = p.tenant_id and d.portal_id = p.id and d.removed_at is null) c`,
+            select count(*) as offline, min(d.status_since) as since
+              from ${OFFLINE_DEVICES}
+             where ${IS_OFFLINE_DEVICE} and op.tenant_id = p.tenant_id and op.portal_id = p.id) c`,
   );
   return new Map(
     rows.map((row) => [
