@@ -104,8 +104,10 @@ export const deviceStatusPeriods = pgTable(
     // The offline devices: a device not removed has exactly one open period, of its current status (ingestion,
     // the sweep, removal and restore keep it: docs/monitoring.md). The offline-alert rule, live events, case
     // opening and the offline filter read only these (few) entries. Closing a period is never a HOT update anyway
-    // (ended_at is indexed above), so this costs an offline period's insert one entry and nothing else.
-    index('periods_open_offline_idx').on(t.tenantId, t.portalId, t.deviceId).where(sql`${t.endedAt} is null and ${t.status} = 0`),
+    // (ended_at is indexed above), so this costs an offline period's insert one entry and nothing else. The trailing
+    // started_at (the device's status_since) makes live events' reads index-only: without it the planner preferred
+    // the covering periods_tenant_ended_idx and walked every open period of the tenant.
+    index('periods_open_offline_idx').on(t.tenantId, t.portalId, t.deviceId, t.startedAt).where(sql`${t.endedAt} is null and ${t.status} = 0`),
   ],
 );
 

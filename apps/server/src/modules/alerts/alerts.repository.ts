@@ -6,7 +6,7 @@ import type { EventBus } from '../../events/bus.ts';
 import { TOPICS, type AlertOpenedEvent } from '../../events/topics.ts';
 import { DEVICE_COLUMNS, DEVICE_SORT, deviceConditions, toServiceDevice, type DeviceListQuery } from '../cases/cases.repository.ts';
 import { firstPageWithTotal, keptAlertTotal, portalNotDeleted, runKeptTotal } from '../devices/kept-counts.ts';
-import { IS_OFFLINE_DEVICE, OFFLINE_DEVICES } from '../devices/offline-devices.ts';
+import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../devices/offline-devices.ts';
 import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, type PagePlan, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from '../cases/sql-list.ts';
 
 /** Alert age after which an open alert shows the error dot (decisions §6). */
@@ -152,7 +152,7 @@ export async function holdDevices(tx: Tx, tenantId: number, alertId: number, dev
 export async function offlineDeviceIds(tx: Tx, tenantId: number, portalId: number): Promise<number[]> {
   const rows = await queryRows<{ id: number }>(
     tx,
-    sql`select d.id from ${OFFLINE_DEVICES} where ${IS_OFFLINE_DEVICE} and op.tenant_id = ${tenantId} and op.portal_id = ${portalId} order by d.id`,
+    sql`select op.device_id as id from ${OFFLINE_PERIODS} where ${IS_OPEN_OFFLINE} and op.tenant_id = ${tenantId} and op.portal_id = ${portalId} order by op.device_id`,
   );
   return rows.map((r) => r.id);
 }

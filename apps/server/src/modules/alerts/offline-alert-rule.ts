@@ -5,7 +5,7 @@ import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { at } from '../cases/sql-list.ts';
 import { TOPICS, type AlertOpenedEvent } from '../../events/topics.ts';
-import { IS_OFFLINE_DEVICE, OFFLINE_DEVICES } from '../devices/offline-devices.ts';
+import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../devices/offline-devices.ts';
 
 /** Serializes the alert rules across processes (a slow tick never overlaps the next one's writes). */
 export const ALERT_RULES_LOCK = 0x76_69_67_01;
@@ -61,12 +61,12 @@ export async function applyOfflineAlertRules(deps: Pick<AppDeps, 'database' | 'b
                    join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id and p.deleted_at is null
                   where h.tenant_id = a.tenant_id and h.alert_id = a.id and d.status = 0 and d.removed_at is null)),
           uncovered as materialized (
-            select d.tenant_id, d.portal_id, d.id as device_id
-              from ${OFFLINE_DEVICES}
-              join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id and p.deleted_at is null
-              join tenants t on t.id = d.tenant_id and t.deleted_at is null
-             where ${IS_OFFLINE_DEVICE}
-               and not exists (select 1 from held h where h.tenant_id = d.tenant_id and h.device_id = d.id)),
+            select op.tenant_id, op.portal_id, op.device_id
+              from ${OFFLINE_PERIODS}
+              join portals p on p.tenant_id = op.tenant_id and p.id = op.portal_id and p.deleted_at is null
+              join tenants t on t.id = op.tenant_id and t.deleted_at is null
+             where ${IS_OPEN_OFFLINE}
+               and not exists (select 1 from held h where h.tenant_id = op.tenant_id and h.device_id = op.device_id)),
           opened as (
             insert into alerts (tenant_id, portal_id, alert_type, offline_count, critical, created_at, updated_at)
             select u.tenant_id, u.portal_id, 0, count(*), 0, ${at(now)}, ${at(now)}

@@ -6,7 +6,7 @@ import { sweepOfflineDevices } from '../../jobs/offline-sweep.ts';
 import { createCast, createPortal, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { removed, reported, sendWebhook } from '../webhooks/webhook-test-kit.ts';
-import { IS_OFFLINE_DEVICE, OFFLINE_DEVICES } from './offline-devices.ts';
+import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from './offline-devices.ts';
 
 /**
  * The offline devices are read through their open offline periods (offline-devices.ts), not through an
@@ -40,7 +40,7 @@ const fromColumns = async () =>
   ids(await queryRows<{ id: number }>(t.database.db, sql`select id from devices where tenant_id = ${cast.tenant.id} and status = 0 and removed_at is null`));
 
 const fromPeriods = async () =>
-  ids(await queryRows<{ id: number }>(t.database.db, sql`select d.id from ${OFFLINE_DEVICES} where ${IS_OFFLINE_DEVICE} and op.tenant_id = ${cast.tenant.id}`));
+  ids(await queryRows<{ id: number }>(t.database.db, sql`select op.device_id as id from ${OFFLINE_PERIODS} where ${IS_OPEN_OFFLINE} and op.tenant_id = ${cast.tenant.id}`));
 
 const idOf = async (portal: TestPortal, externalId: string) =>
   Number((await queryRows<{ id: number }>(t.database.db, sql`select id from devices where portal_id = ${portal.id} and external_id = ${externalId}`))[0]!.id);

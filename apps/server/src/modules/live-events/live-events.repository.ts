@@ -2,7 +2,7 @@ import type { LiveEvent } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { DEVICE_COUNT_PREFIXES } from '../../db/schema/counts.ts';
-import { IS_OFFLINE_DEVICE, OFFLINE_DEVICES } from '../devices/offline-devices.ts';
+import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../devices/offline-devices.ts';
 
 /**
  * Live-event rows (decisions.md §5): one per live portal with offline devices, offlineSince =
@@ -43,11 +43,11 @@ const toLiveEvent = (r: Row): LiveEvent => ({
 
 function groupedRows(conds: SQL[]): SQL {
   return sql`select p.id as customer_id, p.name as customer_name, t.name as tenant_name,
-                    count(*) as offline_count, min(d.status_since) as offline_since
-               from ${OFFLINE_DEVICES}
-               join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id and p.deleted_at is null
-               join tenants t on t.id = d.tenant_id and t.deleted_at is null
-              where ${IS_OFFLINE_DEVICE} and ${sql.join(conds, sql` and `)}
+                    count(*) as offline_count, min(op.started_at) as offline_since
+               from ${OFFLINE_PERIODS}
+               join portals p on p.tenant_id = op.tenant_id and p.id = op.portal_id and p.deleted_at is null
+               join tenants t on t.id = op.tenant_id and t.deleted_at is null
+              where ${IS_OPEN_OFFLINE} and ${sql.join(conds, sql` and `)}
               group by p.id, p.name, t.name`;
 }
 
@@ -108,9 +108,9 @@ export async function portalLiveStates(executor: Executor, portals: { tenantId: 
           join tenants t on t.id = p.tenant_id
           left join device_counts k on k.tenant_id = p.tenant_id and k.portal_id = p.id
           cross join lateral (
-            select count(*) as offline, min(d.status_since) as since
-              from ${OFFLINE_DEVICES}
-             where ${IS_OFFLINE_DEVICE} and op.tenant_id = p.tenant_id and op.portal_id = p.id) c`,
+            select count(*) as offline, min(op.started_at) as since
+              from ${OFFLINE_PERIODS}
+             where ${IS_OPEN_OFFLINE} and op.tenant_id = p.tenant_id and op.portal_id = p.id) c`,
   );
   return new Map(
     rows.map((row) => [
