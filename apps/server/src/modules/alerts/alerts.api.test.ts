@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { createCast, createDevices, createPortal, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { expectError, openCaseOf } from '../cases/operations-test-support.ts';
+import { expectError, openCaseOf, setDeviceStatus } from '../cases/operations-test-support.ts';
 
 let t: TestApp;
 let cast: Awaited<ReturnType<typeof createCast>>;
@@ -119,7 +119,7 @@ describe('POST /alert-stats/:id/case-stats', () => {
   it("opens a case from the alert's offline devices not already in an open case", async () => {
     const { portal, ids } = await portalWith([0, 0, 0]);
     const alert = (await createAlert({ customerId: portal.id, alertType: 0 })).body.data;
-    await t.database.db.execute(sql`update devices set status = 1 where id = ${ids[2]!}`);
+    await setDeviceStatus(t, [ids[2]!], 1);
     const [outside] = await createDevices(t, portal, [{ status: 0 }]);
 
     expectError(await t.call(alertEndpoints.createCase, { params: { id: alert.id }, token: cast.salesman.token, body: {} }), 403);
