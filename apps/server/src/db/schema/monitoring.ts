@@ -64,7 +64,8 @@ export const devices = pgTable(
     index('devices_id_idx').on(t.id),
     // No index names `status` (not even a partial index's predicate): a status flip then stays a HOT update
     // like a heartbeat, with no entry in any of these indexes (migration 0008; at L on PostgreSQL batches of 100
-    // flips measured 15,518-16,036 -> 19,860-21,096 events/s). The offline devices are found through their open
+    // flips measured 15,518-16,036 events/s before, 19,860-21,096 with no index for the offline devices at all,
+    // 16,693-17,530 with the periods' one below: docs/performance.md). The offline devices are found through their open
     // offline periods instead (periods_open_offline_idx below, modules/devices/offline-devices.ts), the per-status
     // counts through the kept counts (schema/counts.ts).
     index('devices_tenant_type_idx').on(t.tenantId, t.deviceType),
@@ -104,7 +105,8 @@ export const deviceStatusPeriods = pgTable(
     // The offline devices: a device not removed has exactly one open period, of its current status (ingestion,
     // the sweep, removal and restore keep it: docs/monitoring.md). The offline-alert rule, live events, case
     // opening and the offline filter read only these (few) entries. Closing a period is never a HOT update anyway
-    // (ended_at is indexed above), so this costs an offline period's insert one entry and nothing else. The trailing
+    // (ended_at is indexed above), so this costs an offline period's insert one entry and nothing else (about a tenth
+    // of the flips' throughput at L, measured with and without it). The trailing
     // started_at (the device's status_since) makes live events' reads index-only: without it the planner preferred
     // the covering periods_tenant_ended_idx and walked every open period of the tenant.
     index('periods_open_offline_idx').on(t.tenantId, t.portalId, t.deviceId, t.startedAt).where(sql`${t.endedAt} is null and ${t.status} = 0`),

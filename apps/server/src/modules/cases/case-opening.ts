@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client.ts';
 import { caseDevices, cases } from '../../db/schema/index.ts';
 import { at } from './sql-list.ts';
+import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../devices/offline-devices.ts';
 
 /** Thrown inside the transaction so the empty case row is rolled back. */
 class NothingToCapture extends Error {}
@@ -40,8 +41,7 @@ export async function openCase(run: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T
         tx,
         sql`update devices d set open_case_id = ${caseId}, updated_at = ${at(o.now)}
             where d.tenant_id = ${o.tenantId} and d.portal_id = ${o.portalId} and d.status = 0 and d.removed_at is null
-              and d.id in (select op.device_id from device_status_periods op
-                            where op.tenant_id = ${o.tenantId} and op.portal_id = ${o.portalId} and op.ended_at is null and op.status = 0)
+              and d.id in (select op.device_id from ${OFFLINE_PERIODS} where ${IS_OPEN_OFFLINE} and op.tenant_id = ${o.tenantId} and op.portal_id = ${o.portalId})
               and d.open_case_id is null ${fromAlert}
             returning d.id`,
       );
