@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- tiny|S|L]`, or in bench/: `npx tsx src/run.ts --size tiny|S|L [--only lists,ingestion,...]`
+ * `npm run bench [-- tiny|S|S1000|L]`, or in bench/: `npx tsx src/run.ts --size tiny|S|S1000|L [--only lists,ingestion,...]`
  *
- * Without --size: S on PGlite, then L on PostgreSQL when BENCH_DATABASE_URL is set (a throwaway
+ * Without --size: S on PGlite, then S1000 on PGlite (Pulse only: the main tenant's devices over 1,000
+ * portals), then L on PostgreSQL when BENCH_DATABASE_URL is set (a throwaway
  * database: it is emptied). BENCH_SIZE=tiny (or --size tiny) is the CI smoke run: every
  * measurement at toy scale in a few seconds, so the harness cannot rot.
  *
@@ -84,7 +85,8 @@ async function recordedSeed(database: Database, file: string): Promise<SeededDat
   }
 }
 
-async function benchSize(size: SizeSpec, databaseUrl: string | undefined, only: Set<string>): Promise<Results> {
+async function benchSize(size: SizeSpec, databaseUrl: string | undefined, asked: Set<string>): Promise<Results> {
+  const only = size.phases ? new Set([...asked].filter((name) => size.phases!.includes(name))) : asked;
   const kind = databaseUrl ? 'postgres' : 'pglite';
   console.log(`\n== Vigil bench: size ${size.name} on ${kind} ==`);
   const results = new Results(size.name !== 'tiny');
@@ -202,12 +204,12 @@ async function main(): Promise<void> {
   const plan: [SizeSpec, string | undefined][] = [];
   if (sizeName) {
     const size = SIZES[sizeName as SizeSpec['name']];
-    if (!size) throw new Error(`unknown size ${sizeName}: tiny, S or L`);
+    if (!size) throw new Error(`unknown size ${sizeName}: tiny, S, S1000 or L`);
     // L is the PostgreSQL size; tiny and S run on PGlite (tiny also on PostgreSQL if asked).
     if (size.name === 'L' && !pgUrl) throw new Error('size L runs on PostgreSQL: set BENCH_DATABASE_URL (a throwaway database)');
     plan.push([size, size.name === 'L' || process.env.BENCH_TINY_ON_POSTGRES ? pgUrl : undefined]);
   } else {
-    plan.push([SIZES.S, undefined]);
+    plan.push([SIZES.S, undefined], [SIZES.S1000, undefined]);
     if (pgUrl) plan.push([SIZES.L, pgUrl]);
   }
   let failures = 0;

@@ -7,7 +7,9 @@ export interface TenantSize {
 }
 
 export interface SizeSpec {
-  name: 'tiny' | 'S' | 'L';
+  name: 'tiny' | 'S' | 'S1000' | 'L';
+  /** The measurements this size runs (all when absent). */
+  phases?: string[];
   tenants: TenantSize[];
   /** Days of status history. */
   days: number;
@@ -56,6 +58,23 @@ export const SIZES: Record<SizeSpec['name'], SizeSpec> = {
     listConnections: [10, 50],
     samples: 30,
     baselineRows: 2_000,
+  },
+  // The target "Pulse page with 1,000 portals (S on PGlite)": S's volume of devices, history, cases and alerts,
+  // the main tenant's spread over 1,000 portals (10 devices each), on the embedded database; Pulse only.
+  S1000: {
+    name: 'S1000',
+    phases: ['dashboard', 'memory'],
+    tenants: [
+      { portals: 1_000, devices: 10_000, cases: 5_000, alerts: 20_000 },
+      { portals: 10, devices: 1_000, cases: 500, alerts: 2_000 },
+    ],
+    days: 30,
+    cycleHours: 96,
+    duration: 5,
+    sseClients: [],
+    listConnections: [],
+    samples: 30,
+    baselineRows: 100,
   },
   // 1,000 portals and 100,000 devices in one tenant plus 9 small tenants, 90 days, about one
   // change per device every two days (two changes per 96 h cycle), 50,000 cases, 200,000 alerts.
