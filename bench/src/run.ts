@@ -205,7 +205,7 @@ async function main(): Promise<void> {
   if (sizeName) {
     const size = SIZES[sizeName as SizeSpec['name']];
     if (!size) throw new Error(`unknown size ${sizeName}: tiny, S, S1000 or L`);
-    // L is the PostgreSQL size; tiny and S run on PGlite (tiny also on PostgreSQL if asked).
+    // L is the PostgreSQL size; tiny, S and S1000 run on PGlite (tiny also on PostgreSQL if asked).
     if (size.name === 'L' && !pgUrl) throw new Error('size L runs on PostgreSQL: set BENCH_DATABASE_URL (a throwaway database)');
     plan.push([size, size.name === 'L' || process.env.BENCH_TINY_ON_POSTGRES ? pgUrl : undefined]);
   } else {
