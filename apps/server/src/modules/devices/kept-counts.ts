@@ -55,10 +55,15 @@ export async function runKeptTotal(executor: Executor, query: KeptTotalQuery): P
   return { count: Number(row?.n ?? 0), hasDeletedPortal: row?.deleted === true };
 }
 
+/** The sum of a kept device count row `k`'s `<type>_total` or `<type>_online` columns over the given types (all by default). */
+export function keptDeviceColumns(suffix: 'total' | 'online', types: readonly string[] = DEVICE_COUNT_PREFIXES): SQL {
+  return sql.join(types.map((t) => sql.raw(`k.${t}_${suffix}`)), sql` + `);
+}
+
 /** Devices not removed, optionally of one portal, status (1 online, 0 offline) and type: one sum over `device_counts`. */
 export function keptDeviceTotal(scope: Scope, f: { customerId?: number; status?: number; deviceType?: number }): KeptTotalQuery {
   const types = f.deviceType === undefined ? DEVICE_COUNT_PREFIXES : [DEVICE_COUNT_PREFIXES[f.deviceType]!];
-  const column = (suffix: 'total' | 'online') => sql.join(types.map((t) => sql.raw(`k.${t}_${suffix}`)), sql` + `);
+  const column = (suffix: 'total' | 'online') => keptDeviceColumns(suffix, types);
   const sum =
     f.status === undefined ? column('total') : f.status === 1 ? column('online') : f.status === 0 ? sql`${column('total')} - (${column('online')})` : sql`0`;
   const conds: SQL[] = [];

@@ -59,7 +59,9 @@ async function expectOffline(expected: [TestPortal, string][]): Promise<void> {
   for (const portal of [north, south]) expect(perPortal.get(portal.id) ?? 0).toBe(expected.filter(([p]) => p === portal).length);
 }
 
-const report = (portal: TestPortal, devices: { externalId: string; status: 0 | 1; at: Date }[]) => sendWebhook(t, portal, reported(devices));
+async function report(portal: TestPortal, devices: { externalId: string; status: 0 | 1; at: Date }[]): Promise<void> {
+  expect((await sendWebhook(t, portal, reported(devices))).status).toBe(202);
+}
 
 describe('offline devices through their open offline periods', () => {
   it('equal the devices whose columns say offline after every kind of write', async () => {

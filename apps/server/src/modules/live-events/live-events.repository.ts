@@ -1,7 +1,7 @@
 import type { LiveEvent } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { DEVICE_COUNT_PREFIXES } from '../../db/schema/counts.ts';
+import { keptDeviceColumns } from '../devices/kept-counts.ts';
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../devices/offline-devices.ts';
 
 /**
@@ -78,9 +78,6 @@ export async function liveEventsSnapshot(executor: Executor, tenantId: number | 
   return rows.map(toLiveEvent);
 }
 
-/** A portal's online devices from its kept count row `k` (db/schema/counts.ts). */
-const keptOnline = sql.raw(DEVICE_COUNT_PREFIXES.map((t) => `k.${t}_online`).join(' + '));
-
 export interface PortalLiveState {
   tenantId: number;
   customerId: number;
@@ -102,7 +99,7 @@ export async function portalLiveStates(executor: Executor, portals: { tenantId: 
     // The online count is the portal's kept count; its offline devices are read per portal (LATERAL)
     // through their open offline periods, as a one-portal query would: a join over the whole list
     // could plan a scan of every offline device.
-    sql`select p.tenant_id, p.id, p.name, t.name as tenant_name, coalesce(${keptOnline}, 0) as online, c.offline, c.since
+    sql`select p.tenant_id, p.id, p.name, t.name as tenant_name, coalesce(${keptDeviceColumns('online')}, 0) as online, c.offline, c.since
           from unnest(${sql.param(portals.map((p) => p.tenantId))}::int[], ${sql.param(portals.map((p) => p.portalId))}::int[]) as q(tenant_id, portal_id)
           join portals p on p.tenant_id = q.tenant_id and p.id = q.portal_id and p.deleted_at is null
           join tenants t on t.id = p.tenant_id
