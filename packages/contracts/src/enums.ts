@@ -10,13 +10,23 @@ export const DEVICE_COUNT_KEYS = ['cameraCount', 'intercomCount', 'accessCount',
 
 /** Case status display codes 0..4 (spec §4). */
 export const CASE_STATUSES = ['New', 'In Progress', 'Awaiting Delivery', 'Requires Testing', 'Completed'] as const;
-export const CASE_COMPLETED = 4;
+export const CASE_STATUS = { new: 0, inProgress: 1, awaitingDelivery: 2, requiresTesting: 3, completed: 4 } as const;
+export type CaseStatus = (typeof CASE_STATUS)[keyof typeof CASE_STATUS];
+export const CASE_COMPLETED = CASE_STATUS.completed;
 export const caseStatusLabel = (code: number): string => CASE_STATUSES[code] ?? 'Unknown';
 
 /** Alert type codes (spec §4). */
 export const ALERT_TYPES = ['Device Offline', 'License Renewal Pending (90 Days)'] as const;
+export const ALERT_TYPE = { deviceOffline: 0, licenseRenewal: 1 } as const;
+export type AlertType = (typeof ALERT_TYPE)[keyof typeof ALERT_TYPE];
 /** Alert status: 0 ok (resolved), 1 warning (open), 2 error (open > 24 h or critical). */
 export const ALERT_STATUSES = ['ok', 'warning', 'error'] as const;
+export const ALERT_STATUS = { ok: 0, warning: 1, error: 2 } as const;
+export type AlertStatus = (typeof ALERT_STATUS)[keyof typeof ALERT_STATUS];
+
+/** Device status as reported by device clouds and kept in status periods: 0 offline, 1 online. */
+export const DEVICE_STATUS = { offline: 0, online: 1 } as const;
+export type DeviceStatus = (typeof DEVICE_STATUS)[keyof typeof DEVICE_STATUS];
 
 /** Report periods (spec §2 Reports, §4). */
 export const REPORT_PERIODS = ['This Week', 'This Month', 'This Quarter', 'This Year'] as const;
