@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TOPICS, type DeviceStatusEvent } from '../events/topics.ts';
-import { deviceState, periodsOf, reported, sendWebhook } from '../modules/webhooks/webhook-test-kit.ts';
+import { deviceState, periodsOf, reported, sendWebhook } from '../../test/kits/webhooks/webhook-test-kit.ts';
 import { createPortal, createTenant, type TestPortal } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { offlineSweepJob, sweepOfflineDevices } from './offline-sweep.ts';

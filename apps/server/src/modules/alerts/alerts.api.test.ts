@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { createCast, createDevices, createPortal, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { expectError, openCaseOf, setDeviceStatus } from '../cases/operations-test-support.ts';
+import { expectError, openCaseOf, setDeviceStatus } from '../../../test/kits/cases/operations-test-support.ts';
 
 let t: TestApp;
 let cast: Awaited<ReturnType<typeof createCast>>;

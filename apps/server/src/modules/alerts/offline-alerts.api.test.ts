@@ -7,7 +7,7 @@ import { offlineAlertsJob } from '../../jobs/offline-alerts.ts';
 import { runTickOnce } from '../../jobs/scheduler.ts';
 import { createCast, createDevices, createPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { HOUR_MS, removeDevices, renewTokens, setDeviceStatus } from '../cases/operations-test-support.ts';
+import { HOUR_MS, removeDevices, renewTokens, setDeviceStatus } from '../../../test/kits/cases/operations-test-support.ts';
 import { operationsJobsStartup } from './alerts.startup.ts';
 import { OPEN_OFFLINE_ALERT } from './offline-alert-rule.ts';
 

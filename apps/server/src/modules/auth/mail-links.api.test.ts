@@ -8,7 +8,7 @@ import { createOneTimeToken } from '../../security/one-time-tokens.ts';
 import { createTenant, createUser } from '../../../test/factories.ts';
 import { sharedDatabase } from '../../../test/database.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { linkToken, startSmtpSink } from './smtp-sink.test-support.ts';
+import { linkToken, startSmtpSink } from '../../../test/kits/auth/smtp-sink.test-support.ts';
 
 /** Mail goes over real SMTP to a local server; the tests follow the links found in what it received. */
 let t: TestApp;

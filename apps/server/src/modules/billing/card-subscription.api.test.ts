@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billings, tenants } from '../../db/schema/index.ts';
 import { createUser, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { FakeStripe } from './fake-stripe.fixture.ts';
+import { FakeStripe } from '../../../test/kits/billing/fake-stripe.fixture.ts';
 import { createStripeCards, PORTAL_PRODUCT } from './providers/stripe-cards.ts';
 
 const PUBLISHABLE_KEY = 'pk_test_vigilCardDialog';

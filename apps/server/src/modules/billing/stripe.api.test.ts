@@ -6,7 +6,7 @@ import { billings, paymentEvents, tenants } from '../../db/schema/index.ts';
 import { TOPICS } from '../../events/topics.ts';
 import { createPortal, createUser, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { FakeStripe } from './fake-stripe.fixture.ts';
+import { FakeStripe } from '../../../test/kits/billing/fake-stripe.fixture.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_secret_for_vigil';
 let t: TestApp;

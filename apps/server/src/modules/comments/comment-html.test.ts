@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isBlankMarkup, sanitizeComment } from './comment-html.ts';
-import { unsafeMarkupProblems, xssPayloads } from './xss-payloads.ts';
+import { unsafeMarkupProblems, xssPayloads } from '../../../test/kits/comments/xss-payloads.ts';
 
 describe('comment sanitizer', () => {
   it('has well over 100 payloads to try', () => {

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { createCast, createDevices, createPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { expectError } from '../cases/operations-test-support.ts';
-import { unsafeMarkupProblems, xssPayloads } from './xss-payloads.ts';
+import { expectError } from '../../../test/kits/cases/operations-test-support.ts';
+import { unsafeMarkupProblems, xssPayloads } from '../../../test/kits/comments/xss-payloads.ts';
 
 let t: TestApp;
 let cast: Awaited<ReturnType<typeof createCast>>;

@@ -5,7 +5,7 @@ import { queryRows } from '../../db/client.ts';
 import { sweepOfflineDevices } from '../../jobs/offline-sweep.ts';
 import { createCast, createPortal, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { removed, reported, sendWebhook } from '../webhooks/webhook-test-kit.ts';
+import { removed, reported, sendWebhook } from '../../../test/kits/webhooks/webhook-test-kit.ts';
 
 /**
  * The kept counts (db/schema/counts.ts, kept by triggers) must always equal a fresh count: after

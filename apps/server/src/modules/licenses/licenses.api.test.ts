@@ -4,7 +4,7 @@ import { licenseScanJob } from '../../jobs/license-scan.ts';
 import { runTickOnce } from '../../jobs/scheduler.ts';
 import { createCast, createPortal, createTenant, createUser, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { DAY_MS, expectError, renewTokens } from '../cases/operations-test-support.ts';
+import { DAY_MS, expectError, renewTokens } from '../../../test/kits/cases/operations-test-support.ts';
 import { dateIn, daysBetween } from './license-dates.ts';
 
 let t: TestApp;

@@ -2,7 +2,7 @@ import { reportEndpoints as E, type ReportContent } from '@vigil/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPortal, createTenant, createUser, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { caseAt, deviceWithHistory } from './report.fixtures.ts';
+import { caseAt, deviceWithHistory } from '../../../test/kits/reports/report.fixtures.ts';
 
 /**
  * Report figures against hand-computed fixtures. UTC tenant, now = Wed 2026-11-18 12:00Z:

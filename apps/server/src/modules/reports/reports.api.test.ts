@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reports } from '../../db/schema/index.ts';
 import { createCast, createPortal, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { deviceWithHistory } from './report.fixtures.ts';
+import { deviceWithHistory } from '../../../test/kits/reports/report.fixtures.ts';
 
 const NOW = '2026-11-18T12:00:00.000Z';
 const INJECTION = "=cmd|' /C calc'!A0";

@@ -7,7 +7,7 @@ import { runTickOnce } from '../../jobs/scheduler.ts';
 import { uptimeRollupJob } from '../../jobs/uptime-rollup.job.ts';
 import { createCast, createPortal, type TestPortal, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { DAY, HOUR, historyKit, prng } from './history-test-kit.ts';
+import { DAY, HOUR, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
 import { keepWindow, KEPT_BASE_LAG_MS, KEPT_WINDOW_MS } from './kept-window-build.ts';
 import { rollUpTenant } from './rollup-build.ts';
 import { keptScoresByPortal } from './kept-window-query.ts';

@@ -6,7 +6,7 @@ import { runTickOnce } from '../../jobs/scheduler.ts';
 import { uptimeRollupJob } from '../../jobs/uptime-rollup.job.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { createPortal, createTenant, type TestPortal, type TestTenant } from '../../../test/factories.ts';
-import { DAY, HOUR, historyKit, prng } from './history-test-kit.ts';
+import { DAY, HOUR, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
 import { reliabilityByPortal, reliabilityByPortalLive, reliabilityOfTenant, reliabilityOfTenantLive } from './reliability.ts';
 import { rolledUntil } from './rollup-query.ts';
 

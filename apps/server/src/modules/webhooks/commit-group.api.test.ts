@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { queryRows } from '../../db/client.ts';
 import { commitGroup, REFUSED, type Outcome, type PendingMessage } from './commit-group.ts';
 import { GroupCommitter } from './group-commit.ts';
-import { countRows, periodsOf, removed, reported, type DeviceInput } from './webhook-test-kit.ts';
+import { countRows, periodsOf, removed, reported, type DeviceInput } from '../../../test/kits/webhooks/webhook-test-kit.ts';
 
 /**
  * One commit group, several messages: on PGlite a group whose devices are each reported once is

@@ -2,7 +2,7 @@ import { WEBHOOK_MSG, portalEndpoints } from '@vigil/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPortal, createTenant, createUser, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { countRows, deviceState, periodsOf, reported, sendWebhook } from './webhook-test-kit.ts';
+import { countRows, deviceState, periodsOf, reported, sendWebhook } from '../../../test/kits/webhooks/webhook-test-kit.ts';
 
 /**
  * Ingestion under concurrency: messages in flight together are applied in shared transactions

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPortal, createTenant } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { countRows, reported, sendWebhook } from './webhook-test-kit.ts';
+import { countRows, reported, sendWebhook } from '../../../test/kits/webhooks/webhook-test-kit.ts';
 
 /**
  * Measures (does not assert) how many device events per second signed 1,000-device

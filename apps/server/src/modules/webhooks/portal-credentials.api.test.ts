@@ -5,7 +5,7 @@ import { createPortal, createTenant, createUser, type TestPortal } from '../../.
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { PortalCredentials } from './portal-credentials.ts';
 import { readSignedHeaders } from './signature.ts';
-import { reported, sendWebhook, signatureHeaders } from './webhook-test-kit.ts';
+import { reported, sendWebhook, signatureHeaders } from '../../../test/kits/webhooks/webhook-test-kit.ts';
 
 /**
  * The per-process cache of decrypted portal secrets: one database read per portal however many

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TOPICS, type DeviceStatusEvent } from '../../events/topics.ts';
 import { createPortal, createTenant, createUser, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { countRows, deviceState, periodsOf, removed, reported, sendWebhook, signatureHeaders } from './webhook-test-kit.ts';
+import { countRows, deviceState, periodsOf, removed, reported, sendWebhook, signatureHeaders } from '../../../test/kits/webhooks/webhook-test-kit.ts';
 
 let t: TestApp;
 let portal: TestPortal;

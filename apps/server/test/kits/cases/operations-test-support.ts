@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { queryRows } from '../../db/client.ts';
-import type { TestUser } from '../../../test/factories.ts';
-import type { TestApp } from '../../../test/harness.ts';
+import { queryRows } from '../../../src/db/client.ts';
+import type { TestUser } from '../../factories.ts';
+import type { TestApp } from '../../harness.ts';
 
 /**
  * Helpers shared by the operations API tests (cases, comments, alerts, licenses).

@@ -1,6 +1,6 @@
-import { cases, devices, deviceStatusPeriods } from '../../db/schema/index.ts';
-import type { TestPortal } from '../../../test/factories.ts';
-import type { TestApp } from '../../../test/harness.ts';
+import { cases, devices, deviceStatusPeriods } from '../../../src/db/schema/index.ts';
+import type { TestPortal } from '../../factories.ts';
+import type { TestApp } from '../../harness.ts';
 
 /** Test data written directly (as the superuser): a device with an exact status history. */
 export async function deviceWithHistory(

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { queryRows } from '../../db/client.ts';
-import type { TestApp } from '../../../test/harness.ts';
+import { queryRows } from '../../../src/db/client.ts';
+import type { TestApp } from '../../harness.ts';
 
 /**
  * Test helpers that play the device cloud: messages signed by the real

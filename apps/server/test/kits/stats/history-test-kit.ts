@@ -1,6 +1,6 @@
-import type { TestApp } from '../../../test/harness.ts';
-import type { TestPortal } from '../../../test/factories.ts';
-import { devices, deviceStatusPeriods } from '../../db/schema/index.ts';
+import type { TestApp } from '../../harness.ts';
+import type { TestPortal } from '../../factories.ts';
+import { devices, deviceStatusPeriods } from '../../../src/db/schema/index.ts';
 
 /** Random status histories for the reliability tests (rollup, kept windows): written directly, as the app's writers leave them. */
 

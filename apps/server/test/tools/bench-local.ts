@@ -5,16 +5,16 @@
  * (events per CPU-second of this one process: HTTP, verification, validation, PGlite), p50/p99 and
  * statements per message, so a change can be judged on a machine shared with other work.
  *
- *   npx tsx apps/server/src/modules/webhooks/bench-local.ts [phase ...]   phases: b1 b100 b1000 hb1000
+ *   npx tsx apps/server/test/tools/bench-local.ts [phase ...]   phases: b1 b100 b1000 hb1000
  * Env: B1_MESSAGES, B1_CONNECTIONS (senders of the one-device phase, 50), CREATE_DEVICES (devices per portal created first), BENCH_LOCAL_PROFILE=dir (a CPU profile per phase).
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
-import { maintainPglite } from '../../jobs/pglite-maintenance.job.ts';
-import { createPortal, createTenant, type TestPortal } from '../../../test/factories.ts';
-import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { reported, signatureHeaders } from './webhook-test-kit.ts';
+import { maintainPglite } from '../../src/jobs/pglite-maintenance.job.ts';
+import { createPortal, createTenant, type TestPortal } from '../factories.ts';
+import { createTestApp, type TestApp } from '../harness.ts';
+import { reported, signatureHeaders } from '../kits/webhooks/webhook-test-kit.ts';
 
 const PORTALS = 50;
 const DEVICES_PER_PORTAL = 200;
