@@ -1,5 +1,5 @@
 import { Badge, Tooltip } from 'antd';
-import { STATUS_COLORS } from '../app/theme.ts';
+import { STATUS_COLORS } from '../lib/theme.ts';
 
 export type DotStatus = 'online' | 'offline' | 'warning' | 'unknown';
 

@@ -4,7 +4,7 @@ import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CustomerSearch } from '../app/shell/CustomerSearch.tsx';
-import { authReducer } from '../features/auth/authSlice.ts';
+import { authReducer } from './session/authSlice.ts';
 import { api } from './api/apiSlice.ts';
 import { highlightParts, searchTermOf } from './search.ts';
 

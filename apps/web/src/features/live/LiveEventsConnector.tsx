@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { useAppDispatch, useAuth } from '../../app/hooks.ts';
-import { alertShown } from '../../app/uiSlices.ts';
+import { useAppDispatch, useAuth } from '../../lib/state/hooks.ts';
+import { alertShown } from '../../lib/state/uiSlices.ts';
 import { api } from '../../lib/api/apiSlice.ts';
 import { useStreamTicketMutation } from './api.ts';
 import { alertBannerText, reconnectDelay, streamUrl, throttle, type LiveAlert } from './liveEvents.ts';

@@ -2,7 +2,7 @@ import { configureStore } from '@reduxjs/toolkit';
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { NETWORK_ERROR } from '@vigil/contracts';
-import { authReducer, tokensReceived } from '../../features/auth/authSlice.ts';
+import { authReducer, tokensReceived } from '../session/authSlice.ts';
 import { setNotifier } from '../notify.ts';
 import { createSessionBaseQuery, REFRESH_PATH } from './sessionBaseQuery.ts';
 

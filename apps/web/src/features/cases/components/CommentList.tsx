@@ -2,7 +2,7 @@ import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { Alert, Avatar, Button, Flex, List, Popconfirm, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import type { Comment } from '@vigil/contracts';
-import { BRAND } from '../../../app/theme.ts';
+import { BRAND } from '../../../lib/theme.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { messageOf } from '../../../lib/errors.ts';
 import { initialsOf, sanitizeComment } from '../commentText.ts';

@@ -2,11 +2,11 @@ import { EditOutlined, FileTextOutlined, PlusOutlined, ProfileOutlined, ToolOutl
 import { Button, Card, Col, Row, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { useAuth } from '../../../app/hooks.ts';
+import { useAuth } from '../../../lib/state/hooks.ts';
 import { DetailLoadError } from '../../../components/DetailLoadError.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useListState } from '../../../lib/useListState.ts';
-import { isSuperAdmin } from '../../auth/authSlice.ts';
+import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
 import { useGoToCreatedCase } from '../../cases/caseLinks.ts';
 import { useCreateCaseMutation } from '../../cases/api.ts';
 import { CasesTable } from '../../cases/components/CasesTable.tsx';

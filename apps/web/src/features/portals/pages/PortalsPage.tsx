@@ -1,11 +1,11 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Button, Card } from 'antd';
 import { useState } from 'react';
-import { useAuth } from '../../../app/hooks.ts';
+import { useAuth } from '../../../lib/state/hooks.ts';
 import { CustomerSearchInput } from '../../../components/CustomerSearch.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useListState } from '../../../lib/useListState.ts';
-import { isSuperAdmin } from '../../auth/authSlice.ts';
+import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
 import { usePortalsQuery } from '../api.ts';
 import { AddPortalDialog } from '../components/AddPortalDialog.tsx';
 import { PortalsTable } from '../components/PortalsTable.tsx';

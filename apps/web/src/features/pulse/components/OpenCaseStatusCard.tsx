@@ -1,6 +1,6 @@
 import { Card, Col, Row } from 'antd';
 import { useMemo } from 'react';
-import { BRAND, NARROW_QUERY } from '../../../app/theme.ts';
+import { BRAND, NARROW_QUERY } from '../../../lib/theme.ts';
 import { BarChart } from '../../../components/charts/BarChart.tsx';
 import { ChartSkeleton } from '../../../components/charts/ChartSkeleton.tsx';
 import { CountGauge } from '../../../components/charts/CountGauge.tsx';

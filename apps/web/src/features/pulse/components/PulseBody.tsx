@@ -1,7 +1,7 @@
 import { Col, Row } from 'antd';
 import { LIMITS } from '@vigil/contracts';
-import { useAuth } from '../../../app/hooks.ts';
-import { isSuperAdmin } from '../../auth/authSlice.ts';
+import { useAuth } from '../../../lib/state/hooks.ts';
+import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
 import { usePulseSummaryQuery } from '../api.ts';
 import { AllCustomersTable } from './AllCustomersTable.tsx';
 import { CompanyPulseCard } from './CompanyPulseCard.tsx';

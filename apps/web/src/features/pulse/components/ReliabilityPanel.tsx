@@ -1,5 +1,5 @@
 import { Card, Flex, theme } from 'antd';
-import { STATUS_COLORS } from '../../../app/theme.ts';
+import { STATUS_COLORS } from '../../../lib/theme.ts';
 import { SecondaryText } from '../../../components/Text.tsx';
 
 export const formatScore = (score: number) => `${score.toFixed(1)}%`;

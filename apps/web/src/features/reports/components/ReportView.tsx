@@ -1,7 +1,7 @@
 import { Card, Col, Descriptions, Empty, Row, Statistic, Table, Tag } from 'antd';
 import { useMemo } from 'react';
 import type { ReportContent } from '@vigil/contracts';
-import { BRAND, STATUS_COLORS } from '../../../app/theme.ts';
+import { BRAND, STATUS_COLORS } from '../../../lib/theme.ts';
 import { BarChart } from '../../../components/charts/BarChart.tsx';
 import { OnlineOfflineDonut } from '../../../components/charts/DonutChart.tsx';
 import { caseStatusSeries, dailyShareSeries } from '../../../components/charts/series.ts';

@@ -2,14 +2,14 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Table, type TableColumnsType } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { REPORT_PERIODS, type Report } from '@vigil/contracts';
-import { useAuth } from '../../../app/hooks.ts';
+import { useAuth } from '../../../lib/state/hooks.ts';
 import { CustomerSearchInput } from '../../../components/CustomerSearch.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { EmptyState, TableState } from '../../../components/TableStates.tsx';
 import { formatDate } from '../../../lib/dates.ts';
 import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
-import { isSuperAdmin } from '../../auth/authSlice.ts';
+import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
 import { useReportsQuery } from '../api.ts';
 
 export const periodLabel = (code: number) => REPORT_PERIODS[code] ?? 'Unknown';
