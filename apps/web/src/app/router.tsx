@@ -72,7 +72,7 @@ const dashboardChildren: RouteObject[] = [
       { path: ':id', ...h('User'), lazy: page(() => import('../features/users/pages/UserDetailPage.tsx')) },
     ],
   },
-  { path: 'search', ...h('Search'), lazy: page(() => import('../features/misc/pages/SearchPage.tsx')) },
+  { path: 'search', ...h('Search'), lazy: page(() => import('../features/search/pages/SearchPage.tsx')) },
   { path: 'help', ...h('Help'), lazy: page(() => import('../features/misc/pages/HelpPage.tsx')) },
   { path: 'profile', ...h('Profile'), lazy: page(() => import('../features/settings/pages/ProfilePage.tsx')) },
 ];

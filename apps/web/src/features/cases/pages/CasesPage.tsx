@@ -3,7 +3,7 @@ import { Button, Card, Flex, Select } from 'antd';
 import { useState } from 'react';
 import { CASE_STATUSES } from '@vigil/contracts';
 import { useAuth } from '../../../lib/state/hooks.ts';
-import { CustomerSearchInput } from '../../../components/CustomerSearch.tsx';
+import { CustomerFilterInput } from '../../../components/CustomerFilterInput.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useListState } from '../../../lib/useListState.ts';
 import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
@@ -29,7 +29,7 @@ export default function CasesPage() {
       <PageHeader title="Cases" extra={addButton} />
       <Card>
         <Flex gap={12} wrap="wrap" style={{ marginBottom: 16 }}>
-          <CustomerSearchInput list={list} style={{ maxWidth: 280 }} />
+          <CustomerFilterInput list={list} style={{ maxWidth: 280 }} />
           <Select
             allowClear
             placeholder="Any status"

@@ -2,7 +2,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Card } from 'antd';
 import { useState } from 'react';
 import { useAuth } from '../../../lib/state/hooks.ts';
-import { CustomerSearchInput } from '../../../components/CustomerSearch.tsx';
+import { CustomerFilterInput } from '../../../components/CustomerFilterInput.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useListState } from '../../../lib/useListState.ts';
 import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
@@ -28,7 +28,7 @@ export default function PortalsPage() {
     <>
       <PageHeader title="Portals" extra={addButton} />
       <Card>
-        <CustomerSearchInput list={list} style={{ marginBottom: 16 }} />
+        <CustomerFilterInput list={list} style={{ marginBottom: 16 }} />
         <PortalsTable
           list={list}
           result={result}

@@ -3,7 +3,7 @@ import { Button, Card, Table, type TableColumnsType } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { REPORT_PERIODS, type Report } from '@vigil/contracts';
 import { useAuth } from '../../../lib/state/hooks.ts';
-import { CustomerSearchInput } from '../../../components/CustomerSearch.tsx';
+import { CustomerFilterInput } from '../../../components/CustomerFilterInput.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { EmptyState, TableState } from '../../../components/TableStates.tsx';
 import { formatDate } from '../../../lib/dates.ts';
@@ -45,7 +45,7 @@ export default function ReportsPage() {
     <>
       <PageHeader title="Reports" extra={create} />
       <Card>
-        <CustomerSearchInput list={list} style={{ marginBottom: 16 }} />
+        <CustomerFilterInput list={list} style={{ marginBottom: 16 }} />
         <TableState isLoading={isLoading} error={error} onRetry={refetch}>
           <Table<Report>
             rowKey="id"
