@@ -89,7 +89,7 @@ export default function AlertsPage() {
             dataSource={data?.data.list ?? []}
             loading={isFetching && !isLoading}
             pagination={tablePagination(list, data?.data.count)}
-            onChange={list.onTableChange as never}
+            onChange={list.onTableChange}
             scroll={{ x: 640 }}
             locale={{ emptyText: <EmptyState text="No alerts. Alerts open by themselves when devices go offline or licenses near renewal." /> }}
           />

@@ -59,7 +59,7 @@ export function CasesTable({ list, result, superAdmin, emptyText, pager, size = 
         dataSource={data?.data.list ?? []}
         loading={isFetching && !isLoading}
         pagination={tablePagination(list, data?.data.count, { quickJumper: false, sizeChanger: false, ...pager })}
-        onChange={list.onTableChange as never}
+        onChange={list.onTableChange}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: <EmptyState text={emptyText} /> }}
       />

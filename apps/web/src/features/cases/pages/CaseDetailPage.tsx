@@ -39,7 +39,7 @@ export default function CaseDetailPage() {
 
   const changeStatus = async (picked: number) => {
     const result = await update({ id, caseType: picked - 1 });
-    if ('error' in result && result.error) notify.error(messageOf(result.error as never) || 'error occured');
+    if ('error' in result && result.error) notify.error(messageOf(result.error) || 'error occured');
     else notify.success(`Status changed to ${CASE_STATUSES[picked - 1]}.`);
   };
 

@@ -32,7 +32,7 @@ export function DevicesTable<T extends DeviceRow>({ list, result, extraColumns =
         dataSource={data?.data.list ?? []}
         loading={isFetching && !isLoading}
         pagination={tablePagination(list, data?.data.count, { quickJumper: false, sizeChanger: false, hideOnSinglePage: true })}
-        onChange={tableChangeWithFilters(list, ['status']) as never}
+        onChange={tableChangeWithFilters(list, ['status'])}
         scroll={{ x: 640 }}
         locale={{ emptyText: <EmptyState text={emptyText} /> }}
       />

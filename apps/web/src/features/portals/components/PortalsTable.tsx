@@ -65,7 +65,7 @@ export function PortalsTable({ list, result, superAdmin, emptyText, emptyAction 
         dataSource={data?.data.list ?? []}
         loading={isFetching && !isLoading}
         pagination={tablePagination(list, data?.data.count, { quickJumper: true, sizeChanger: true })}
-        onChange={list.onTableChange as never}
+        onChange={list.onTableChange}
         scroll={{ x: 860 }}
         locale={{ emptyText: <EmptyState text={emptyText} action={emptyAction} /> }}
       />

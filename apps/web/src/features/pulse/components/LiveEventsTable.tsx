@@ -42,7 +42,7 @@ export function LiveEventsTable() {
           dataSource={data?.data.list ?? []}
           loading={isFetching && !isLoading}
           pagination={tablePagination(list, data?.data.count, { quickJumper: false, sizeChanger: false, hideOnSinglePage: true })}
-          onChange={list.onTableChange as never}
+          onChange={list.onTableChange}
           scroll={{ x: 420 }}
           locale={{ emptyText: <EmptyState text="All devices are online. Offline devices show up here as they happen." /> }}
         />

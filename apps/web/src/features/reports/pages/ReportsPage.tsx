@@ -54,7 +54,7 @@ export default function ReportsPage() {
             dataSource={data?.data.list ?? []}
             loading={isFetching && !isLoading}
             pagination={tablePagination(list, data?.data.count)}
-            onChange={list.onTableChange as never}
+            onChange={list.onTableChange}
             scroll={{ x: 560 }}
             locale={{ emptyText: <EmptyState text="No reports yet. Create Report to summarise a customer's period." action={create} /> }}
           />

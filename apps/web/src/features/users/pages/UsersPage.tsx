@@ -66,7 +66,7 @@ export default function UsersPage() {
             dataSource={data?.data.list ?? []}
             loading={isFetching}
             pagination={tablePagination(list, data?.data.count)}
-            onChange={list.onTableChange as never}
+            onChange={list.onTableChange}
             scroll={{ x: 760 }}
             locale={{ emptyText: <EmptyState text="No users yet. Add User to invite a colleague." /> }}
           />
