@@ -2,7 +2,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Flex, Select, Table, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ALERT_TYPES, type Alert } from '@vigil/contracts';
+import { ALERT_TYPE, ALERT_TYPES, type Alert } from '@vigil/contracts';
 import { useAuth } from '../../../lib/state/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { StatusDot } from '../../../components/StatusDot.tsx';
@@ -41,7 +41,7 @@ export default function AlertsPage() {
       title: 'Customer',
       ...sortable('customerName'),
       render: (name: string, a) =>
-        a.alertType === 0 ? (
+        a.alertType === ALERT_TYPE.deviceOffline ? (
           <Link to={`/dashboards/alerts/${a.id}`} state={{ customerName: a.customerName, customerId: a.customerId }}>
             {name}
           </Link>
