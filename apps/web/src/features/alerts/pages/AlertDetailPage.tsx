@@ -9,9 +9,10 @@ import { StatusDot } from '../../../components/StatusDot.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useListState } from '../../../lib/useListState.ts';
 import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
-import { caseLink, portalLink, useGoToCreatedCase } from '../../cases/caseLinks.ts';
-import { DevicesTable } from '../../portals/components/DevicesTable.tsx';
-import { tenantOnly } from '../../portals/components/tenantOnly.ts';
+import { caseLink, portalLink } from '../../../lib/links.ts';
+import { useGoToCreatedCase } from '../../cases/index.ts';
+import { DevicesTable } from '../../../components/DevicesTable.tsx';
+import { tenantOnly } from '../../../lib/tenantOnly.ts';
 import { alertDot, alertTypeLabel } from '../alertStatus.ts';
 import { useAlertDevicesQuery, useAlertQuery, useCreateCaseFromAlertMutation } from '../api.ts';
 

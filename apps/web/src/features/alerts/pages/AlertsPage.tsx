@@ -10,7 +10,7 @@ import { EmptyState, TableState } from '../../../components/TableStates.tsx';
 import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
 import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
-import { tenantOnly } from '../../portals/components/tenantOnly.ts';
+import { tenantOnly } from '../../../lib/tenantOnly.ts';
 import { alertDot, alertTypeLabel } from '../alertStatus.ts';
 import { useAlertsQuery } from '../api.ts';
 import { AddAlertDialog } from '../components/AddAlertDialog.tsx';

@@ -7,7 +7,7 @@ import { CustomerFilterInput } from '../../../components/CustomerFilterInput.tsx
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useListState } from '../../../lib/useListState.ts';
 import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
-import { tenantOnly } from '../../portals/components/tenantOnly.ts';
+import { tenantOnly } from '../../../lib/tenantOnly.ts';
 import { useCasesQuery } from '../api.ts';
 import { AddCaseDialog } from '../components/AddCaseDialog.tsx';
 import { CasesTable } from '../components/CasesTable.tsx';

@@ -6,7 +6,7 @@ import { formatDate } from '../../../lib/dates.ts';
 import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
 import { useDeleteLicenseMutation, useLicensesQuery } from '../api.ts';
-import { deviceTypeLabel } from './deviceColumns.tsx';
+import { deviceTypeLabel } from '../../../components/deviceColumns.tsx';
 
 export const formatTerms = (years: number) => `${years}Y`;
 

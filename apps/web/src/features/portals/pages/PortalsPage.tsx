@@ -9,7 +9,7 @@ import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
 import { usePortalsQuery } from '../api.ts';
 import { AddPortalDialog } from '../components/AddPortalDialog.tsx';
 import { PortalsTable } from '../components/PortalsTable.tsx';
-import { tenantOnly } from '../components/tenantOnly.ts';
+import { tenantOnly } from '../../../lib/tenantOnly.ts';
 
 /** Portals (spec §2): the tenant's customers with device counts and reliability; Add Portal for tenant users. */
 export default function PortalsPage() {

@@ -9,7 +9,7 @@ import { DeviceTypeSummary } from './DeviceTypeSummary.tsx';
 import { LiveEventsTable } from './LiveEventsTable.tsx';
 import { OpenCaseStatusCard } from './OpenCaseStatusCard.tsx';
 import { PulseCasesCard } from './PulseCasesCard.tsx';
-import { ReliabilityPanel, ReliabilityPanelSkeleton } from './ReliabilityPanel.tsx';
+import { ReliabilityPanel, ReliabilityPanelSkeleton } from '../../../components/ReliabilityPanel.tsx';
 
 /**
  * The body of Pulse (spec §2) under its header: counts by type on top, then the donut and

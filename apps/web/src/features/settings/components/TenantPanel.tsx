@@ -5,8 +5,7 @@ import { useAppDispatch, useAuth } from '../../../lib/state/hooks.ts';
 import { ErrorState } from '../../../components/TableStates.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { tokensReceived, type AuthState } from '../../../lib/session/authSlice.ts';
-import { useCreateTenantMutation, useTenantQuery, useUpdateTenantMutation } from '../../tenants/api.ts';
-import { cleanTenantForm, tenantFormDefaults, TenantFormFields, type TenantFormValues } from '../../tenants/components/TenantFormFields.tsx';
+import { useCreateTenantMutation, useTenantQuery, useUpdateTenantMutation, cleanTenantForm, tenantFormDefaults, TenantFormFields, type TenantFormValues } from '../../tenants/index.ts';
 import type { FormInstance } from 'antd';
 import { MonitoringSettings } from './MonitoringSettings.tsx';
 

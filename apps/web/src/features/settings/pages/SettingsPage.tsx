@@ -4,7 +4,7 @@ import type { CardSubscriptionIntent } from '@vigil/contracts';
 import { useAuth } from '../../../lib/state/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
-import { cleanTenantForm, type TenantFormValues } from '../../tenants/components/TenantFormFields.tsx';
+import { cleanTenantForm, type TenantFormValues } from '../../tenants/index.ts';
 import { ProfilePanel } from '../components/ProfilePanel.tsx';
 import { TenantPanel } from '../components/TenantPanel.tsx';
 import { WelcomeDialog } from '../components/WelcomeDialog.tsx';

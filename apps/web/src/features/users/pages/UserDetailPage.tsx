@@ -7,7 +7,7 @@ import { PageHeader } from '../../../components/PageHeader.tsx';
 import { ErrorState } from '../../../components/TableStates.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
-import { ChangePasswordDialog } from '../../auth/components/ChangePasswordDialog.tsx';
+import { ChangePasswordDialog } from '../../auth/index.ts';
 import { useUpdateUserMutation, useUserQuery } from '../api.ts';
 import { TenantSelect } from '../components/TenantSelect.tsx';
 

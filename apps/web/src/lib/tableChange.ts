@@ -1,5 +1,5 @@
-import type { ListState } from '../../../lib/listState.ts';
-import { sortOfSorter, type TableChangeHandler } from '../../../lib/tablePagination.ts';
+import type { ListState } from './listState.ts';
+import { sortOfSorter, type TableChangeHandler } from './tablePagination.ts';
 
 /**
  * antd Table onChange that also carries column filters into the URL list state, in ONE

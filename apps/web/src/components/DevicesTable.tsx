@@ -1,11 +1,11 @@
 import { Table, type TableColumnsType } from 'antd';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
-import { EmptyState, TableState } from '../../../components/TableStates.tsx';
-import { tablePagination } from '../../../lib/tablePagination.ts';
-import type { useListState } from '../../../lib/useListState.ts';
+import { EmptyState, TableState } from './TableStates.tsx';
+import { tablePagination } from '../lib/tablePagination.ts';
+import type { useListState } from '../lib/useListState.ts';
 import { deviceColumns, type DeviceRow } from './deviceColumns.tsx';
-import { tableChangeWithFilters } from './tableChange.ts';
+import { tableChangeWithFilters } from '../lib/tableChange.ts';
 
 interface Props<T extends DeviceRow> {
   list: ReturnType<typeof useListState>;

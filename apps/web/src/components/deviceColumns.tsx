@@ -1,7 +1,7 @@
 import type { TableColumnsType } from 'antd';
 import { DEVICE_STATUS, DEVICE_TYPES } from '@vigil/contracts';
-import { deviceDotStatus, StatusDot } from '../../../components/StatusDot.tsx';
-import { formatDateTime } from '../../../lib/dates.ts';
+import { deviceDotStatus, StatusDot } from './StatusDot.tsx';
+import { formatDateTime } from '../lib/dates.ts';
 
 export interface DeviceRow {
   id: number;
