@@ -4,10 +4,10 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router';
 import { PersistGate } from 'redux-persist/integration/react';
-import { useAppSelector } from './hooks.ts';
+import { useAppSelector } from '../lib/state/hooks.ts';
 import { router } from './router.tsx';
 import { persistor, store } from './store.ts';
-import { themeOf } from './theme.ts';
+import { themeOf } from '../lib/theme.ts';
 
 /** Toasts: their code loads right after the first render (see lib/notify.ts). */
 const NotificationHost = lazy(() => import('./NotificationHost.tsx'));

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation, useMatches, useNavigation } from 'react-router';
 import { PRODUCT_NAME } from '@vigil/contracts';
-import { isRouteHandle } from './routeHandle.ts';
+import { isRouteHandle } from '../lib/routeHandle.ts';
 
 /** Top progress bar while a navigation (or a lazy route) is loading. */
 export function TopProgress() {

@@ -1,6 +1,6 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { isSuperAdmin } from '../features/auth/authSlice.ts';
-import { useAppSelector, useAuth } from './hooks.ts';
+import { isSuperAdmin } from '../lib/session/authSlice.ts';
+import { useAppSelector, useAuth } from '../lib/state/hooks.ts';
 
 export const SIGN_IN = '/auth/signin';
 

@@ -4,7 +4,7 @@ import { setNavigator } from '../lib/navigation.ts';
 import { DashboardIndex, RequireSession, RequireSuperAdmin } from './guards.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { RouteError } from './RouteError.tsx';
-import type { RouteHandle } from './routeHandle.ts';
+import type { RouteHandle } from '../lib/routeHandle.ts';
 
 /** Route-level code splitting: a page module's default export becomes the route component. */
 const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
@@ -72,7 +72,7 @@ const dashboardChildren: RouteObject[] = [
       { path: ':id', ...h('User'), lazy: page(() => import('../features/users/pages/UserDetailPage.tsx')) },
     ],
   },
-  { path: 'search', ...h('Search'), lazy: page(() => import('../features/misc/pages/SearchPage.tsx')) },
+  { path: 'search', ...h('Search'), lazy: page(() => import('../features/search/pages/SearchPage.tsx')) },
   { path: 'help', ...h('Help'), lazy: page(() => import('../features/misc/pages/HelpPage.tsx')) },
   { path: 'profile', ...h('Profile'), lazy: page(() => import('../features/settings/pages/ProfilePage.tsx')) },
 ];

@@ -1,19 +1,10 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { configureStore } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, REHYDRATE } from 'redux-persist';
 // Vite 8 trap: the CommonJS default export of 'redux-persist/lib/storage' breaks the build; use the ES one.
 import storage from 'redux-persist/es/storage';
-import { authReducer } from '../features/auth/authSlice.ts';
 import { api } from '../lib/api/apiSlice.ts';
-import { pageInfoReducer, sessionReducer, themeReducer } from './uiSlices.ts';
-
-const rootReducer = combineReducers({
-  auth: authReducer,
-  theme: themeReducer,
-  pageInfo: pageInfoReducer,
-  session: sessionReducer,
-  [api.reducerPath]: api.reducer,
-});
+import { rootReducer, type AppDispatch } from '../lib/state/rootReducer.ts';
 
 /** Spec §3/§9: persisted under a root key, version 1, timeout 5000 ms; auth and theme only. */
 export const persistConfig = { key: 'root', version: 1, storage, timeout: 5000, whitelist: ['auth', 'theme'] };
@@ -31,5 +22,5 @@ export function makeStore() {
 export const store = makeStore();
 export const persistor = persistStore(store);
 
-export type RootState = ReturnType<typeof rootReducer>;
-export type AppDispatch = typeof store.dispatch;
+// The typed hooks (lib/state/hooks.ts) assume lib's AppDispatch: this store's dispatch must be one.
+store.dispatch satisfies AppDispatch;

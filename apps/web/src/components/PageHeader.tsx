@@ -2,11 +2,11 @@ import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Breadcrumb, Button, Flex, Space, Tooltip } from 'antd';
 import { useEffect, type ReactNode } from 'react';
 import { Link, useMatches, useNavigate } from 'react-router';
-import { useAppDispatch } from '../app/hooks.ts';
-import { isRouteHandle } from '../app/routeHandle.ts';
-import { pageTitleSet } from '../app/uiSlices.ts';
+import { useAppDispatch } from '../lib/state/hooks.ts';
+import { isRouteHandle } from '../lib/routeHandle.ts';
+import { pageTitleSet } from '../lib/state/uiSlices.ts';
 import { api } from '../lib/api/apiSlice.ts';
-import { NARROW_QUERY } from '../app/theme.ts';
+import { NARROW_QUERY } from '../lib/theme.ts';
 import { useMediaQuery } from '../lib/useMediaQuery.ts';
 import { Heading } from './Text.tsx';
 

@@ -1,5 +1,6 @@
 import { Badge, Tooltip } from 'antd';
-import { STATUS_COLORS } from '../app/theme.ts';
+import { DEVICE_STATUS } from '@vigil/contracts';
+import { STATUS_COLORS } from '../lib/theme.ts';
 
 export type DotStatus = 'online' | 'offline' | 'warning' | 'unknown';
 
@@ -12,7 +13,7 @@ const COLOR: Record<DotStatus, string> = {
 const WORD: Record<DotStatus, string> = { online: 'Online', offline: 'Offline', warning: 'Warning', unknown: 'Unknown' };
 
 /** Device status code (1 online, 0 offline) to a dot status. */
-export const deviceDotStatus = (status: number | null | undefined): DotStatus => (status === 1 ? 'online' : status === 0 ? 'offline' : 'unknown');
+export const deviceDotStatus = (status: number | null | undefined): DotStatus => (status === DEVICE_STATUS.online ? 'online' : status === DEVICE_STATUS.offline ? 'offline' : 'unknown');
 
 /**
  * A status dot that never relies on colour alone: the word beside it (default) or

@@ -1,3 +1,4 @@
+import type { SerializedError } from '@reduxjs/toolkit';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { NETWORK_ERROR, STATUS_MESSAGES, UNEXPECTED_ERROR } from '@vigil/contracts';
 
@@ -15,12 +16,16 @@ export function bodyMessage(body: unknown): string | undefined {
   return undefined;
 }
 
-/** Status -> default message of the spec's catalogue, overridden by the body's own text. */
-export function messageOf(error: FetchBaseQueryError | { status?: unknown; data?: unknown } | undefined): string {
-  if (!error) return UNEXPECTED_ERROR;
-  const { status, data } = error as { status?: unknown; data?: unknown; originalStatus?: number };
+/**
+ * Status -> default message of the spec's catalogue, overridden by the body's own text.
+ * Takes RTK Query's error union as hooks and mutation results give it; a SerializedError
+ * (an exception, not an HTTP answer) has no status or body and gets the generic message.
+ */
+export function messageOf(error: FetchBaseQueryError | SerializedError | undefined): string {
+  if (!error || !('status' in error)) return UNEXPECTED_ERROR;
+  const { status, data } = error;
   if (status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR') return NETWORK_ERROR;
-  const code = typeof status === 'number' ? status : (error as { originalStatus?: number }).originalStatus;
+  const code = typeof status === 'number' ? status : 'originalStatus' in error ? error.originalStatus : undefined;
   const fromBody = bodyMessage(data);
   if (fromBody && !/^\s*</.test(fromBody)) return fromBody;
   if (typeof code === 'number') return STATUS_MESSAGES[code] ?? UNEXPECTED_ERROR;

@@ -1,6 +1,6 @@
 import type { NotificationInstance } from 'antd/es/notification/interface';
 
-type Notifier = Pick<NotificationInstance, 'error' | 'success' | 'warning' | 'info'>;
+export type Notifier = Pick<NotificationInstance, 'error' | 'success' | 'warning' | 'info'>;
 type Args = Parameters<Notifier['error']>[0];
 
 /**

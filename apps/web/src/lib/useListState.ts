@@ -1,9 +1,8 @@
 import { useCallback, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import type { SortDir } from '@vigil/contracts';
-import type { TablePaginationConfig } from 'antd';
-import type { SorterResult } from 'antd/es/table/interface';
 import { readListState, toListQuery, writeListState, type ListState } from './listState.ts';
+import { sortOfSorter, type TableChangeHandler } from './tablePagination.ts';
 
 /**
  * List state (page, pageSize, sort, filter) kept in the address bar, so it survives
@@ -41,14 +40,12 @@ export function useListState(defaults: { pageSize?: number; sort?: [string, Sort
     [setParams, prefix],
   );
 
-  const onTableChange = useCallback(
-    (pagination: TablePaginationConfig, _filters: unknown, sorter: SorterResult<unknown> | SorterResult<unknown>[]) => {
-      const one = Array.isArray(sorter) ? sorter[0] : sorter;
-      const field = one?.order ? String(one.columnKey ?? one.field) : undefined;
+  const onTableChange = useCallback<TableChangeHandler>(
+    (pagination, _filters, sorter) => {
       update({
         page: pagination.current ?? 1,
         pageSize: pagination.pageSize ?? state.pageSize,
-        sort: field ? [field, one!.order === 'ascend' ? 'ASC' : 'DESC'] : undefined,
+        sort: sortOfSorter(sorter),
       });
     },
     [update, state.pageSize],

@@ -2,7 +2,7 @@ import { Layout, Spin } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { Outlet, useNavigation } from 'react-router';
 import { useMediaQuery } from '../../lib/useMediaQuery.ts';
-import { NARROW_QUERY, SIDER_COLLAPSED_WIDTH, SIDER_WIDTH } from '../theme.ts';
+import { NARROW_QUERY, SIDER_COLLAPSED_WIDTH, SIDER_WIDTH } from '../../lib/theme.ts';
 import { GlobalBanner } from './GlobalBanner.tsx';
 import { LiveEventsConnector } from '../../features/live/LiveEventsConnector.tsx';
 import { NarrowHeader, WideHeader } from './HeaderBar.tsx';

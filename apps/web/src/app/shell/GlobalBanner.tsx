@@ -1,8 +1,8 @@
 import { Alert, Button, Space } from 'antd';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../hooks.ts';
-import { alertHidden } from '../uiSlices.ts';
+import { useAppDispatch, useAppSelector } from '../../lib/state/hooks.ts';
+import { alertHidden } from '../../lib/state/uiSlices.ts';
 
 export const BANNER_HIDE_MS = 3000;
 

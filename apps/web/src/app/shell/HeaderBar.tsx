@@ -2,11 +2,11 @@ import { EyeInvisibleOutlined, MenuFoldOutlined, MenuUnfoldOutlined, MenuOutline
 import { Button, Flex, Layout, Tooltip, theme } from 'antd';
 import { useNavigate } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
-import { HEADER_HEIGHT } from '../theme.ts';
+import { HEADER_HEIGHT } from '../../lib/theme.ts';
 import { AlarmsDropdown } from './AlarmsDropdown.tsx';
-import { CustomerSearch } from './CustomerSearch.tsx';
+import { PortalSearch } from '../../features/search/components/PortalSearch.tsx';
 import { FullScreenToggle } from './FullScreenToggle.tsx';
-import { ThemeToggle } from './ThemeToggle.tsx';
+import { ThemeToggle } from '../../components/ThemeToggle.tsx';
 import { UserMenu } from './UserMenu.tsx';
 
 interface WideProps {
@@ -40,7 +40,7 @@ export function WideHeader({ collapsed, hidden, onToggleCollapsed, onToggleHidde
           </Tooltip>
         </>
       )}
-      <CustomerSearch />
+      <PortalSearch />
       <Flex gap={8} align="center" style={{ marginInlineStart: 'auto' }}>
         <FullScreenToggle />
         <Button size="large" icon={<SettingOutlined />} onClick={() => navigate('/dashboards/settings')}>

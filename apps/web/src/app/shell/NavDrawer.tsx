@@ -1,5 +1,5 @@
 import { Drawer } from 'antd';
-import { useAppSelector } from '../hooks.ts';
+import { useAppSelector } from '../../lib/state/hooks.ts';
 import { SideNav } from './SideNav.tsx';
 
 /**

@@ -1,7 +1,7 @@
 import { Menu } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
-import { useAuth } from '../hooks.ts';
+import { useAuth } from '../../lib/state/hooks.ts';
 import { navItemsFor, selectedKeyOf } from './navItems.tsx';
 
 /** Logo and the role's menu; used in the Sider (wide) and in the Drawer (narrow). */

@@ -2,7 +2,7 @@ import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Button, Dropdown } from 'antd';
 import { StrongText } from '../../components/Text.tsx';
 import { useSignOut } from '../../features/auth/useSignOut.ts';
-import { useAuth } from '../hooks.ts';
+import { useAuth } from '../../lib/state/hooks.ts';
 
 export const DEFAULT_USER_NAME = 'ADMIN';
 

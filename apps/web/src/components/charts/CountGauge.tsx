@@ -1,5 +1,5 @@
 import { theme } from 'antd';
-import { BRAND } from '../../app/theme.ts';
+import { BRAND } from '../../lib/theme.ts';
 import { arcPath, gaugeMax, wrapLabel } from './geometry.ts';
 import { useContainerWidth } from './useContainerWidth.ts';
 import { useEnterAnimation } from './useEnterAnimation.ts';

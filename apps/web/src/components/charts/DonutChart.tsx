@@ -1,6 +1,6 @@
 import { theme } from 'antd';
 import { useState, type Ref } from 'react';
-import { NARROW_QUERY, STATUS_COLORS } from '../../app/theme.ts';
+import { NARROW_QUERY, STATUS_COLORS } from '../../lib/theme.ts';
 import { useMediaQuery } from '../../lib/useMediaQuery.ts';
 import { useChartTooltip } from './ChartTooltip.tsx';
 import { chartHeight, donutRadius, percent, ringPath, ringSlicePath, sliceAngles } from './geometry.ts';

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BRAND, STATUS_COLORS } from '../../app/theme.ts';
+import { BRAND, STATUS_COLORS } from '../../lib/theme.ts';
 import { BarChart } from './BarChart.tsx';
 import { CountGauge } from './CountGauge.tsx';
 import { EMPTY_RING, OnlineOfflineDonut } from './DonutChart.tsx';

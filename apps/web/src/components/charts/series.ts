@@ -1,8 +1,8 @@
-import { CASE_STATUSES } from '@vigil/contracts';
+import { CASE_COMPLETED, CASE_STATUSES } from '@vigil/contracts';
 
 /** Open cases by status: the four open statuses in order, zero where a status has no row. */
 export function caseStatusSeries(rows: readonly { caseType: number; count: number }[]) {
-  const categories = CASE_STATUSES.slice(0, 4);
+  const categories = CASE_STATUSES.slice(0, CASE_COMPLETED);
   return { categories, values: categories.map((_, code) => rows.find((r) => r.caseType === code)?.count ?? 0) };
 }
 

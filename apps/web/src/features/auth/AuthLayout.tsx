@@ -1,7 +1,7 @@
 import { theme } from 'antd';
 import { Outlet } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
-import { ThemeToggle } from '../../app/shell/ThemeToggle.tsx';
+import { ThemeToggle } from '../../components/ThemeToggle.tsx';
 
 /**
  * Auth pages: a centred card on the canvas. The card is drawn here with the Card's tokens rather

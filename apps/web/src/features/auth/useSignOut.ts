@@ -1,10 +1,10 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import { useAppDispatch } from '../../app/hooks.ts';
-import { signOutStarted } from '../../app/uiSlices.ts';
+import { useAppDispatch } from '../../lib/state/hooks.ts';
+import { signOutStarted } from '../../lib/session/sessionSlice.ts';
 import { api } from '../../lib/api/apiSlice.ts';
 import { useLogoutMutation } from './api.ts';
-import { signedOut } from './authSlice.ts';
+import { signedOut } from '../../lib/session/authSlice.ts';
 
 /** Logout (spec §4): tell the server, clear auth state and cached data, go to the root. */
 export function useSignOut() {

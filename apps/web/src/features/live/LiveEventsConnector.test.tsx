@@ -2,9 +2,9 @@ import { act, cleanup, render } from '@testing-library/react';
 import { configureStore, type Middleware } from '@reduxjs/toolkit';
 import { Provider } from 'react-redux';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { pageInfoReducer } from '../../app/uiSlices.ts';
+import { pageInfoReducer } from '../../lib/state/uiSlices.ts';
 import { api } from '../../lib/api/apiSlice.ts';
-import { authReducer, signedOutState, type AuthState } from '../auth/authSlice.ts';
+import { authReducer, signedOutState, type AuthState } from '../../lib/session/authSlice.ts';
 import { LiveEventsConnector } from './LiveEventsConnector.tsx';
 
 /** A stand-in EventSource that the test drives. */

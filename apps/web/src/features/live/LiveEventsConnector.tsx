@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import { useAppDispatch, useAuth } from '../../app/hooks.ts';
-import { alertShown } from '../../app/uiSlices.ts';
+import { ALERT_TYPE } from '@vigil/contracts';
+import { useAppDispatch, useAuth } from '../../lib/state/hooks.ts';
+import { alertShown } from '../../lib/state/uiSlices.ts';
 import { api } from '../../lib/api/apiSlice.ts';
 import { useStreamTicketMutation } from './api.ts';
 import { alertBannerText, reconnectDelay, streamUrl, throttle, type LiveAlert } from './liveEvents.ts';
@@ -59,7 +60,7 @@ export function LiveEventsConnector() {
       source.addEventListener('alert', (event) => {
         try {
           const alert = JSON.parse((event as MessageEvent<string>).data) as LiveAlert;
-          if (alert.alertType === 0) dispatch(alertShown({ alarmContent: alertBannerText(alert), alertId: alert.alertId }));
+          if (alert.alertType === ALERT_TYPE.deviceOffline) dispatch(alertShown({ alarmContent: alertBannerText(alert), alertId: alert.alertId }));
         } catch {
           /* a malformed message changes nothing */
         }

@@ -1,4 +1,4 @@
-import { ALERT_TYPES } from '@vigil/contracts';
+import { ALERT_TYPE, ALERT_TYPES } from '@vigil/contracts';
 import { LIVE_EVENTS_STREAM_PATH } from '@vigil/contracts/routes';
 
 /** What the stream's messages change in the app (see LiveEventsConnector). */
@@ -14,7 +14,7 @@ export const streamUrl = (ticket: string) => `${LIVE_EVENTS_STREAM_PATH}?ticket=
 
 /** The banner text of a newly opened alert. */
 export function alertBannerText(a: Pick<LiveAlert, 'customerName' | 'alertType' | 'offlineCount'>): string {
-  if (a.alertType === 0) return `${a.customerName}: ${a.offlineCount} device${a.offlineCount === 1 ? '' : 's'} offline`;
+  if (a.alertType === ALERT_TYPE.deviceOffline) return `${a.customerName}: ${a.offlineCount} device${a.offlineCount === 1 ? '' : 's'} offline`;
   return `${a.customerName}: ${ALERT_TYPES[a.alertType] ?? 'Alert'}`;
 }
 

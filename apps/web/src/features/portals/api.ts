@@ -12,10 +12,6 @@ export const portalsApi = api.injectEndpoints({
       query: (list) => request(portalRoutes.list, { list }),
       providesTags: ['Portal'],
     }),
-    allPortals: build.query<ResponseOf<P['all']>, void>({
-      query: () => request(portalRoutes.all),
-      providesTags: ['Portal'],
-    }),
     portal: build.query<ResponseOf<P['get']>, number>({
       query: (id) => request(portalRoutes.get, { params: { id } }),
       providesTags: (_r, _e, id) => [{ type: 'Portal', id }],
@@ -63,7 +59,6 @@ export const portalsApi = api.injectEndpoints({
 
 export const {
   usePortalsQuery,
-  useAllPortalsQuery,
   usePortalQuery,
   useCreatePortalMutation,
   useUpdatePortalMutation,

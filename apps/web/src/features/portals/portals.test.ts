@@ -3,7 +3,7 @@ import { MSG } from '@vigil/contracts';
 import { deviceCountRule } from './components/AddLicenseDialog.tsx';
 import { formatTerms } from './components/LicensesTable.tsx';
 import { formatReliability } from './components/PortalsTable.tsx';
-import { tableChangeWithFilters } from './components/tableChange.ts';
+import { tableChangeWithFilters } from '../../lib/tableChange.ts';
 import { paymentOutcome } from './usePaymentMarker.ts';
 
 describe('portal formatters', () => {

@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { PRODUCT_NAME } from '@vigil/contracts';
 import { Logo } from '../../components/Logo.tsx';
-import { ThemeToggle } from '../../app/shell/ThemeToggle.tsx';
-import { NARROW_QUERY } from '../../app/theme.ts';
+import { ThemeToggle } from '../../components/ThemeToggle.tsx';
+import { NARROW_QUERY } from '../../lib/theme.ts';
 import { useMediaQuery } from '../../lib/useMediaQuery.ts';
 
 const LINKS = [

@@ -2,7 +2,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
 afterEach(cleanup);
-import { formatScore, ReliabilityPanel } from './components/ReliabilityPanel.tsx';
+import { formatScore, ReliabilityPanel } from '../../components/ReliabilityPanel.tsx';
 import { rowsOf } from './rows.ts';
 
 describe('Pulse rows', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alertDot, alertTypeLabel } from '../alerts/alertStatus.ts';
+import { alertDot, alertTypeLabel } from '../alerts/index.ts';
 import { formatDuration } from './components/ReportView.tsx';
 import { reportFileName } from './download.ts';
 import { periodLabel } from './pages/ReportsPage.tsx';

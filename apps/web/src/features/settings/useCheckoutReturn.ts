@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { MSG } from '@vigil/contracts';
-import { useAppDispatch } from '../../app/hooks.ts';
+import { useAppDispatch } from '../../lib/state/hooks.ts';
 import { notify } from '../../lib/notify.ts';
-import { tokensReceived } from '../auth/authSlice.ts';
+import { tokensReceived } from '../../lib/session/authSlice.ts';
 import { useVerifyCheckoutSessionMutation } from './billingApi.ts';
 
 const RETURN_PARAMS = ['stripe_success', 'session_id', 'tenant_id', 'billing_id'];

@@ -1,9 +1,9 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { MSG } from '@vigil/contracts';
-import { useAppDispatch } from '../../app/hooks.ts';
+import { useAppDispatch } from '../../lib/state/hooks.ts';
 import { notify } from '../../lib/notify.ts';
-import { tokensReceived } from '../auth/authSlice.ts';
+import { tokensReceived } from '../../lib/session/authSlice.ts';
 
 /**
  * The card dialog's end once the server confirmed the payment with Stripe: the activated

@@ -2,8 +2,8 @@ import { configureStore } from '@reduxjs/toolkit';
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { NETWORK_ERROR } from '@vigil/contracts';
-import { authReducer, tokensReceived } from '../../features/auth/authSlice.ts';
-import { setNotifier } from '../notify.ts';
+import { authReducer, tokensReceived } from '../session/authSlice.ts';
+import { setNotifier, type Notifier } from '../notify.ts';
 import { createSessionBaseQuery, REFRESH_PATH } from './sessionBaseQuery.ts';
 
 const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
@@ -34,7 +34,8 @@ function setup(handler: (url: string, auth: string | null) => Response | Promise
 const errors: string[] = [];
 beforeEach(() => {
   errors.length = 0;
-  setNotifier({ error: (c: { description?: unknown }) => void errors.push(String(c.description)), success: () => {}, warning: () => {}, info: () => {} } as never);
+  const notifier: Notifier = { error: (c) => void errors.push(String(c.description)), success: () => {}, warning: () => {}, info: () => {} };
+  setNotifier(notifier);
 });
 
 describe('session base query', () => {

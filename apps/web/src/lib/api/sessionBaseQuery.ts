@@ -1,6 +1,6 @@
 import type { BaseQueryApi, BaseQueryFn, FetchArgs, FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { fetchBaseQuery } from '@reduxjs/toolkit/query';
-import { signedOut, tokensReceived, type AuthState } from '../../features/auth/authSlice.ts';
+import { signedOut, tokensReceived, type AuthState } from '../session/authSlice.ts';
 import { messageOf } from '../errors.ts';
 import { navigateTo } from '../navigation.ts';
 import { notify } from '../notify.ts';

@@ -1,7 +1,7 @@
 import { Form, Modal, Select } from 'antd';
 import { ALERT_TYPES, MSG } from '@vigil/contracts';
 import { notify } from '../../../lib/notify.ts';
-import { PortalSelect } from '../../cases/components/AddCaseDialog.tsx';
+import { PortalSelect } from '../../../components/PortalSelect.tsx';
 import { useCreateAlertMutation } from '../api.ts';
 
 /** Add Alert (spec §2, §5): Select Type and Select Customer; success 'N devices are added to Alert.' */

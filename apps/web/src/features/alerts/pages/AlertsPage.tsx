@@ -2,15 +2,15 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Flex, Select, Table, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ALERT_TYPES, type Alert } from '@vigil/contracts';
-import { useAuth } from '../../../app/hooks.ts';
+import { ALERT_TYPE, ALERT_TYPES, type Alert } from '@vigil/contracts';
+import { useAuth } from '../../../lib/state/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { StatusDot } from '../../../components/StatusDot.tsx';
 import { EmptyState, TableState } from '../../../components/TableStates.tsx';
 import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
-import { isSuperAdmin } from '../../auth/authSlice.ts';
-import { tenantOnly } from '../../portals/components/tenantOnly.ts';
+import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
+import { tenantOnly } from '../../../lib/tenantOnly.ts';
 import { alertDot, alertTypeLabel } from '../alertStatus.ts';
 import { useAlertsQuery } from '../api.ts';
 import { AddAlertDialog } from '../components/AddAlertDialog.tsx';
@@ -41,7 +41,7 @@ export default function AlertsPage() {
       title: 'Customer',
       ...sortable('customerName'),
       render: (name: string, a) =>
-        a.alertType === 0 ? (
+        a.alertType === ALERT_TYPE.deviceOffline ? (
           <Link to={`/dashboards/alerts/${a.id}`} state={{ customerName: a.customerName, customerId: a.customerId }}>
             {name}
           </Link>
@@ -89,7 +89,7 @@ export default function AlertsPage() {
             dataSource={data?.data.list ?? []}
             loading={isFetching && !isLoading}
             pagination={tablePagination(list, data?.data.count)}
-            onChange={list.onTableChange as never}
+            onChange={list.onTableChange}
             scroll={{ x: 640 }}
             locale={{ emptyText: <EmptyState text="No alerts. Alerts open by themselves when devices go offline or licenses near renewal." /> }}
           />

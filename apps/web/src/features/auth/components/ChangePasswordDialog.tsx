@@ -1,10 +1,10 @@
 import { Form, Input, Modal } from 'antd';
 import { MSG } from '@vigil/contracts';
-import { useAppDispatch } from '../../../app/hooks.ts';
+import { useAppDispatch } from '../../../lib/state/hooks.ts';
 import { validated } from '../../../lib/forms.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useChangePasswordMutation } from '../api.ts';
-import { tokensReceived } from '../authSlice.ts';
+import { tokensReceived } from '../../../lib/session/authSlice.ts';
 
 interface ChangePasswordForm {
   currentPassword: string;

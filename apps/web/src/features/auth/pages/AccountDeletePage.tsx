@@ -2,10 +2,10 @@ import { Button, Form, Input, Result, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { MSG } from '@vigil/contracts';
-import { useAppDispatch, useAuth } from '../../../app/hooks.ts';
+import { useAppDispatch, useAuth } from '../../../lib/state/hooks.ts';
 import { api } from '../../../lib/api/apiSlice.ts';
 import { useAccountDeleteMutation } from '../api.ts';
-import { signedOut } from '../authSlice.ts';
+import { signedOut } from '../../../lib/session/authSlice.ts';
 
 /**
  * Signed in: delete (deactivate) your own account after entering the password.

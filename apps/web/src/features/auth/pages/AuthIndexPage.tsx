@@ -1,7 +1,7 @@
 import { Button, Flex, Typography } from 'antd';
 import { Navigate, useNavigate } from 'react-router';
-import { useAuth } from '../../../app/hooks.ts';
-import { homeOf } from '../authSlice.ts';
+import { useAuth } from '../../../lib/state/hooks.ts';
+import { homeOf } from '../../../lib/session/authSlice.ts';
 
 /** /auth: signed in -> home of the role; otherwise the choice of sign in or sign up. */
 export default function AuthIndexPage() {

@@ -5,11 +5,11 @@ import Input from 'antd/es/input/Input';
 import Password from 'antd/es/input/Password';
 import { Link, useNavigate } from 'react-router';
 import { MSG } from '@vigil/contracts';
-import { useAppDispatch } from '../../../app/hooks.ts';
+import { useAppDispatch } from '../../../lib/state/hooks.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useLoginMutation } from '../api.ts';
 import { AuthLink, AuthTitle } from '../AuthTitle.tsx';
-import { homeOf, tokensReceived } from '../authSlice.ts';
+import { homeOf, tokensReceived } from '../../../lib/session/authSlice.ts';
 import { claimsOf } from '../../../lib/jwt.ts';
 
 interface SignInForm {

@@ -2,10 +2,10 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { configureStore } from '@reduxjs/toolkit';
 import { Provider } from 'react-redux';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { pageInfoReducer } from '../../../app/uiSlices.ts';
+import { pageInfoReducer } from '../../../lib/state/uiSlices.ts';
 import { api } from '../../../lib/api/apiSlice.ts';
 import { FALLBACK_COMMAND_PORTAL_URL } from '../../../lib/api/clientConfigApi.ts';
-import { authReducer, signedOutState, type AuthState } from '../../auth/authSlice.ts';
+import { authReducer, signedOutState, type AuthState } from '../../../lib/session/authSlice.ts';
 import { AccessCommandButton } from './AccessCommandButton.tsx';
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

@@ -1,22 +1,8 @@
-import { Form, Modal, Select } from 'antd';
+import { Form, Modal } from 'antd';
 import { MSG } from '@vigil/contracts';
-import { useAllPortalsQuery } from '../../portals/api.ts';
+import { PortalSelect } from '../../../components/PortalSelect.tsx';
 import { useCreateCaseMutation } from '../api.ts';
-import { useGoToCreatedCase } from '../caseLinks.ts';
-
-/** A select of every portal of the tenant (`/customers/all`). */
-export function PortalSelect(props: { value?: number; onChange?: (v: number) => void; id?: string }) {
-  const { data, isLoading } = useAllPortalsQuery();
-  return (
-    <Select
-      {...props}
-      showSearch={{ optionFilterProp: 'label' }}
-      loading={isLoading}
-      placeholder="Select a customer"
-      options={(data?.data.list ?? []).map((p) => ({ value: p.id, label: p.name }))}
-    />
-  );
-}
+import { useGoToCreatedCase } from '../caseCreation.ts';
 
 /**
  * Add New Case (spec §2, §5): choose a portal; the case holds its offline devices not

@@ -1,11 +1,11 @@
 import { Table, type TableColumnsType } from 'antd';
 import { Link } from 'react-router';
-import type { Case } from '@vigil/contracts';
+import { caseStatusLabel, type Case } from '@vigil/contracts';
 import { EmptyState, TableState } from '../../../components/TableStates.tsx';
 import { formatDate } from '../../../lib/dates.ts';
 import { tablePagination } from '../../../lib/tablePagination.ts';
 import type { useListState } from '../../../lib/useListState.ts';
-import { caseLink, caseStatusLabel } from '../caseLinks.ts';
+import { caseLink } from '../../../lib/links.ts';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
 
@@ -59,7 +59,7 @@ export function CasesTable({ list, result, superAdmin, emptyText, pager, size = 
         dataSource={data?.data.list ?? []}
         loading={isFetching && !isLoading}
         pagination={tablePagination(list, data?.data.count, { quickJumper: false, sizeChanger: false, ...pager })}
-        onChange={list.onTableChange as never}
+        onChange={list.onTableChange}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: <EmptyState text={emptyText} /> }}
       />

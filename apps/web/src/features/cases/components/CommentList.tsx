@@ -2,7 +2,7 @@ import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { Alert, Avatar, Button, Flex, List, Popconfirm, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import type { Comment } from '@vigil/contracts';
-import { BRAND } from '../../../app/theme.ts';
+import { BRAND } from '../../../lib/theme.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { messageOf } from '../../../lib/errors.ts';
 import { initialsOf, sanitizeComment } from '../commentText.ts';
@@ -43,7 +43,7 @@ interface Props {
 /** Comment list (spec §2): initials avatar, name, content, updated time; edit for the author, delete for the author or an Admin. */
 export function CommentList({ comments, isLoading, error, userId, isAdmin, onEdit, onDelete }: Props) {
   if (isLoading) return <Skeleton active avatar />;
-  if (error) return <Alert type="error" showIcon title="Could not load the comments" description={messageOf(error as FetchBaseQueryError)} />;
+  if (error) return <Alert type="error" showIcon title="Could not load the comments" description={messageOf(error)} />;
   return (
     <List
       itemLayout="horizontal"

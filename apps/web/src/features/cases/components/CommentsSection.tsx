@@ -1,7 +1,7 @@
 import { Card, Skeleton } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import type { Comment } from '@vigil/contracts';
-import { useAuth } from '../../../app/hooks.ts';
+import { useAuth } from '../../../lib/state/hooks.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useCommentsQuery, useCreateCommentMutation, useDeleteCommentMutation, useUpdateCommentMutation } from '../api.ts';
 import { CommentList } from './CommentList.tsx';

@@ -8,9 +8,9 @@ import { formatDate } from '../../../lib/dates.ts';
 import { notify } from '../../../lib/notify.ts';
 import { messageOf } from '../../../lib/errors.ts';
 import { useListState } from '../../../lib/useListState.ts';
-import { DevicesTable } from '../../portals/components/DevicesTable.tsx';
+import { DevicesTable } from '../../../components/DevicesTable.tsx';
 import { useCaseByIdQuery, useCaseDevicesQuery, useUpdateCaseMutation } from '../api.ts';
-import { portalLink, type CaseLinkState } from '../caseLinks.ts';
+import { portalLink, type CaseLinkState } from '../../../lib/links.ts';
 import { AccessCommandButton } from '../components/AccessCommandButton.tsx';
 import { CommentsSection } from '../components/CommentsSection.tsx';
 
@@ -39,7 +39,7 @@ export default function CaseDetailPage() {
 
   const changeStatus = async (picked: number) => {
     const result = await update({ id, caseType: picked - 1 });
-    if ('error' in result && result.error) notify.error(messageOf(result.error as never) || 'error occured');
+    if ('error' in result && result.error) notify.error(messageOf(result.error) || 'error occured');
     else notify.success(`Status changed to ${CASE_STATUSES[picked - 1]}.`);
   };
 

@@ -2,12 +2,12 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Flex, Select } from 'antd';
 import { useState } from 'react';
 import { CASE_STATUSES } from '@vigil/contracts';
-import { useAuth } from '../../../app/hooks.ts';
-import { CustomerSearchInput } from '../../../components/CustomerSearch.tsx';
+import { useAuth } from '../../../lib/state/hooks.ts';
+import { CustomerFilterInput } from '../../../components/CustomerFilterInput.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useListState } from '../../../lib/useListState.ts';
-import { isSuperAdmin } from '../../auth/authSlice.ts';
-import { tenantOnly } from '../../portals/components/tenantOnly.ts';
+import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
+import { tenantOnly } from '../../../lib/tenantOnly.ts';
 import { useCasesQuery } from '../api.ts';
 import { AddCaseDialog } from '../components/AddCaseDialog.tsx';
 import { CasesTable } from '../components/CasesTable.tsx';
@@ -29,7 +29,7 @@ export default function CasesPage() {
       <PageHeader title="Cases" extra={addButton} />
       <Card>
         <Flex gap={12} wrap="wrap" style={{ marginBottom: 16 }}>
-          <CustomerSearchInput list={list} style={{ maxWidth: 280 }} />
+          <CustomerFilterInput list={list} style={{ maxWidth: 280 }} />
           <Select
             allowClear
             placeholder="Any status"

@@ -31,9 +31,8 @@ export function AddPortalDialog({ open, onClose }: { open: boolean; onClose: () 
     setPaymentNeeded(null);
     const result = await create({ name: v.name.trim(), apiKey: v.apiKey.trim() });
     if ('error' in result && result.error) {
-      const error = result.error as { status?: unknown };
-      if (error.status === 402) setPaymentNeeded(messageOf(result.error as never));
-      else notify.error(messageOf(result.error as never));
+      if ('status' in result.error && result.error.status === 402) setPaymentNeeded(messageOf(result.error));
+      else notify.error(messageOf(result.error));
       return;
     }
     const portal = result.data!.data;

@@ -6,7 +6,7 @@ import { formatDate } from '../../../lib/dates.ts';
 import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
 import { useDeleteLicenseMutation, useLicensesQuery } from '../api.ts';
-import { deviceTypeLabel } from './deviceColumns.tsx';
+import { deviceTypeLabel } from '../../../components/deviceColumns.tsx';
 
 export const formatTerms = (years: number) => `${years}Y`;
 
@@ -43,7 +43,7 @@ export function LicensesTable({ customerId }: { customerId: number }) {
         dataSource={data?.data.list ?? []}
         loading={isFetching && !isLoading}
         pagination={tablePagination(list, data?.data.count, { quickJumper: false, sizeChanger: true })}
-        onChange={list.onTableChange as never}
+        onChange={list.onTableChange}
         scroll={{ x: 640 }}
         locale={{ emptyText: <EmptyState text="No licenses yet. Add License to track renewals." /> }}
       />

@@ -1,7 +1,7 @@
 import { Card, Skeleton } from 'antd';
 import { OnlineOfflineDonut } from '../../../components/charts/DonutChart.tsx';
 import { ErrorState } from '../../../components/TableStates.tsx';
-import { ReliabilityPanel } from '../../pulse/components/ReliabilityPanel.tsx';
+import { ReliabilityPanel } from '../../../components/ReliabilityPanel.tsx';
 import { usePortalStatsQuery } from '../api.ts';
 
 /** Portal Pulse (online/offline donut) and the portal's reliability against the tenant's goal. */

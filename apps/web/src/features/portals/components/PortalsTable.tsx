@@ -6,7 +6,7 @@ import type { SerializedError } from '@reduxjs/toolkit';
 import { EmptyState, TableState } from '../../../components/TableStates.tsx';
 import { tablePagination } from '../../../lib/tablePagination.ts';
 import type { useListState } from '../../../lib/useListState.ts';
-import { portalLink } from '../../cases/caseLinks.ts';
+import { portalLink } from '../../../lib/links.ts';
 import type { ReactNode } from 'react';
 
 /** Reliability Score column: one decimal and a percent sign; '-' when nothing was observed (-1). */
@@ -65,7 +65,7 @@ export function PortalsTable({ list, result, superAdmin, emptyText, emptyAction 
         dataSource={data?.data.list ?? []}
         loading={isFetching && !isLoading}
         pagination={tablePagination(list, data?.data.count, { quickJumper: true, sizeChanger: true })}
-        onChange={list.onTableChange as never}
+        onChange={list.onTableChange}
         scroll={{ x: 860 }}
         locale={{ emptyText: <EmptyState text={emptyText} action={emptyAction} /> }}
       />

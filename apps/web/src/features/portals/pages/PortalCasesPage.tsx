@@ -1,11 +1,10 @@
 import { Card } from 'antd';
 import { useLocation, useParams } from 'react-router';
-import { useAuth } from '../../../app/hooks.ts';
+import { useAuth } from '../../../lib/state/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useListState } from '../../../lib/useListState.ts';
-import { isSuperAdmin } from '../../auth/authSlice.ts';
-import { AccessCommandButton } from '../../cases/components/AccessCommandButton.tsx';
-import { CasesTable } from '../../cases/components/CasesTable.tsx';
+import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
+import { AccessCommandButton, CasesTable } from '../../cases/index.ts';
 import { usePortalCasesQuery, usePortalQuery } from '../api.ts';
 
 /** A portal's cases (spec §2 Portal cases page): breadcrumbs, the cases table (8), Access Command. */

@@ -2,21 +2,19 @@ import { EditOutlined, FileTextOutlined, PlusOutlined, ProfileOutlined, ToolOutl
 import { Button, Card, Col, Row, Skeleton } from 'antd';
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { useAuth } from '../../../app/hooks.ts';
+import { useAuth } from '../../../lib/state/hooks.ts';
 import { DetailLoadError } from '../../../components/DetailLoadError.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useListState } from '../../../lib/useListState.ts';
-import { isSuperAdmin } from '../../auth/authSlice.ts';
-import { useGoToCreatedCase } from '../../cases/caseLinks.ts';
-import { useCreateCaseMutation } from '../../cases/api.ts';
-import { CasesTable } from '../../cases/components/CasesTable.tsx';
+import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
+import { useGoToCreatedCase, useCreateCaseMutation, CasesTable } from '../../cases/index.ts';
 import { useDevicesQuery, usePortalCasesQuery, usePortalQuery } from '../api.ts';
 import { AddLicenseDialog } from '../components/AddLicenseDialog.tsx';
-import { DevicesTable } from '../components/DevicesTable.tsx';
+import { DevicesTable } from '../../../components/DevicesTable.tsx';
 import { EditPortalDialog } from '../components/EditPortalDialog.tsx';
 import { LicensesTable } from '../components/LicensesTable.tsx';
 import { PortalPulseCard } from '../components/PortalPulseCard.tsx';
-import { tenantOnly } from '../components/tenantOnly.ts';
+import { tenantOnly } from '../../../lib/tenantOnly.ts';
 import { usePaymentMarker } from '../usePaymentMarker.ts';
 
 /**

@@ -1,15 +1,15 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Button, Card } from 'antd';
 import { useState } from 'react';
-import { useAuth } from '../../../app/hooks.ts';
-import { CustomerSearchInput } from '../../../components/CustomerSearch.tsx';
+import { useAuth } from '../../../lib/state/hooks.ts';
+import { CustomerFilterInput } from '../../../components/CustomerFilterInput.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useListState } from '../../../lib/useListState.ts';
-import { isSuperAdmin } from '../../auth/authSlice.ts';
+import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
 import { usePortalsQuery } from '../api.ts';
 import { AddPortalDialog } from '../components/AddPortalDialog.tsx';
 import { PortalsTable } from '../components/PortalsTable.tsx';
-import { tenantOnly } from '../components/tenantOnly.ts';
+import { tenantOnly } from '../../../lib/tenantOnly.ts';
 
 /** Portals (spec §2): the tenant's customers with device counts and reliability; Add Portal for tenant users. */
 export default function PortalsPage() {
@@ -28,7 +28,7 @@ export default function PortalsPage() {
     <>
       <PageHeader title="Portals" extra={addButton} />
       <Card>
-        <CustomerSearchInput list={list} style={{ marginBottom: 16 }} />
+        <CustomerFilterInput list={list} style={{ marginBottom: 16 }} />
         <PortalsTable
           list={list}
           result={result}

@@ -1,8 +1,7 @@
 import { Card } from 'antd';
 import { useDeferredValue } from 'react';
 import { useListState } from '../../../lib/useListState.ts';
-import { usePortalsQuery } from '../../portals/api.ts';
-import { PortalsTable } from '../../portals/components/PortalsTable.tsx';
+import { usePortalsQuery, PortalsTable } from '../../portals/index.ts';
 
 /** All Customers (spec §2 Pulse): the portals with their counts, 10 per page, size changer, quick jumper. */
 export function AllCustomersTable({ superAdmin }: { superAdmin: boolean }) {

@@ -1,7 +1,7 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Card, theme, Tooltip } from 'antd';
 import { useRef } from 'react';
-import { NARROW_QUERY } from '../../../app/theme.ts';
+import { NARROW_QUERY } from '../../../lib/theme.ts';
 import { ChartSkeleton } from '../../../components/charts/ChartSkeleton.tsx';
 import { OnlineOfflineDonut } from '../../../components/charts/DonutChart.tsx';
 import { downloadSvgAsPng } from '../../../components/charts/exportPng.ts';

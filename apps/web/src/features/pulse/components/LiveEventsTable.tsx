@@ -6,8 +6,8 @@ import { EmptyState, TableState } from '../../../components/TableStates.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
-import { portalLink } from '../../cases/caseLinks.ts';
-import { useLiveEventsQuery } from '../../live/api.ts';
+import { portalLink } from '../../../lib/links.ts';
+import { useLiveEventsQuery } from '../../live/index.ts';
 
 /** Live Events (spec §2): Customer, Device Count (offline), Offline Since (M/D/YY h:mm A); kept live by the stream. */
 export function LiveEventsTable() {
@@ -42,7 +42,7 @@ export function LiveEventsTable() {
           dataSource={data?.data.list ?? []}
           loading={isFetching && !isLoading}
           pagination={tablePagination(list, data?.data.count, { quickJumper: false, sizeChanger: false, hideOnSinglePage: true })}
-          onChange={list.onTableChange as never}
+          onChange={list.onTableChange}
           scroll={{ x: 420 }}
           locale={{ emptyText: <EmptyState text="All devices are online. Offline devices show up here as they happen." /> }}
         />

@@ -1,6 +1,6 @@
 import { Card, Col, Row } from 'antd';
 import { useMemo } from 'react';
-import { BRAND, NARROW_QUERY } from '../../../app/theme.ts';
+import { BRAND, NARROW_QUERY } from '../../../lib/theme.ts';
 import { BarChart } from '../../../components/charts/BarChart.tsx';
 import { ChartSkeleton } from '../../../components/charts/ChartSkeleton.tsx';
 import { CountGauge } from '../../../components/charts/CountGauge.tsx';
@@ -9,7 +9,7 @@ import { caseStatusSeries } from '../../../components/charts/series.ts';
 import { ErrorState } from '../../../components/TableStates.tsx';
 import { useMediaQuery } from '../../../lib/useMediaQuery.ts';
 import { rowsOf } from '../rows.ts';
-import { useCaseStatusCountsQuery, useQuarterCompletedQuery } from '../../cases/api.ts';
+import { useCaseStatusCountsQuery, useQuarterCompletedQuery } from '../../cases/index.ts';
 
 /** Open Case Status (spec §2 Cards): open cases by status, and a gauge of cases completed this quarter. */
 export function OpenCaseStatusCard() {

@@ -1,7 +1,7 @@
 import { Col, Row } from 'antd';
 import { LIMITS } from '@vigil/contracts';
-import { useAuth } from '../../../app/hooks.ts';
-import { isSuperAdmin } from '../../auth/authSlice.ts';
+import { useAuth } from '../../../lib/state/hooks.ts';
+import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
 import { usePulseSummaryQuery } from '../api.ts';
 import { AllCustomersTable } from './AllCustomersTable.tsx';
 import { CompanyPulseCard } from './CompanyPulseCard.tsx';
@@ -9,7 +9,7 @@ import { DeviceTypeSummary } from './DeviceTypeSummary.tsx';
 import { LiveEventsTable } from './LiveEventsTable.tsx';
 import { OpenCaseStatusCard } from './OpenCaseStatusCard.tsx';
 import { PulseCasesCard } from './PulseCasesCard.tsx';
-import { ReliabilityPanel, ReliabilityPanelSkeleton } from './ReliabilityPanel.tsx';
+import { ReliabilityPanel, ReliabilityPanelSkeleton } from '../../../components/ReliabilityPanel.tsx';
 
 /**
  * The body of Pulse (spec §2) under its header: counts by type on top, then the donut and

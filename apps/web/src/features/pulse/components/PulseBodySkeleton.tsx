@@ -1,5 +1,5 @@
 import { Col, Row, theme } from 'antd';
-import { NARROW_QUERY } from '../../../app/theme.ts';
+import { NARROW_QUERY } from '../../../lib/theme.ts';
 import { chartHeight } from '../../../components/charts/geometry.ts';
 import { useMediaQuery } from '../../../lib/useMediaQuery.ts';
 

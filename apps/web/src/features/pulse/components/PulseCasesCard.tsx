@@ -2,8 +2,7 @@ import { Card } from 'antd';
 import { useDeferredValue } from 'react';
 import { Link } from 'react-router';
 import { useListState } from '../../../lib/useListState.ts';
-import { useCasesQuery } from '../../cases/api.ts';
-import { CasesTable } from '../../cases/components/CasesTable.tsx';
+import { useCasesQuery, CasesTable } from '../../cases/index.ts';
 
 /** The cases table on Pulse (page size 3). */
 export function PulseCasesCard({ superAdmin }: { superAdmin: boolean }) {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 const state = vi.hoisted(() => ({ painted: false, bodyLoaded: false }));
 
 vi.mock('../../../lib/useAfterFirstPaint.ts', () => ({ useAfterFirstPaint: () => state.painted }));
-vi.mock('../../../app/hooks.ts', () => ({ useAuth: () => ({ tenantName: 'Acme Security' }) }));
+vi.mock('../../../lib/state/hooks.ts', () => ({ useAuth: () => ({ tenantName: 'Acme Security' }) }));
 vi.mock('../../../components/PageHeader.tsx', () => ({ PageHeader: ({ title }: { title: string }) => <h3>{title}</h3> }));
 vi.mock('../components/PulseBodySkeleton.tsx', () => ({ PulseBodySkeleton: () => <div>skeleton</div> }));
 vi.mock('../components/PulseBody.tsx', () => {

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useAuth } from '../../../app/hooks.ts';
+import { useAuth } from '../../../lib/state/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useAfterFirstPaint } from '../../../lib/useAfterFirstPaint.ts';
 import { PulseBodySkeleton } from '../components/PulseBodySkeleton.tsx';

@@ -1,12 +1,12 @@
 import { Card, Col, Descriptions, Empty, Row, Statistic, Table, Tag } from 'antd';
 import { useMemo } from 'react';
 import type { ReportContent } from '@vigil/contracts';
-import { BRAND, STATUS_COLORS } from '../../../app/theme.ts';
+import { BRAND, STATUS_COLORS } from '../../../lib/theme.ts';
 import { BarChart } from '../../../components/charts/BarChart.tsx';
 import { OnlineOfflineDonut } from '../../../components/charts/DonutChart.tsx';
 import { caseStatusSeries, dailyShareSeries } from '../../../components/charts/series.ts';
 import { formatDate, formatDateTime } from '../../../lib/dates.ts';
-import { deviceTypeLabel } from '../../portals/components/deviceColumns.tsx';
+import { deviceTypeLabel } from '../../../components/deviceColumns.tsx';
 
 /** Seconds as "2 d 3 h", "3 h 12 min" or "45 min". */
 export function formatDuration(seconds: number): string {

@@ -2,8 +2,8 @@ import { Button, Card, Form, Select } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { REPORT_PERIODS, REPORT_TYPES } from '@vigil/contracts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
-import { PortalSelect } from '../../cases/components/AddCaseDialog.tsx';
-import { useAllPortalsQuery } from '../../portals/api.ts';
+import { PortalSelect } from '../../../components/PortalSelect.tsx';
+import { useAllPortalsQuery } from '../../../lib/api/portalOptionsApi.ts';
 import type { PreviewState } from './ReportDetailPage.tsx';
 
 interface CreateForm {

@@ -1,3 +1,4 @@
+import { skipToken } from '@reduxjs/toolkit/query';
 import { FilePdfOutlined, FileTextOutlined, PrinterOutlined, SaveOutlined } from '@ant-design/icons';
 import { Button, Result, Skeleton } from 'antd';
 import { lazy, Suspense } from 'react';
@@ -30,8 +31,7 @@ export default function ReportDetailPage() {
   const config = preview ? (location.state as PreviewState | null) : null;
   const saved = useReportQuery(id, { skip: preview });
   const previewed = useReportPreviewQuery(
-    config ? { customerId: config.customerId, period: config.period, config: config.config } : (undefined as never),
-    { skip: !config },
+    config ? { customerId: config.customerId, period: config.period, config: config.config } : skipToken,
   );
   const result = preview ? previewed : saved;
   const content: ReportContent | undefined = preview ? previewed.data?.data : saved.data?.data.content;

@@ -2,14 +2,14 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Table, type TableColumnsType } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { REPORT_PERIODS, type Report } from '@vigil/contracts';
-import { useAuth } from '../../../app/hooks.ts';
-import { CustomerSearchInput } from '../../../components/CustomerSearch.tsx';
+import { useAuth } from '../../../lib/state/hooks.ts';
+import { CustomerFilterInput } from '../../../components/CustomerFilterInput.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { EmptyState, TableState } from '../../../components/TableStates.tsx';
 import { formatDate } from '../../../lib/dates.ts';
 import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
-import { isSuperAdmin } from '../../auth/authSlice.ts';
+import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
 import { useReportsQuery } from '../api.ts';
 
 export const periodLabel = (code: number) => REPORT_PERIODS[code] ?? 'Unknown';
@@ -45,7 +45,7 @@ export default function ReportsPage() {
     <>
       <PageHeader title="Reports" extra={create} />
       <Card>
-        <CustomerSearchInput list={list} style={{ marginBottom: 16 }} />
+        <CustomerFilterInput list={list} style={{ marginBottom: 16 }} />
         <TableState isLoading={isLoading} error={error} onRetry={refetch}>
           <Table<Report>
             rowKey="id"
@@ -54,7 +54,7 @@ export default function ReportsPage() {
             dataSource={data?.data.list ?? []}
             loading={isFetching && !isLoading}
             pagination={tablePagination(list, data?.data.count)}
-            onChange={list.onTableChange as never}
+            onChange={list.onTableChange}
             scroll={{ x: 560 }}
             locale={{ emptyText: <EmptyState text="No reports yet. Create Report to summarise a customer's period." action={create} /> }}
           />

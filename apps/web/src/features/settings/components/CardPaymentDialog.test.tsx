@@ -5,10 +5,10 @@ import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MSG, type CardSubscriptionIntent } from '@vigil/contracts';
-import { pageInfoReducer } from '../../../app/uiSlices.ts';
+import { pageInfoReducer } from '../../../lib/state/uiSlices.ts';
 import { api } from '../../../lib/api/apiSlice.ts';
 import { notify } from '../../../lib/notify.ts';
-import { authReducer, signedOutState, type AuthState } from '../../auth/authSlice.ts';
+import { authReducer, signedOutState, type AuthState } from '../../../lib/session/authSlice.ts';
 import CardPaymentDialog from './CardPaymentDialog.tsx';
 
 // Generous waits: the machine running the suite is shared and antd's first render is slow there.

@@ -2,7 +2,7 @@ import { Button, Col, Divider, Form, Input, InputNumber, Row } from 'antd';
 import { useEffect } from 'react';
 import { HEARTBEAT_TIMEOUT_MINUTES, MSG, TENANT_MSG, isTimeZone, type Tenant } from '@vigil/contracts';
 import { notify } from '../../../lib/notify.ts';
-import { useUpdateTenantMutation } from '../../tenants/api.ts';
+import { useUpdateTenantMutation } from '../../tenants/index.ts';
 
 interface MonitoringForm {
   heartbeatTimeout: number;

@@ -4,8 +4,7 @@ import { Link } from 'react-router';
 import { MSG } from '@vigil/contracts';
 import { ErrorState } from '../../../components/TableStates.tsx';
 import { notify } from '../../../lib/notify.ts';
-import { useMeQuery, useUpdateMeMutation } from '../../auth/api.ts';
-import { ChangePasswordDialog } from '../../auth/components/ChangePasswordDialog.tsx';
+import { useMeQuery, useUpdateMeMutation, ChangePasswordDialog } from '../../auth/index.ts';
 
 interface ProfileForm {
   firstName: string;

@@ -1,12 +1,11 @@
 import { Alert, Button, Form, Skeleton } from 'antd';
 import { useEffect } from 'react';
 import { MSG } from '@vigil/contracts';
-import { useAppDispatch, useAuth } from '../../../app/hooks.ts';
+import { useAppDispatch, useAuth } from '../../../lib/state/hooks.ts';
 import { ErrorState } from '../../../components/TableStates.tsx';
 import { notify } from '../../../lib/notify.ts';
-import { tokensReceived, type AuthState } from '../../auth/authSlice.ts';
-import { useCreateTenantMutation, useTenantQuery, useUpdateTenantMutation } from '../../tenants/api.ts';
-import { cleanTenantForm, tenantFormDefaults, TenantFormFields, type TenantFormValues } from '../../tenants/components/TenantFormFields.tsx';
+import { tokensReceived, type AuthState } from '../../../lib/session/authSlice.ts';
+import { useCreateTenantMutation, useTenantQuery, useUpdateTenantMutation, cleanTenantForm, tenantFormDefaults, TenantFormFields, type TenantFormValues } from '../../tenants/index.ts';
 import type { FormInstance } from 'antd';
 import { MonitoringSettings } from './MonitoringSettings.tsx';
 

@@ -2,10 +2,10 @@ import { configureStore } from '@reduxjs/toolkit';
 import { act, cleanup, configure, fireEvent, render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { pageInfoReducer } from '../../../app/uiSlices.ts';
+import { pageInfoReducer } from '../../../lib/state/uiSlices.ts';
 import { api } from '../../../lib/api/apiSlice.ts';
 import { notify } from '../../../lib/notify.ts';
-import { authReducer, signedOutState, type AuthState } from '../../auth/authSlice.ts';
+import { authReducer, signedOutState, type AuthState } from '../../../lib/session/authSlice.ts';
 import { WelcomeDialog } from './WelcomeDialog.tsx';
 
 // Generous waits: the machine running the suite is shared and antd's first render is slow there.

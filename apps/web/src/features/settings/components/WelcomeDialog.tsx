@@ -2,7 +2,7 @@ import { Button, Modal, Typography } from 'antd';
 import { LIMITS, type CardSubscriptionIntent } from '@vigil/contracts';
 import { useClientConfigQuery } from '../../../lib/api/clientConfigApi.ts';
 import { useRegisterWithCardSubscriptionMutation, useRegisterWithSubscriptionMutation } from '../billingApi.ts';
-import type { TenantFormValues } from '../../tenants/components/TenantFormFields.tsx';
+import type { TenantFormValues } from '../../tenants/index.ts';
 
 export const TRIAL_TEXT = `Your subscription starts with a one-month free trial. After the trial, it is ${LIMITS.pricePerPortalUsd} USD monthly per portal.`;
 

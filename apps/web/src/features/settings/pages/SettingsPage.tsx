@@ -1,10 +1,10 @@
 import { Card, Form, Tabs } from 'antd';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import type { CardSubscriptionIntent } from '@vigil/contracts';
-import { useAuth } from '../../../app/hooks.ts';
+import { useAuth } from '../../../lib/state/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
-import { isSuperAdmin } from '../../auth/authSlice.ts';
-import { cleanTenantForm, type TenantFormValues } from '../../tenants/components/TenantFormFields.tsx';
+import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
+import { cleanTenantForm, type TenantFormValues } from '../../tenants/index.ts';
 import { ProfilePanel } from '../components/ProfilePanel.tsx';
 import { TenantPanel } from '../components/TenantPanel.tsx';
 import { WelcomeDialog } from '../components/WelcomeDialog.tsx';

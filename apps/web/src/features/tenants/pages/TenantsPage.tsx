@@ -63,7 +63,7 @@ export default function TenantsPage() {
             dataSource={data?.data.list ?? []}
             loading={isFetching}
             pagination={tablePagination(list, data?.data.count)}
-            onChange={list.onTableChange as never}
+            onChange={list.onTableChange}
             scroll={{ x: 720 }}
             locale={{ emptyText: <EmptyState text="No tenants yet. Add Tenant to create the first one." /> }}
           />

@@ -1,5 +1,5 @@
 import { Select } from 'antd';
-import { useAllTenantsQuery } from '../../tenants/api.ts';
+import { useAllTenantsQuery } from '../../tenants/index.ts';
 
 /** Tenant choice of the superAdmin's user forms, from GET /v0/api/tenants/all. */
 export function TenantSelect(props: { value?: number | null; onChange?: (id: number) => void; id?: string }) {

@@ -2,12 +2,12 @@ import { Button, Card, Col, Form, Input, Row, Select, Skeleton, Space } from 'an
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { MSG, SELECTABLE_ROLES, type UpdateUserBody } from '@vigil/contracts';
-import { useAuth } from '../../../app/hooks.ts';
+import { useAuth } from '../../../lib/state/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { ErrorState } from '../../../components/TableStates.tsx';
 import { notify } from '../../../lib/notify.ts';
-import { isSuperAdmin } from '../../auth/authSlice.ts';
-import { ChangePasswordDialog } from '../../auth/components/ChangePasswordDialog.tsx';
+import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
+import { ChangePasswordDialog } from '../../auth/index.ts';
 import { useUpdateUserMutation, useUserQuery } from '../api.ts';
 import { TenantSelect } from '../components/TenantSelect.tsx';
 

@@ -3,12 +3,12 @@ import { Button, Card, Popconfirm, Space, Table, type TableColumnsType } from 'a
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { User } from '@vigil/contracts';
-import { useAuth } from '../../../app/hooks.ts';
+import { useAuth } from '../../../lib/state/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { EmptyState, TableState } from '../../../components/TableStates.tsx';
 import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
-import { isAdminOrSuper, isSuperAdmin } from '../../auth/authSlice.ts';
+import { isAdminOrSuper, isSuperAdmin } from '../../../lib/session/authSlice.ts';
 import { useDeleteUserMutation, useUsersQuery } from '../api.ts';
 import { AddUserDialog } from '../components/AddUserDialog.tsx';
 
@@ -66,7 +66,7 @@ export default function UsersPage() {
             dataSource={data?.data.list ?? []}
             loading={isFetching}
             pagination={tablePagination(list, data?.data.count)}
-            onChange={list.onTableChange as never}
+            onChange={list.onTableChange}
             scroll={{ x: 760 }}
             locale={{ emptyText: <EmptyState text="No users yet. Add User to invite a colleague." /> }}
           />

@@ -1,5 +1,5 @@
 import { MSG } from '@vigil/contracts';
-import { notify } from '../../../lib/notify.ts';
+import { notify } from './notify.ts';
 
 /**
  * Tenant-only actions (add portal, case, alert; case from an alert): the superAdmin

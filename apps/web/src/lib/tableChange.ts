@@ -1,6 +1,5 @@
-import type { TablePaginationConfig } from 'antd';
-import type { SorterResult } from 'antd/es/table/interface';
-import type { ListState } from '../../../lib/listState.ts';
+import type { ListState } from './listState.ts';
+import { sortOfSorter, type TableChangeHandler } from './tablePagination.ts';
 
 /**
  * antd Table onChange that also carries column filters into the URL list state, in ONE
@@ -10,10 +9,8 @@ import type { ListState } from '../../../lib/listState.ts';
 export function tableChangeWithFilters(
   list: { pageSize: number; filter: Record<string, unknown>; update: (patch: Partial<ListState>) => void },
   filterKeys: readonly string[],
-) {
-  return (pagination: TablePaginationConfig, filters: Record<string, unknown[] | null>, sorter: SorterResult<unknown> | SorterResult<unknown>[]) => {
-    const one = Array.isArray(sorter) ? sorter[0] : sorter;
-    const field = one?.order ? String(one.columnKey ?? one.field) : undefined;
+): TableChangeHandler {
+  return (pagination, filters, sorter) => {
     const filter = { ...list.filter };
     for (const key of filterKeys) {
       const chosen = filters[key]?.[0];
@@ -24,7 +21,7 @@ export function tableChangeWithFilters(
     list.update({
       page: filterChanged ? 1 : (pagination.current ?? 1),
       pageSize: pagination.pageSize ?? list.pageSize,
-      sort: field ? [field, one!.order === 'ascend' ? 'ASC' : 'DESC'] : undefined,
+      sort: sortOfSorter(sorter),
       filter,
     });
   };

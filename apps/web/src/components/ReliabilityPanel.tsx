@@ -1,6 +1,6 @@
 import { Card, Flex, theme } from 'antd';
-import { STATUS_COLORS } from '../../../app/theme.ts';
-import { SecondaryText } from '../../../components/Text.tsx';
+import { STATUS_COLORS } from '../lib/theme.ts';
+import { SecondaryText } from './Text.tsx';
 
 export const formatScore = (score: number) => `${score.toFixed(1)}%`;
 

@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { Role } from '@vigil/contracts';
-import { claimsOf } from '../../lib/jwt.ts';
+import { claimsOf } from '../jwt.ts';
 
 /**
  * Auth state, field names exactly as spec §3. `refreshTaken` stays empty in the

@@ -1,5 +1,4 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { tokensReceived } from '../features/auth/authSlice.ts';
 
 export type ThemeMode = 'light' | 'dark';
 const themeSlice = createSlice({
@@ -41,24 +40,3 @@ const pageInfoSlice = createSlice({
 });
 export const { pageTitleSet, alertShown, alertHidden } = pageInfoSlice.actions;
 export const pageInfoReducer = pageInfoSlice.reducer;
-
-/**
- * A deliberate logout in progress: the session guard then stays quiet instead of
- * redirecting to sign-in, so logout lands on the root (spec §4). Not persisted.
- */
-const sessionSlice = createSlice({
-  name: 'session',
-  initialState: { signingOut: false },
-  reducers: {
-    signOutStarted(state) {
-      state.signingOut = true;
-    },
-  },
-  extraReducers: (builder) => {
-    builder.addCase(tokensReceived, (state) => {
-      state.signingOut = false;
-    });
-  },
-});
-export const { signOutStarted } = sessionSlice.actions;
-export const sessionReducer = sessionSlice.reducer;

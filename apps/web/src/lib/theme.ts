@@ -1,5 +1,5 @@
 import { theme, type ThemeConfig } from 'antd';
-import type { ThemeMode } from './uiSlices.ts';
+import type { ThemeMode } from './state/uiSlices.ts';
 
 /** Status colours: one meaning each, everywhere (visual-design.md). */
 export const STATUS_COLORS = {

@@ -1,7 +1,7 @@
 import { MoonOutlined, SunOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
-import { useAppDispatch, useAppSelector } from '../hooks.ts';
-import { themeToggled } from '../uiSlices.ts';
+import { useAppDispatch, useAppSelector } from '../lib/state/hooks.ts';
+import { themeToggled } from '../lib/state/uiSlices.ts';
 
 export function ThemeToggle({ size = 'large' }: { size?: 'large' | 'middle' }) {
   const mode = useAppSelector((s) => s.theme.mode);

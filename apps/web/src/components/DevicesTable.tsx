@@ -1,11 +1,11 @@
 import { Table, type TableColumnsType } from 'antd';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
-import { EmptyState, TableState } from '../../../components/TableStates.tsx';
-import { tablePagination } from '../../../lib/tablePagination.ts';
-import type { useListState } from '../../../lib/useListState.ts';
+import { EmptyState, TableState } from './TableStates.tsx';
+import { tablePagination } from '../lib/tablePagination.ts';
+import type { useListState } from '../lib/useListState.ts';
 import { deviceColumns, type DeviceRow } from './deviceColumns.tsx';
-import { tableChangeWithFilters } from './tableChange.ts';
+import { tableChangeWithFilters } from '../lib/tableChange.ts';
 
 interface Props<T extends DeviceRow> {
   list: ReturnType<typeof useListState>;
@@ -32,7 +32,7 @@ export function DevicesTable<T extends DeviceRow>({ list, result, extraColumns =
         dataSource={data?.data.list ?? []}
         loading={isFetching && !isLoading}
         pagination={tablePagination(list, data?.data.count, { quickJumper: false, sizeChanger: false, hideOnSinglePage: true })}
-        onChange={tableChangeWithFilters(list, ['status']) as never}
+        onChange={tableChangeWithFilters(list, ['status'])}
         scroll={{ x: 640 }}
         locale={{ emptyText: <EmptyState text={emptyText} /> }}
       />

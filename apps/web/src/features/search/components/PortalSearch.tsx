@@ -2,8 +2,8 @@ import { SearchOutlined } from '@ant-design/icons';
 import { AutoComplete, Input } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { highlightParts, searchTermOf, useDebouncedValue } from '../../lib/search.ts';
-import { useSearchCustomersQuery } from './api.ts';
+import { highlightParts, searchTermOf, useDebouncedValue } from '../../../lib/search.ts';
+import { useSearchCustomersQuery } from '../api.ts';
 
 export const UNKNOWN_CUSTOMER = 'Unknown Customer';
 
@@ -24,10 +24,10 @@ export function Highlighted({ label, query }: { label: string; query: string }) 
 }
 
 /**
- * Header customer search (spec §2, §5): queries at 2+ characters after 200 ms of
+ * Customer search that opens the picked customer's portal: the header's, and the Search page's (spec §2, §5): queries at 2+ characters after 200 ms of
  * quiet; shorter text clears the results; a failure is logged and empties them.
  */
-export function CustomerSearch() {
+export function PortalSearch() {
   const navigate = useNavigate();
   const [text, setText] = useState('');
   const term = searchTermOf(useDebouncedValue(text));

@@ -1,7 +1,7 @@
 import type { TableColumnsType } from 'antd';
-import { DEVICE_TYPES } from '@vigil/contracts';
-import { deviceDotStatus, StatusDot } from '../../../components/StatusDot.tsx';
-import { formatDateTime } from '../../../lib/dates.ts';
+import { DEVICE_STATUS, DEVICE_TYPES } from '@vigil/contracts';
+import { deviceDotStatus, StatusDot } from './StatusDot.tsx';
+import { formatDateTime } from '../lib/dates.ts';
 
 export interface DeviceRow {
   id: number;
@@ -29,11 +29,11 @@ export function deviceColumns<T extends DeviceRow>(sortOrderOf: SortOrderOf, sta
       ...sortable('status'),
       width: 110,
       filters: [
-        { text: 'Online', value: 1 },
-        { text: 'Offline', value: 0 },
+        { text: 'Online', value: DEVICE_STATUS.online },
+        { text: 'Offline', value: DEVICE_STATUS.offline },
       ],
       filterMultiple: false,
-      filteredValue: statusFilter === 0 || statusFilter === 1 ? [statusFilter] : null,
+      filteredValue: statusFilter === DEVICE_STATUS.offline || statusFilter === DEVICE_STATUS.online ? [statusFilter] : null,
       render: (status: number) => <StatusDot status={deviceDotStatus(status)} faint />,
     },
     { title: 'Name', ...sortable('name') },

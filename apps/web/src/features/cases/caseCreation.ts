@@ -1,22 +1,6 @@
-import { caseStatusLabel } from '@vigil/contracts';
 import { useNavigate } from 'react-router';
+import { caseLink } from '../../lib/links.ts';
 import { notify } from '../../lib/notify.ts';
-
-/** Navigation state of a case link (spec §2: customerName and customerId). */
-export interface CaseLinkState {
-  customerName: string;
-  customerId: number;
-}
-export const caseLink = (c: { id: number; customerName: string; customerId: number }) => ({
-  to: `/dashboards/cases/${c.id}`,
-  state: { customerName: c.customerName, customerId: c.customerId } satisfies CaseLinkState,
-});
-export const portalLink = (p: { customerId: number; customerName: string }) => ({
-  to: `/dashboards/portals/${p.customerId}`,
-  state: { customerName: p.customerName },
-});
-
-export { caseStatusLabel };
 
 /** A case creation answer: `{data: {error: true, msg}}` is an error toast, else the case. */
 export function caseFromCreation(body: { data: { error: true; msg: string } | { id: number; customerId: number; customerName: string } }) {
