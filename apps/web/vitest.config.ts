@@ -10,6 +10,9 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
     passWithNoTests: true,
+    // antd under jsdom renders a dialog in 0.5-3 s of CPU; the default 5 s bound failed on a loaded
+    // 2-core machine (WelcomeDialog) although every wait in the tests is on state, not on time.
+    testTimeout: 20_000,
     sequence: { groupOrder: 1 },
   },
 });
