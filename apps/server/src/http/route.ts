@@ -12,12 +12,16 @@ import { allows, hasTenant, isSuperAdmin, type Permission, type Principal } from
 import { SharedReads } from './shared-reads.ts';
 import { markSharedAnswer } from './shared-serialization.ts';
 
-type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+/**
+ * The parsed value of a schema the endpoint declares (fastify validated it before the handler), or
+ * `undefined` when the endpoint declares none: its generic parameter is then the default `z.ZodType`.
+ */
+type Out<S> = z.ZodType extends S ? undefined : S extends z.ZodType ? z.output<S> : undefined;
 
 export interface RouteContext<E extends Endpoint> {
-  params: Out<E['params']>;
-  query: Out<E['query']>;
-  body: Out<E['body']>;
+  params: E extends Endpoint<infer P, z.ZodType, z.ZodType, z.ZodType> ? Out<P> : undefined;
+  query: E extends Endpoint<z.ZodType, infer Q, z.ZodType, z.ZodType> ? Out<Q> : undefined;
+  body: E extends Endpoint<z.ZodType, z.ZodType, infer B, z.ZodType> ? Out<B> : undefined;
   /** The verified caller; for 'public' routes, present only when a valid token was sent. */
   principal: E extends Endpoint ? Principal : never;
   /** Rows this caller may touch: its tenant, or all for the superAdmin. */

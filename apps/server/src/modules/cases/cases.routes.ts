@@ -25,7 +25,7 @@ export const casesModule: AppModule = (app, deps) => {
 
   route(app, deps, caseEndpoints.list, {
     permission: 'read',
-    handler: async (ctx) => ({ data: await ctx.readTx((reader) => listCases(reader, ctx.scope, ctx.query!)) }),
+    handler: async (ctx) => ({ data: await ctx.readTx((reader) => listCases(reader, ctx.scope, ctx.query)) }),
   });
 
   route(app, deps, caseEndpoints.sumup, {
@@ -44,14 +44,14 @@ export const casesModule: AppModule = (app, deps) => {
 
   route(app, deps, caseEndpoints.get, {
     permission: 'read',
-    handler: async (ctx) => ({ data: await ctx.tx((tx) => getCase(tx, ctx.scope, ctx.params!.id)) }),
+    handler: async (ctx) => ({ data: await ctx.tx((tx) => getCase(tx, ctx.scope, ctx.params.id)) }),
   });
 
   route(app, deps, caseEndpoints.update, {
     permission: 'cases:write',
     handler: async (ctx) => {
-      const caseType = (ctx.body!.caseType ?? ctx.body!.status)!;
-      return { data: await changeCaseType(ctx.tx, ctx.scope, ctx.params!.id, caseType, deps.clock.now()) };
+      const caseType = (ctx.body.caseType ?? ctx.body.status)!;
+      return { data: await changeCaseType(ctx.tx, ctx.scope, ctx.params.id, caseType, deps.clock.now()) };
     },
   });
 
@@ -59,8 +59,8 @@ export const casesModule: AppModule = (app, deps) => {
     permission: 'read',
     handler: async (ctx) =>
       ctx.tx(async (tx) => {
-        await getCase(tx, ctx.scope, ctx.params!.id);
-        return { data: await listCaseDevices(tx, ctx.scope, ctx.params!.id, ctx.query!) };
+        await getCase(tx, ctx.scope, ctx.params.id);
+        return { data: await listCaseDevices(tx, ctx.scope, ctx.params.id, ctx.query) };
       }),
   });
 
@@ -68,8 +68,8 @@ export const casesModule: AppModule = (app, deps) => {
     permission: 'read',
     handler: async (ctx) =>
       ctx.readTx(async (reader) => {
-        await visiblePortal(reader, ctx.scope, ctx.params!.id);
-        return { data: await listCases(reader, ctx.scope, ctx.query!, ctx.params!.id) };
+        await visiblePortal(reader, ctx.scope, ctx.params.id);
+        return { data: await listCases(reader, ctx.scope, ctx.query, ctx.params.id) };
       }),
   });
 
@@ -77,7 +77,7 @@ export const casesModule: AppModule = (app, deps) => {
     permission: 'cases:write',
     handler: async (ctx) => {
       const answer = await createCaseForPortal(ctx.tx, ctx.scope, {
-        portalId: ctx.params!.id,
+        portalId: ctx.params.id,
         bodyCustomerId: ctx.body?.customerId,
         userId: ctx.principal.userId,
         now: deps.clock.now(),

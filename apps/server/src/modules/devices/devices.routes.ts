@@ -7,11 +7,11 @@ import * as devices from './devices.service.ts';
 export const devicesModule: AppModule = (app, deps) => {
   route(app, deps, deviceEndpoints.list, {
     permission: 'monitoring:read',
-    handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => devices.listDevices(reader, scope, query!)) }),
+    handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => devices.listDevices(reader, scope, query)) }),
   });
 
   route(app, deps, deviceEndpoints.get, {
     permission: 'monitoring:read',
-    handler: async ({ params, scope, tx }) => ({ data: await tx((t) => devices.getDevice(t, scope, params!.id)) }),
+    handler: async ({ params, scope, tx }) => ({ data: await tx((t) => devices.getDevice(t, scope, params.id)) }),
   });
 };

@@ -22,7 +22,7 @@ export const liveEventsModule: AppModule = (app, deps) => {
   route(app, deps, liveEventsEndpoints.list, {
     permission: 'monitoring:read',
     handler: async ({ query, scope, readTx }) => {
-      const page = await readTx((reader) => liveEventsPage(reader, tenantOf(scope), query!));
+      const page = await readTx((reader) => liveEventsPage(reader, tenantOf(scope), query));
       const list = scope.kind === 'all' ? page.list : page.list.map(({ tenantName: _omit, ...row }) => row);
       return { data: { list, count: page.count } };
     },

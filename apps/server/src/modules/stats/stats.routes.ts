@@ -26,7 +26,7 @@ export const statsModule: AppModule = (app, deps) => {
   route(app, deps, statsEndpoints.deviceStats, {
     permission: 'monitoring:read',
     handler: async ({ query, scope, readTx }) => {
-      const page = await readTx((reader) => deviceStatsPage(reader, tenantOf(scope), query!));
+      const page = await readTx((reader) => deviceStatsPage(reader, tenantOf(scope), query));
       // Tenant users do not see the tenant column (spec: superAdmin only).
       const list = scope.kind === 'all' ? page.list : page.list.map(({ tenantName: _omit, ...row }) => row);
       return { data: { list, count: page.count } };
@@ -35,13 +35,13 @@ export const statsModule: AppModule = (app, deps) => {
 
   route(app, deps, statsEndpoints.customerDeviceSummary, {
     permission: 'monitoring:read',
-    handler: async ({ params, scope, readTx }) => ({ data: await readTx((reader) => customerDeviceSummary(reader, tenantOf(scope), params!.id)) }),
+    handler: async ({ params, scope, readTx }) => ({ data: await readTx((reader) => customerDeviceSummary(reader, tenantOf(scope), params.id)) }),
   });
 
   route(app, deps, statsEndpoints.customerStats, {
     permission: 'monitoring:read',
     handler: async ({ params, query, scope, readTx }) => ({
-      data: await readTx((reader) => customerStats(reader, tenantOf(scope), params!.id, windowOf(query, deps.clock.now()))),
+      data: await readTx((reader) => customerStats(reader, tenantOf(scope), params.id, windowOf(query, deps.clock.now()))),
     }),
   });
 };

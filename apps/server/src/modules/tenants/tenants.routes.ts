@@ -10,7 +10,7 @@ import * as service from './tenants.service.ts';
 export const tenantsModule: AppModule = (app, deps) => {
   route(app, deps, tenantsEndpoints.list, {
     permission: 'tenants:manage',
-    handler: async ({ query, tx }) => ({ data: await tx((t) => repo.listTenants(t, query!)) }),
+    handler: async ({ query, tx }) => ({ data: await tx((t) => repo.listTenants(t, query)) }),
   });
 
   route(app, deps, tenantsEndpoints.all, {
@@ -23,12 +23,12 @@ export const tenantsModule: AppModule = (app, deps) => {
     permission: 'self',
     handler: async ({ body, principal, tx, req }) => {
       if (isSuperAdmin(principal)) {
-        const tenant = await tx((t) => service.createTenantAsPlatform(t, body!));
+        const tenant = await tx((t) => service.createTenantAsPlatform(t, body));
         req.log.info({ userId: principal.userId, tenantId: tenant.id, action: 'tenant.create' }, 'tenant created');
         return { data: tenant };
       }
       if (hasTenant(principal) || principal.roles.length > 0) throw forbidden();
-      const created = await service.createOwnTenant(deps, principal, body!);
+      const created = await service.createOwnTenant(deps, principal, body);
       req.log.info({ userId: principal.userId, tenantId: created.id, action: 'tenant.onboard' }, 'tenant created by its first Admin');
       return { data: created };
     },
@@ -36,14 +36,14 @@ export const tenantsModule: AppModule = (app, deps) => {
 
   route(app, deps, tenantsEndpoints.get, {
     permission: 'tenants:own',
-    handler: async ({ params, principal, tx }) => ({ data: await tx((t) => service.visibleTenant(t, principal, params!.id)) }),
+    handler: async ({ params, principal, tx }) => ({ data: await tx((t) => service.visibleTenant(t, principal, params.id)) }),
   });
 
   route(app, deps, tenantsEndpoints.update, {
     permission: 'tenants:own',
     handler: async ({ params, body, principal, tx, req }) => {
-      const tenant = await tx((t) => service.updateTenantInfo(t, principal, params!.id, body!, deps.clock.now()));
-      req.log.info({ userId: principal.userId, tenantId: tenant.id, fields: Object.keys(body!), action: 'tenant.update' }, 'tenant updated');
+      const tenant = await tx((t) => service.updateTenantInfo(t, principal, params.id, body, deps.clock.now()));
+      req.log.info({ userId: principal.userId, tenantId: tenant.id, fields: Object.keys(body), action: 'tenant.update' }, 'tenant updated');
       return { data: tenant };
     },
   });
@@ -51,8 +51,8 @@ export const tenantsModule: AppModule = (app, deps) => {
   route(app, deps, tenantsEndpoints.remove, {
     permission: 'tenants:manage',
     handler: async ({ params, principal, tx, req }) => {
-      await tx((t) => service.deleteTenant(t, params!.id, deps.clock.now()));
-      req.log.info({ userId: principal.userId, tenantId: params!.id, action: 'tenant.delete' }, 'tenant deleted');
+      await tx((t) => service.deleteTenant(t, params.id, deps.clock.now()));
+      req.log.info({ userId: principal.userId, tenantId: params.id, action: 'tenant.delete' }, 'tenant deleted');
       return { data: { ok: true as const } };
     },
   });
