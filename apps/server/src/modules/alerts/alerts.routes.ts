@@ -1,7 +1,6 @@
 import { alertEndpoints } from '@vigil/contracts';
 import type { AppModule } from '../index.ts';
 import { route } from '../../http/route.ts';
-import { answerRefusalWith200 } from '../cases/cases.routes.ts';
 import { listAlertDevices, listAlerts } from './alerts.repository.ts';
 import { createAlertByHand, createCaseFromAlert, getAlert } from './alerts.service.ts';
 
@@ -35,9 +34,9 @@ export const alertsModule: AppModule = (app, deps) => {
 
   route(app, deps, alertEndpoints.createCase, {
     permission: 'alerts:write',
-    handler: async ({ params, principal, scope, tx, req }) => {
+    refusalAs200: true,
+    handler: async ({ params, principal, scope, tx }) => {
       const answer = await createCaseFromAlert(tx, scope, { alertId: params.id, userId: principal.userId, now: deps.clock.now() });
-      answerRefusalWith200(req, answer);
       return { data: answer };
     },
   });

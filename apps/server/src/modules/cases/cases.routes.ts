@@ -1,28 +1,10 @@
 import { caseEndpoints, CASE_STATUSES, CASE_COMPLETED } from '@vigil/contracts';
-import type { FastifyRequest } from 'fastify';
 import type { AppModule } from '../index.ts';
 import { route } from '../../http/route.ts';
 import { countCompletedThisQuarter, countOpenCasesByType, listCaseDevices, listCases } from './cases.repository.ts';
 import { changeCaseType, createCaseForPortal, getCase, visiblePortal } from './cases.service.ts';
 
-/**
- * Requests whose creation found nothing to hold: they answer 200 with
- * `{data: {error, msg}}` (decisions §6) although a creation answers 201.
- * route() sets the endpoint's status after the handler, so the status is
- * corrected in onSend for these requests only.
- */
-const refusedCreations = new WeakSet<FastifyRequest>();
-
-export function answerRefusalWith200(req: FastifyRequest, answer: object): void {
-  if ('error' in answer) refusedCreations.add(req);
-}
-
 export const casesModule: AppModule = (app, deps) => {
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (refusedCreations.has(req)) reply.code(200);
-    return payload;
-  });
-
   route(app, deps, caseEndpoints.list, {
     permission: 'read',
     handler: async (ctx) => ({ data: await ctx.readTx((reader) => listCases(reader, ctx.scope, ctx.query)) }),
@@ -75,6 +57,7 @@ export const casesModule: AppModule = (app, deps) => {
 
   route(app, deps, caseEndpoints.create, {
     permission: 'cases:write',
+    refusalAs200: true,
     handler: async (ctx) => {
       const answer = await createCaseForPortal(ctx.tx, ctx.scope, {
         portalId: ctx.params.id,
@@ -82,7 +65,6 @@ export const casesModule: AppModule = (app, deps) => {
         userId: ctx.principal.userId,
         now: deps.clock.now(),
       });
-      answerRefusalWith200(ctx.req, answer);
       return { data: answer };
     },
   });

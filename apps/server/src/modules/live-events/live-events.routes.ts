@@ -1,8 +1,7 @@
 import { liveEventsEndpoints } from '@vigil/contracts';
 import type { AppDeps } from '../../deps.ts';
 import type { AppModule } from '../index.ts';
-import { route } from '../../http/route.ts';
-import { tenantOf } from '../stats/stats.routes.ts';
+import { route, tenantOf } from '../../http/route.ts';
 import { LiveHub } from './live-hub.ts';
 import { liveEventsPage } from './live-events.repository.ts';
 import { registerLiveStream } from './live-stream.ts';

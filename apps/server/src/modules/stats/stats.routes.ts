@@ -1,12 +1,8 @@
 import { DEVICE_TYPES, statsEndpoints } from '@vigil/contracts';
 import type { AppModule } from '../index.ts';
-import { route } from '../../http/route.ts';
-import type { Scope } from '../../db/scope.ts';
+import { route, tenantOf } from '../../http/route.ts';
 import { deviceStatsPage, typeTotals } from './stats.repository.ts';
 import { customerDeviceSummary, customerStats, pulseSummary, windowOf } from './stats.service.ts';
-
-/** The tenant a caller reads: its own, or undefined (every tenant) for the superAdmin. */
-export const tenantOf = (scope: Scope) => (scope.kind === 'tenant' ? scope.tenantId : undefined);
 
 /** Pulse and portal statistics (decisions.md §5; every role reads, superAdmin across tenants). */
 export const statsModule: AppModule = (app, deps) => {
