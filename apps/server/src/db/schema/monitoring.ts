@@ -23,7 +23,7 @@ export const portals = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('portals_id_idx').on(t.id),
     index('portals_tenant_name_idx').on(t.tenantId, t.name),
-    // The lists ask "has this tenant a deleted portal?" per request (devices/kept-counts.ts): usually none.
+    // The lists ask "has this tenant a deleted portal?" per request (db/kept-counts.ts): usually none.
     index('portals_deleted_idx').on(t.tenantId, t.id).where(sql`${t.deletedAt} is not null`),
   ],
 );
@@ -66,7 +66,7 @@ export const devices = pgTable(
     // like a heartbeat, with no entry in any of these indexes (migration 0008; at L on PostgreSQL batches of 100
     // flips measured 15,518-16,036 events/s before, 19,860-21,096 with no index for the offline devices at all,
     // 16,693-17,530 with the periods' one below: docs/performance.md). The offline devices are found through their open
-    // offline periods instead (periods_open_offline_idx below, modules/devices/offline-devices.ts), the per-status
+    // offline periods instead (periods_open_offline_idx below, db/offline-periods.ts), the per-status
     // counts through the kept counts (schema/counts.ts).
     index('devices_tenant_type_idx').on(t.tenantId, t.deviceType),
     index('devices_tenant_name_idx').on(t.tenantId, t.name),

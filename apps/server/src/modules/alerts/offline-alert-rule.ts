@@ -3,9 +3,9 @@ import type { Tx } from '../../db/client.ts';
 import { runCommands } from '../../db/commands.ts';
 import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
-import { at } from '../cases/sql-list.ts';
+import { at } from '../../db/sql-list.ts';
 import { TOPICS, type AlertOpenedEvent } from '../../events/topics.ts';
-import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../devices/offline-devices.ts';
+import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 
 /** Serializes the alert rules across processes (a slow tick never overlaps the next one's writes). */
 export const ALERT_RULES_LOCK = 0x76_69_67_01;

@@ -2,8 +2,8 @@ import { MSG } from '@vigil/contracts';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client.ts';
 import { caseDevices, cases } from '../../db/schema/index.ts';
-import { at } from './sql-list.ts';
-import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../devices/offline-devices.ts';
+import { at } from '../../db/sql-list.ts';
+import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 
 /** Thrown inside the transaction so the empty case row is rolled back. */
 class NothingToCapture extends Error {}

@@ -3,8 +3,8 @@ import { CASE_COMPLETED } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
-import { firstPageWithTotal, keptCaseTotal, portalNotDeleted, runKeptTotal } from '../devices/kept-counts.ts';
-import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, type PagePlan, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from './sql-list.ts';
+import { firstPageWithTotal, keptCaseTotal, portalNotDeleted, runKeptTotal } from '../../db/kept-counts.ts';
+import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, type PagePlan, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from '../../db/sql-list.ts';
 
 interface CaseRow {
   id: number;

@@ -5,7 +5,7 @@ import type { Scope } from '../../db/scope.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { openCase, type CaseOpeningResult } from './case-opening.ts';
 import { findCase, lockCaseType, releaseCaseDevices, setCaseType, touchCaseType } from './cases.repository.ts';
-import { inTenant } from './sql-list.ts';
+import { inTenant } from '../../db/sql-list.ts';
 
 type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 

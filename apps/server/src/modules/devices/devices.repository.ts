@@ -2,10 +2,10 @@ import type { DeviceSortField } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
-import { inPageOrder, limitOf, pageOrder, planPage, type PagePlan } from '../cases/sql-list.ts';
-import { portalNotDeleted } from './kept-counts.ts';
-import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from './offline-devices.ts';
-import { containsPattern, tenantCondition } from '../portals/sql-fragments.ts';
+import { inPageOrder, limitOf, pageOrder, planPage, type PagePlan } from '../../db/sql-list.ts';
+import { portalNotDeleted } from '../../db/kept-counts.ts';
+import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
+import { containsPattern, tenantCondition } from '../../db/sql-fragments.ts';
 
 export interface DeviceRow {
   id: number;

@@ -4,7 +4,7 @@ import { queryRows, type Tx } from '../../db/client.ts';
 import type { EventBus } from '../../events/bus.ts';
 import { insertAlert } from '../alerts/alerts.repository.ts';
 import { lockAlertRules } from '../alerts/offline-alert-rule.ts';
-import { at } from '../cases/sql-list.ts';
+import { at } from '../../db/sql-list.ts';
 
 /** A license is "renewal pending" from 90 days before its end date ... */
 export const RENEWAL_WINDOW_DAYS = LIMITS.licenseRenewalDays;

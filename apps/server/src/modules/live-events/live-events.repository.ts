@@ -1,8 +1,8 @@
 import type { LiveEvent } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { keptDeviceColumns } from '../devices/kept-counts.ts';
-import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../devices/offline-devices.ts';
+import { keptDeviceColumns } from '../../db/kept-counts.ts';
+import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 
 /**
  * Live-event rows (decisions.md §5): one per live portal with offline devices, offlineSince =

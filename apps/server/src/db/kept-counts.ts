@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Executor } from '../../db/client.ts';
-import { DEVICE_COUNT_PREFIXES } from '../../db/schema/counts.ts';
-import type { Scope } from '../../db/scope.ts';
-import { tenantCondition } from '../portals/sql-fragments.ts';
+import { queryRows, type Executor } from './client.ts';
+import { DEVICE_COUNT_PREFIXES } from './schema/counts.ts';
+import type { Scope } from './scope.ts';
+import { tenantCondition } from './sql-fragments.ts';
 
 /**
  * Totals read from the kept count tables (db/schema/counts.ts, maintained by triggers) instead of

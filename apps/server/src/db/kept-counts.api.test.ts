@@ -1,11 +1,11 @@
 import { alertEndpoints, caseEndpoints, deviceEndpoints, portalEndpoints, statsEndpoints, type Endpoint } from '@vigil/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../db/client.ts';
-import { sweepOfflineDevices } from '../../jobs/offline-sweep.ts';
-import { createCast, createPortal, type TestPortal } from '../../../test/factories.ts';
-import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { removed, reported, sendWebhook } from '../webhooks/webhook-test-kit.ts';
+import { queryRows } from './client.ts';
+import { sweepOfflineDevices } from '../jobs/offline-sweep.ts';
+import { createCast, createPortal, type TestPortal } from '../../test/factories.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { removed, reported, sendWebhook } from '../modules/webhooks/webhook-test-kit.ts';
 
 /**
  * The kept counts (db/schema/counts.ts, kept by triggers) must always equal a fresh count: after

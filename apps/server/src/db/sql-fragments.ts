@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Scope } from '../../db/scope.ts';
+import type { Scope } from './scope.ts';
 
 /** Escapes LIKE wildcards so a user's `%` or `_` matches itself. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

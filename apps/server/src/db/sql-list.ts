@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Scope } from '../../db/scope.ts';
+import type { Scope } from './scope.ts';
 
 /**
  * Small SQL pieces shared by the operations lists (cases, comments, alerts,
