@@ -1,5 +1,5 @@
 import { allTenants, inScope } from '../db/scope.ts';
-import { openLicenseRenewalAlerts } from '../modules/licenses/license-alert-rule.ts';
+import { openLicenseRenewalAlerts } from '../modules/alerts/license-alert-rule.repository.ts';
 import type { Job } from './scheduler.ts';
 
 /**

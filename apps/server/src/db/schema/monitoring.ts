@@ -76,7 +76,7 @@ export const devices = pgTable(
     // a middle page at L, 50,000 rows skipped: a sort of every device, 183 ms, before; 6.5 ms after).
     index('devices_list_name_idx').on(t.tenantId, sql`lower(${t.name})`, t.id, t.name).where(sql`${t.removedAt} is null`),
     index('devices_open_case_idx').on(t.tenantId, t.openCaseId),
-    // Reliability clips periods at removal: the rollup reads only the (few) removed devices (stats/rollup-query.ts).
+    // Reliability clips periods at removal: the rollup reads only the (few) removed devices (stats/rollup-query.repository.ts).
     index('devices_removed_idx').on(t.tenantId, t.removedAt, t.id).where(sql`${t.removedAt} is not null`),
   ],
 );
@@ -98,7 +98,7 @@ export const deviceStatusPeriods = pgTable(
     foreignKey({ columns: [t.tenantId, t.deviceId], foreignColumns: [devices.tenantId, devices.id] }),
     index('periods_device_idx').on(t.tenantId, t.deviceId, t.startedAt),
     index('periods_portal_idx').on(t.tenantId, t.portalId, t.startedAt),
-    // Reliability's exact window edges (stats/rollup-query.ts) read only the periods that start or end near an
+    // Reliability's exact window edges (stats/rollup-query.repository.ts) read only the periods that start or end near an
     // edge; the trailing columns let those reads be index-only (the periods of one hour are spread over the heap).
     index('periods_tenant_started_idx').on(t.tenantId, t.startedAt, t.endedAt, t.portalId, t.status, t.deviceId),
     index('periods_tenant_ended_idx').on(t.tenantId, t.endedAt, t.startedAt, t.portalId, t.status, t.deviceId),

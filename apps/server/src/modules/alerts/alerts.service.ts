@@ -3,9 +3,9 @@ import type { Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import type { EventBus } from '../../events/bus.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import { openCase } from '../cases/case-opening.ts';
+import { openCase } from '../cases/case-opening.repository.ts';
 import { caseCreationAnswer, visiblePortal } from '../cases/cases.service.ts';
-import { countLicensesInWindow, openLicenseRenewalAlerts } from '../licenses/license-alert-rule.ts';
+import { countLicensesInWindow, openLicenseRenewalAlerts } from './license-alert-rule.repository.ts';
 import { alertOwner, findAlert, holdDevices, insertAlert, offlineDeviceIds } from './alerts.repository.ts';
 
 type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;

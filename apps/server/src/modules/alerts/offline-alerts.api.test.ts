@@ -9,7 +9,7 @@ import { createCast, createDevices, createPortal } from '../../../test/factories
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { HOUR_MS, removeDevices, renewTokens, setDeviceStatus } from '../cases/operations-test-support.ts';
 import { operationsJobsStartup } from './alerts.startup.ts';
-import { OPEN_OFFLINE_ALERT } from './offline-alert-rule.ts';
+import { OPEN_OFFLINE_ALERT } from './offline-alert-rule.repository.ts';
 
 let t: TestApp;
 let cast: Awaited<ReturnType<typeof createCast>>;

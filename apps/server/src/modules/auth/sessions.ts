@@ -7,7 +7,7 @@ import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Principal } from '../../http/permissions.ts';
 import { unauthorized } from '../../http/errors.ts';
-import { hashToken } from '../../security/one-time-tokens.ts';
+import { hashToken } from '../../security/one-time-tokens.repository.ts';
 
 /** Refresh tokens live 30 days (decisions.md §3); each use replaces the token, not the family's end. */
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Executor, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { openCase, type CaseOpeningResult } from './case-opening.ts';
+import { openCase, type CaseOpeningResult } from './case-opening.repository.ts';
 import { findCase, lockCaseType, releaseCaseDevices, setCaseType, touchCaseType } from './cases.repository.ts';
 import { inTenant } from '../../db/sql-list.ts';
 

@@ -4,7 +4,7 @@ import type { Scope } from '../../db/scope.ts';
 import type { EventBus } from '../../events/bus.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { visiblePortal } from '../cases/cases.service.ts';
-import { openLicenseRenewalAlerts, resolveLicenseAlerts } from './license-alert-rule.ts';
+import { openLicenseRenewalAlerts, resolveLicenseAlerts } from '../alerts/license-alert-rule.repository.ts';
 import { licenseEndDate } from './license-dates.ts';
 import { deleteLicense, findLicense, insertLicense } from './licenses.repository.ts';
 

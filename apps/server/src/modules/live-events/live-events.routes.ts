@@ -5,7 +5,7 @@ import { route, tenantOf } from '../../http/route.ts';
 import { LiveHub } from './live-hub.ts';
 import { liveEventsPage } from './live-events.repository.ts';
 import { registerLiveStream } from './live-stream.ts';
-import { issueStreamTicket } from './stream-tickets.ts';
+import { issueStreamTicket } from './stream-tickets.repository.ts';
 
 /** The hub of each app (by its deps), for tests and diagnostics (connected client count). */
 export const liveHubs = new WeakMap<AppDeps, LiveHub>();

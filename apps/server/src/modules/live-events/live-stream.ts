@@ -9,7 +9,7 @@ import { statusCounts } from '../stats/stats.repository.ts';
 import type { LiveHub, StreamClient } from './live-hub.ts';
 import { liveEventsSnapshot } from './live-events.repository.ts';
 import { sseFrame, sseHead, sseMessage } from './sse-wire.ts';
-import { consumeStreamTicket } from './stream-tickets.ts';
+import { consumeStreamTicket } from './stream-tickets.repository.ts';
 
 /** Whose events a ticket's user may see: a tenant, every tenant (superAdmin), or nothing. */
 async function audienceOf(deps: AppDeps, userId: number): Promise<{ tenantId: number | undefined } | null> {

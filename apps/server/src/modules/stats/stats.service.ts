@@ -1,7 +1,7 @@
 import { LIMITS, type StatsWindowQuery } from '@vigil/contracts';
 import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../http/errors.ts';
-import { reliabilityByPortal, reliabilityOfTenant } from './reliability.ts';
+import { reliabilityByPortal, reliabilityOfTenant } from './reliability.repository.ts';
 import { findPortal, statusCounts, tenantGoalScore, typeTotals } from './stats.repository.ts';
 
 /** Default reliability window (decisions.md §5): the last 30 days up to now. */

@@ -2,7 +2,7 @@ import { joinName, MSG, USER_MSG, type CreateUserBody, type Role, type UpdateUse
 import type { Tx } from '../../db/client.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { isSuperAdmin, type Principal } from '../../http/permissions.ts';
-import { createOneTimeToken } from '../../security/one-time-tokens.ts';
+import { createOneTimeToken } from '../../security/one-time-tokens.repository.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import * as repo from './users.repository.ts';
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { rebuildHours } from './rollup-hours.ts';
+import { rebuildHours } from './rollup-hours.repository.ts';
 
 /**
  * Builds the uptime rollup of one tenant (docs/uptime-rollup.md), set-based and incrementally:

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { condsOf, inProgressAt, rolledDayParts } from './rollup-query.ts';
+import { condsOf, inProgressAt, rolledDayParts } from './rollup-query.repository.ts';
 
 /**
  * Kept windows (docs/uptime-rollup.md, "Kept windows"): after each rollup run, per portal, the
  * exact online/observed microseconds of the window [T - length, T] and the periods in progress at
  * its two ends, so a request scores every portal over the window ending now from these rows plus
- * the few periods that start or end within minutes of either end (kept-window-query.ts).
+ * the few periods that start or end within minutes of either end (kept-window-query.repository.ts).
  */
 
 const DAY_MS = 86_400_000;

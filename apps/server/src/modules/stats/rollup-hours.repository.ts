@@ -10,7 +10,7 @@ import { queryRows, type Executor } from '../../db/client.ts';
  *   integral(h)    = atStart(h) * 1 h - sum over ended in (h, h+1] and begun before h of (h+1 - end)
  *                                     + sum over begun in [h, h+1) of (min(end, h+1) - start)
  *
- * A rebuild that starts on an hour inside a day (a run since the last one: rollup-build.ts)
+ * A rebuild that starts on an hour inside a day (a run since the last one: rollup-build.repository.ts)
  * starts from that hour row's stored counts (the caller starts it where they are still right);
  * each later 7-day chunk, like a rebuild from a midnight, from the day rows at its first midnight.
  */

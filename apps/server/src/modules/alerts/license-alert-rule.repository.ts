@@ -2,17 +2,15 @@ import { LIMITS } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client.ts';
 import type { EventBus } from '../../events/bus.ts';
-import { insertAlert } from '../alerts/alerts.repository.ts';
-import { lockAlertRules } from '../alerts/offline-alert-rule.ts';
+import { insertAlert } from './alerts.repository.ts';
+import { lockAlertRules } from './offline-alert-rule.repository.ts';
 import { at } from '../../db/sql-list.ts';
+import { daysRemainingSql } from '../../db/license-days.ts';
 
 /** A license is "renewal pending" from 90 days before its end date ... */
 export const RENEWAL_WINDOW_DAYS = LIMITS.licenseRenewalDays;
 /** ... until 30 days after it: a license that ended longer ago is history, not a pending renewal. */
 export const RENEWAL_GRACE_DAYS = 30;
-
-/** Days from today in the tenant's time zone to the license's end date (negative once ended). */
-export const daysRemainingSql = (now: Date): SQL => sql`(l.end_date - (${at(now)} at time zone t.timezone)::date)`;
 
 export interface RenewalTarget {
   tenantId?: number;

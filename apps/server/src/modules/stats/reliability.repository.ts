@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { keptScoresByPortal } from './kept-window-query.ts';
-import { rolledScoresByPortal, rolledScoreTotal, rolledUntil } from './rollup-query.ts';
+import { keptScoresByPortal } from './kept-window-query.repository.ts';
+import { rolledScoresByPortal, rolledScoreTotal, rolledUntil } from './rollup-query.repository.ts';
 
 /**
  * Reliability (decisions.md §5): online device-seconds / observed device-seconds x 100 over a
@@ -11,9 +11,9 @@ import { rolledScoresByPortal, rolledScoreTotal, rolledUntil } from './rollup-qu
  * an open period ends at `to`, and a removed device's periods end at its removal. Late reports
  * never enter periods, so they never change these numbers. One aggregate per call, no loops.
  *
- * The portal and tenant scores read the uptime rollup once the job has built it (rollup-query.ts:
+ * The portal and tenant scores read the uptime rollup once the job has built it (rollup-query.repository.ts:
  * rolled UTC days plus exact edges, the same numbers); portal scores over the 30 days ending now
- * read the kept window instead (kept-window-query.ts: one row per portal plus minutes of edges,
+ * read the kept window instead (kept-window-query.repository.ts: one row per portal plus minutes of edges,
  * the same numbers again). `...Live` compute from raw periods only, the reference both are
  * tested against, and the path before the first rollup run.
  */

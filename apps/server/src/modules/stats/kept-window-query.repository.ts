@@ -1,14 +1,14 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { condsOf, edgePeriods, type RollupWindow } from './rollup-query.ts';
+import { condsOf, edgePeriods, type RollupWindow } from './rollup-query.repository.ts';
 
 /**
- * Portal scores over a window ending now, from the kept window (kept-window-build.ts), exactly:
+ * Portal scores over a window ending now, from the kept window (kept-window-build.repository.ts), exactly:
  *
  *   window [t - L, t] = kept window [T - L, T] + G(T, t) - G(T - L, t - L)
  *   G(D, x) = atStart(D) * (x - D) + (the periods ending or beginning in (D, x))
  *
- * with G the change of the cumulative device-time from an instant on (rollup-query.ts), whose
+ * with G the change of the cumulative device-time from an instant on (rollup-query.repository.ts), whose
  * counts in progress at T and at T - L are kept per portal. So a request reads one kept row per
  * portal plus the periods that start or end in the minutes since T at both ends; every portal of
  * a tenant is scored for about the cost of one.
