@@ -184,3 +184,12 @@ export async function listCaseDevices(tx: Tx, scope: Scope, caseId: number, q: D
   const [total] = await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${from} where ${where}`);
   return { list: rows.map(toServiceDevice), count: total?.count ?? 0 };
 }
+
+/** The portal if the scope sees it and it is not deleted. */
+export async function findVisiblePortal(executor: Executor, scope: Scope, portalId: number): Promise<{ tenantId: number; id: number; name: string } | undefined> {
+  const [portal] = await queryRows<{ tenantId: number; id: number; name: string }>(
+    executor,
+    sql`select p.tenant_id as "tenantId", p.id, p.name from portals p where ${inTenant(scope, sql`p.tenant_id`)} and p.id = ${portalId} and p.deleted_at is null`,
+  );
+  return portal;
+}

@@ -124,3 +124,13 @@ export async function portalLiveStates(executor: Executor, portals: { tenantId: 
     ]),
   );
 }
+
+/** The ticket's user if it may still hold a stream: not deactivated, tenant not deleted. */
+export async function findStreamUser(executor: Executor, userId: number): Promise<{ tenant_id: number | null; roles: string[] } | undefined> {
+  const [user] = await queryRows<{ tenant_id: number | null; roles: string[] }>(
+    executor,
+    sql`select u.tenant_id, u.roles from users u left join tenants t on t.id = u.tenant_id
+           where u.id = ${userId} and u.deactivated_at is null and (u.tenant_id is null or t.deleted_at is null)`,
+  );
+  return user;
+}
