@@ -2,7 +2,7 @@ import { alertEndpoints, caseEndpoints, deviceEndpoints, portalEndpoints, statsE
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from './client.ts';
-import { sweepOfflineDevices } from '../jobs/offline-sweep.ts';
+import { sweepOfflineDevices } from '../modules/devices/index.ts';
 import { createCast, createPortal, type TestPortal } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { removed, reported, sendWebhook } from '../modules/webhooks/webhook-test-kit.ts';

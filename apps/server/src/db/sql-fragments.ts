@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Scope } from './scope.ts';
 
 /** Escapes LIKE wildcards so a user's `%` or `_` matches itself. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** `ILIKE` pattern for "contains `text`", case-insensitive, wildcards escaped. */
 export const containsPattern = (text: string) => `%${escapeLike(text)}%`;

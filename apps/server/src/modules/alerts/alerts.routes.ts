@@ -4,7 +4,7 @@ import { route } from '../../http/route.ts';
 import { listAlertDevices, listAlerts } from './alerts.repository.ts';
 import { createAlertByHand, createCaseFromAlert, getAlert } from './alerts.service.ts';
 
-/** Alerts (spec §2 Alerts, Alarms dropdown; decisions §6). The automatic rules run as jobs (alerts.startup.ts). */
+/** Alerts (spec §2 Alerts, Alarms dropdown; decisions §6). The automatic rules run as jobs (jobs/registry.ts). */
 export const alertsModule: AppModule = (app, deps) => {
   route(app, deps, alertEndpoints.list, {
     permission: 'read',

@@ -3,8 +3,8 @@ import type { Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import type { EventBus } from '../../events/bus.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import { openCase } from '../cases/case-opening.repository.ts';
-import { caseCreationAnswer, visiblePortal } from '../cases/cases.service.ts';
+import { openCase } from '../cases/index.ts';
+import { caseCreationAnswer, visiblePortal } from '../cases/index.ts';
 import { countLicensesInWindow, openLicenseRenewalAlerts } from './license-alert-rule.repository.ts';
 import { alertOwner, findAlert, holdDevices, insertAlert, offlineDeviceIds } from './alerts.repository.ts';
 

@@ -3,6 +3,7 @@ import { CASE_COMPLETED } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
+import { DEVICE_COLUMNS, DEVICE_SORT, deviceConditions, toServiceDevice, type DeviceListQuery, type DeviceRow } from '../../db/service-devices.ts';
 import { firstPageWithTotal, keptCaseTotal, portalNotDeleted, runKeptTotal } from '../../db/kept-counts.ts';
 import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, type PagePlan, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from '../../db/sql-list.ts';
 
@@ -131,47 +132,6 @@ export async function touchCaseType(tx: Tx, tenantId: number, id: number, caseTy
 export async function releaseCaseDevices(tx: Tx, tenantId: number, caseId: number, now: Date): Promise<void> {
   await tx.execute(sql`update case_devices set released_at = ${at(now)} where tenant_id = ${tenantId} and case_id = ${caseId} and released_at is null`);
   await tx.execute(sql`update devices set open_case_id = null, updated_at = ${at(now)} where tenant_id = ${tenantId} and open_case_id = ${caseId}`);
-}
-
-interface DeviceRow {
-  id: number;
-  name: string;
-  deviceType: number;
-  deviceModel: string;
-  status: number;
-  lastOnline: unknown;
-  caseId: number | null;
-  customerId: number;
-  customerName: string;
-}
-
-export const DEVICE_COLUMNS = sql`d.id, d.name, d.device_type as "deviceType", d.device_model as "deviceModel", d.status,
-  d.last_online as "lastOnline", d.open_case_id as "caseId", d.portal_id as "customerId", p.name as "customerName"`;
-
-export const DEVICE_SORT = {
-  id: sql`d.id`,
-  name: sql`lower(d.name)`,
-  deviceType: sql`d.device_type`,
-  deviceModel: sql`lower(d.device_model)`,
-  status: sql`d.status`,
-  lastOnline: sql`d.last_online`,
-};
-
-export const toServiceDevice = (r: DeviceRow): ServiceDevice => ({ ...r, lastOnline: isoOrNull(r.lastOnline), isClosed: r.caseId === null ? 1 : 0 });
-
-export interface DeviceListQuery {
-  offset: number;
-  limit: number;
-  sort?: { field: keyof typeof DEVICE_SORT; dir: 'ASC' | 'DESC' };
-  filter: { status?: number; deviceType?: number; q?: string };
-}
-
-export function deviceConditions(filter: DeviceListQuery['filter']): SQL[] {
-  const where: SQL[] = [];
-  if (filter.status !== undefined) where.push(sql`d.status = ${filter.status}`);
-  if (filter.deviceType !== undefined) where.push(sql`d.device_type = ${filter.deviceType}`);
-  if (filter.q) where.push(sql`d.name ilike ${containsPattern(filter.q)}`);
-  return where;
 }
 
 /** Every device the case ever held (released ones included), as the devices tables show them. */

@@ -3,7 +3,7 @@ import type { Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/permissions.ts';
-import { findCase } from '../cases/cases.repository.ts';
+import { findCase } from '../cases/index.ts';
 import { isBlankMarkup, sanitizeComment } from './comment-html.ts';
 import { deleteComment, findComment, insertComment, updateCommentContent } from './comments.repository.ts';
 

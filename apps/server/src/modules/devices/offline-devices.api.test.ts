@@ -2,7 +2,7 @@ import { deviceEndpoints, liveEventsEndpoints } from '@vigil/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
-import { sweepOfflineDevices } from '../../jobs/offline-sweep.ts';
+import { sweepOfflineDevices } from './offline-sweep.service.ts';
 import { createCast, createPortal, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { removed, reported, sendWebhook } from '../webhooks/webhook-test-kit.ts';

@@ -3,8 +3,8 @@ import type { Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import type { EventBus } from '../../events/bus.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { visiblePortal } from '../cases/cases.service.ts';
-import { openLicenseRenewalAlerts, resolveLicenseAlerts } from '../alerts/license-alert-rule.repository.ts';
+import { visiblePortal } from '../cases/index.ts';
+import { openLicenseRenewalAlerts, resolveLicenseAlerts } from '../alerts/index.ts';
 import { licenseEndDate } from './license-dates.ts';
 import { deleteLicense, findLicense, insertLicense } from './licenses.repository.ts';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { allTenants, inScope, tenantScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { unauthorized } from '../../http/errors.ts';
-import { statusCounts } from '../stats/stats.repository.ts';
+import { statusCounts } from '../stats/index.ts';
 import type { LiveHub, StreamClient } from './live-hub.ts';
 import { findStreamUser, liveEventsSnapshot } from './live-events.repository.ts';
 import { sseFrame, sseHead, sseMessage } from './sse-wire.ts';

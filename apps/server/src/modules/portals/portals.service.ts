@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import { TOPICS, type PortalsChangedEvent } from '../../events/topics.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { newWebhookSecret } from '../../security/webhook-secret.ts';
-import { reliabilityByPortal } from '../stats/reliability.repository.ts';
+import { reliabilityByPortal } from '../stats/index.ts';
 import * as repo from './portals.repository.ts';
 import { toIso } from '../../db/sql-fragments.ts';
 

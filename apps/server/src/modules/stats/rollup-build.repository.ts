@@ -196,3 +196,6 @@ async function insertDays(
               from days) x
      group by portal_id, day`);
 }
+
+/** Every tenant's id, in order (the rollup job runs them one by one). */
+export const tenantIds = (tx: Executor) => queryRows<{ id: number }>(tx, sql`select id from tenants order by id`);

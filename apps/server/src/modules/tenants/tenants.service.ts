@@ -4,7 +4,7 @@ import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { isSuperAdmin, type Principal } from '../../http/permissions.ts';
-import { issueTokens, revokeUserSessions, type TokenPair } from '../auth/sessions.ts';
+import { issueTokens, revokeUserSessions, type TokenPair } from '../auth/index.ts';
 import * as repo from './tenants.repository.ts';
 
 /** Commercial terms (free portals, free tier, discount) are the platform's to set (decisions.md §7). */

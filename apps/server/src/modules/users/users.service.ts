@@ -3,7 +3,7 @@ import type { Tx } from '../../db/client.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { isSuperAdmin, type Principal } from '../../http/permissions.ts';
 import { createOneTimeToken } from '../../security/one-time-tokens.repository.ts';
-import { revokeUserSessions } from '../auth/sessions.ts';
+import { revokeUserSessions } from '../auth/index.ts';
 import * as repo from './users.repository.ts';
 
 /** The superAdmin reaches every tenant's users; an Admin only its own tenant's. */

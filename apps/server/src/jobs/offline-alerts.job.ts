@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps.ts';
-import { applyOfflineAlertRules } from '../modules/alerts/offline-alert-rule.repository.ts';
+import { applyOfflineAlertRules } from '../modules/alerts/index.ts';
 import { runTickOnce, type Job } from './scheduler.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { allTenants, inScope } from '../db/scope.ts';
-import { openLicenseRenewalAlerts } from '../modules/alerts/license-alert-rule.repository.ts';
+import { openLicenseRenewalAlerts } from '../modules/alerts/index.ts';
 import type { Job } from './scheduler.ts';
 
 /**

@@ -1,9 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Executor } from '../db/client.ts';
-import { allTenants, inScope } from '../db/scope.ts';
-import type { AppDeps } from '../deps.ts';
-import { publishStatusEvents, statusEvents, type DeviceStatusChange } from '../modules/devices/status-events.ts';
-import type { Job } from './scheduler.ts';
+import { queryRows, type Executor } from '../../db/client.ts';
 
 /**
  * Offline sweep (decisions.md §5): a device online with no report for its tenant's
@@ -14,7 +10,7 @@ import type { Job } from './scheduler.ts';
  */
 export const SWEEP_BATCH = 10_000;
 
-interface Candidate {
+export interface Candidate {
   tenant_id: number;
   id: number;
   portal_id: number;
@@ -27,7 +23,7 @@ interface Candidate {
  * snapshot sees any period committed meanwhile). SKIP LOCKED: a device a webhook is
  * updating right now has just reported; the next tick looks at it again.
  */
-function lockOverdue(tx: Executor, now: Date): Promise<Candidate[]> {
+export function lockOverdue(tx: Executor, now: Date): Promise<Candidate[]> {
   const nowText = now.toISOString();
   return queryRows<Candidate>(
     tx,
@@ -46,7 +42,7 @@ function lockOverdue(tx: Executor, now: Date): Promise<Candidate[]> {
 }
 
 /** Closes each online period and opens the offline one at `off_at`; the open period starts at `status_since`. */
-async function markOffline(tx: Executor, rows: Candidate[], now: Date): Promise<void> {
+export async function markOffline(tx: Executor, rows: Candidate[], now: Date): Promise<void> {
   const iso = (v: Date | string) => new Date(v).toISOString();
   await tx.execute(sql`
     with s as (
@@ -67,34 +63,3 @@ async function markOffline(tx: Executor, rows: Candidate[], now: Date): Promise<
      where d.tenant_id = s.tenant_id and d.id = s.id`);
 }
 
-/** Runs the sweep at `now`; returns how many devices went offline. */
-export async function sweepOfflineDevices(deps: AppDeps, now: Date): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const swept = await inScope(deps.database.db, allTenants, async (tx) => {
-      const rows = await lockOverdue(tx, now);
-      if (rows.length === 0) return 0;
-      await markOffline(tx, rows, now);
-      const byPortal = new Map<string, { tenantId: number; portalId: number; changes: DeviceStatusChange[] }>();
-      for (const r of rows) {
-        const key = `${r.tenant_id}:${r.portal_id}`;
-        const group = byPortal.get(key) ?? { tenantId: Number(r.tenant_id), portalId: Number(r.portal_id), changes: [] };
-        group.changes.push({ id: Number(r.id), status: 0, at: new Date(r.off_at).toISOString() });
-        byPortal.set(key, group);
-      }
-      // Every portal's events in one statement (a sweep after an outage can touch every portal).
-      await publishStatusEvents(deps, tx, [...byPortal.values()].flatMap((g) => statusEvents(deps, g, g.changes)));
-      return rows.length;
-    });
-    total += swept;
-    if (swept < SWEEP_BATCH) return total;
-  }
-}
-
-export const offlineSweepJob: Job = {
-  name: 'offline-sweep',
-  everyMs: 30_000,
-  run: async (deps) => {
-    await sweepOfflineDevices(deps, deps.clock.now());
-  },
-};
