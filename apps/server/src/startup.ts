@@ -3,7 +3,7 @@ import type { AppDeps } from './deps.ts';
 import { superAdminStartup } from './modules/auth/auth.startup.ts';
 import { offlineAlertsTriggerStartup } from './jobs/offline-alerts-trigger.startup.ts';
 import { periodicJobsStartup } from './jobs/periodic-jobs.startup.ts';
-import { demoStartup } from './modules/stats/demo.startup.ts';
+import { demoStartup } from './demo/demo.startup.ts';
 
 /**
  * Work done once at start after migrations (superAdmin from the environment,

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../db/client.ts';
-import { verifyPassword } from '../../security/passwords.ts';
-import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { reliabilityByPortal } from './reliability.repository.ts';
+import { queryRows } from '../db/client.ts';
+import { verifyPassword } from '../security/passwords.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { reliabilityByPortal } from '../modules/stats/index.ts';
 import { seedDemo, type SeededDemo } from './demo-seed.ts';
 import { startDemoSimulator } from './demo-simulator.ts';
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { StartupTask } from '../../startup.ts';
-import type { RunningSimulator } from '../../simulator/index.ts';
+import type { StartupTask } from '../startup.ts';
+import type { RunningSimulator } from '../simulator/index.ts';
 import { demoBanner, seedDemo } from './demo-seed.ts';
 import { startDemoSimulator } from './demo-simulator.ts';
 

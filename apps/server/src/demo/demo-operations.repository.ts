@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client.ts';
+import type { Tx } from '../db/client.ts';
 
 /**
  * Set-based demo cases, comments, alerts, licenses and reports for one tenant, consistent
- * with the devices' current state (inserted by demo-history.ts before this runs).
+ * with the devices' current state (inserted by demo-history.repository.ts before this runs).
  */
 export async function insertDemoOperations(tx: Tx, tenantId: number, now: Date, users: { adminId: number; pmId: number }, comments: readonly string[]): Promise<void> {
   const nowIso = now.toISOString();

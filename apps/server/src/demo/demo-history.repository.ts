@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client.ts';
+import type { Tx } from '../db/client.ts';
 
 /**
  * Set-based demo devices and 30 days of status history for one tenant (one statement each).

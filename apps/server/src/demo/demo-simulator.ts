@@ -1,9 +1,7 @@
-import { sql } from 'drizzle-orm';
-import { queryRows } from '../../db/client.ts';
-import { allTenants, inScope } from '../../db/scope.ts';
-import type { AppDeps } from '../../deps.ts';
-import { startFleetSimulator, type RunningSimulator, type SimDevice } from '../../simulator/index.ts';
-import { DEMO_TENANT } from './demo-data.ts';
+import { allTenants, inScope } from '../db/scope.ts';
+import type { AppDeps } from '../deps.ts';
+import { startFleetSimulator, type RunningSimulator, type SimDevice } from '../simulator/index.ts';
+import { demoFleet } from './demo-fleet.repository.ts';
 
 /**
  * Starts the device simulator for the demo tenant's portals against this server's own HTTP
@@ -12,21 +10,7 @@ import { DEMO_TENANT } from './demo-data.ts';
  * Returns undefined when there is no demo tenant to simulate.
  */
 export async function startDemoSimulator(deps: AppDeps, baseUrl: string): Promise<RunningSimulator | undefined> {
-  const rows = await inScope(deps.database.db, allTenants, (tx) =>
-    queryRows<{
-      portal_id: number; secret: string; heartbeat_timeout: number;
-      external_id: string; name: string; device_type: number; device_model: string; status: number;
-    }>(
-      tx,
-      sql`select p.id as portal_id, p.webhook_secret_enc as secret, t.heartbeat_timeout,
-                 d.external_id, d.name, d.device_type, d.device_model, d.status
-            from tenants t
-            join portals p on p.tenant_id = t.id and p.deleted_at is null
-            join devices d on d.tenant_id = p.tenant_id and d.portal_id = p.id and d.removed_at is null
-           where t.name = ${DEMO_TENANT.name} and t.deleted_at is null
-           order by p.id, d.id`,
-    ),
-  );
+  const rows = await inScope(deps.database.db, allTenants, (tx) => demoFleet(tx));
   if (rows.length === 0) return undefined;
   const now = deps.clock.now().getTime();
   const portals = new Map<number, { portalId: number; secret: string; fleet: SimDevice[] }>();
