@@ -1,8 +1,7 @@
 import { alertEndpoints } from '@vigil/contracts';
 import type { AppModule } from '../index.ts';
 import { route } from '../../http/route.ts';
-import { listAlertDevices, listAlerts } from './alerts.repository.ts';
-import { createAlertByHand, createCaseFromAlert, getAlert } from './alerts.service.ts';
+import { createAlertByHand, createCaseFromAlert, getAlert, listAlertDevices, listAlerts } from './alerts.service.ts';
 
 /** Alerts (spec §2 Alerts, Alarms dropdown; decisions §6). The automatic rules run as jobs (jobs/registry.ts). */
 export const alertsModule: AppModule = (app, deps) => {

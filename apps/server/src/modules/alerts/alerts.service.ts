@@ -8,6 +8,9 @@ import { caseCreationAnswer, visiblePortal } from '../cases/index.ts';
 import { countLicensesInWindow, openLicenseRenewalAlerts } from './license-alert-rule.repository.ts';
 import { alertOwner, findAlert, holdDevices, insertAlert, offlineDeviceIds } from './alerts.repository.ts';
 
+/** What the routes serve as the repository answers it. */
+export { listAlertDevices, listAlerts } from './alerts.repository.ts';
+
 type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 
 export async function getAlert(tx: Tx, scope: Scope, id: number, now: Date): Promise<Alert> {

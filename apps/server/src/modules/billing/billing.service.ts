@@ -11,6 +11,9 @@ import { fulfilVerified, isCardSubscriptionRow, type VerifyResult } from './fulf
 import { checkoutQuantity, CURRENCY, returnUrl, TRIAL_DAYS, unitAmountCents } from './pricing.ts';
 import type { PaymentProvider } from './providers/provider.ts';
 
+/** What the routes serve as the repository answers it. */
+export { listBillings } from './billing.repository.ts';
+
 export type { VerifyResult } from './fulfilment.ts';
 
 export const CHECKOUT_FAILED = 'Failed to create checkout session';

@@ -1,8 +1,7 @@
 import { caseEndpoints, CASE_STATUSES, CASE_COMPLETED } from '@vigil/contracts';
 import type { AppModule } from '../index.ts';
 import { route } from '../../http/route.ts';
-import { countCompletedThisQuarter, countOpenCasesByType, listCaseDevices, listCases } from './cases.repository.ts';
-import { changeCaseType, createCaseForPortal, getCase, visiblePortal } from './cases.service.ts';
+import { changeCaseType, countCompletedThisQuarter, countOpenCasesByType, createCaseForPortal, getCase, listCaseDevices, listCases, visiblePortal } from './cases.service.ts';
 
 export const casesModule: AppModule = (app, deps) => {
   route(app, deps, caseEndpoints.list, {

@@ -5,6 +5,9 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { openCase, type CaseOpeningResult } from './case-opening.repository.ts';
 import { findCase, findVisiblePortal, lockCaseType, releaseCaseDevices, setCaseType, touchCaseType } from './cases.repository.ts';
 
+/** What the routes serve as the repository answers it. */
+export { countCompletedThisQuarter, countOpenCasesByType, listCaseDevices, listCases } from './cases.repository.ts';
+
 type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 
 /** The portal as the caller may see it (not deleted), or 404. */

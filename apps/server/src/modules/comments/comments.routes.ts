@@ -1,8 +1,7 @@
 import { commentEndpoints } from '@vigil/contracts';
 import type { AppModule } from '../index.ts';
 import { route } from '../../http/route.ts';
-import { listComments } from './comments.repository.ts';
-import { addComment, editComment, removeComment, requireCase } from './comments.service.ts';
+import { addComment, editComment, listComments, removeComment, requireCase } from './comments.service.ts';
 
 /** Comments of cases (spec §2 Case detail, §7; decisions §6 allow-list, §8 roles). */
 export const commentsModule: AppModule = (app, deps) => {

@@ -7,6 +7,9 @@ import { findCase } from '../cases/index.ts';
 import { isBlankMarkup, sanitizeComment } from './comment-html.ts';
 import { deleteComment, findComment, insertComment, updateCommentContent } from './comments.repository.ts';
 
+/** What the routes serve as the repository answers it. */
+export { listComments } from './comments.repository.ts';
+
 /** Sanitizes with the allow-list; what shows nothing once sanitized is refused. */
 export function cleanContent(raw: string): string {
   const content = sanitizeComment(raw);

@@ -2,7 +2,7 @@ import { healthEndpoints } from '@vigil/contracts';
 import type { AppModule } from '../index.ts';
 import { AppError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import { pingDatabase } from './health.repository.ts';
+import { pingDatabase } from './health.service.ts';
 
 export const healthModule: AppModule = (app, deps) => {
   route(app, deps, healthEndpoints.healthz, { permission: 'public', handler: () => ({ status: 'ok' as const }) });

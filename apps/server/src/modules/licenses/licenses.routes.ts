@@ -1,8 +1,7 @@
 import { licenseEndpoints } from '@vigil/contracts';
 import type { AppModule } from '../index.ts';
 import { route } from '../../http/route.ts';
-import { listLicenses } from './licenses.repository.ts';
-import { addLicense, removeLicense } from './licenses.service.ts';
+import { addLicense, listLicenses, removeLicense } from './licenses.service.ts';
 
 /** Licenses of portals (spec §2 Licenses table, Add New License; decisions §6). */
 export const licensesModule: AppModule = (app, deps) => {

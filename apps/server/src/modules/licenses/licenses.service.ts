@@ -8,6 +8,9 @@ import { openLicenseRenewalAlerts, resolveLicenseAlerts } from '../alerts/index.
 import { licenseEndDate } from './license-dates.ts';
 import { deleteLicense, findLicense, insertLicense } from './licenses.repository.ts';
 
+/** What the routes serve as the repository answers it. */
+export { listLicenses } from './licenses.repository.ts';
+
 export interface LicenseInput {
   portalId: number;
   deviceType: number;

@@ -3,9 +3,8 @@ import type { AppDeps } from '../../deps.ts';
 import type { AppModule } from '../index.ts';
 import { route, tenantOf } from '../../http/route.ts';
 import { LiveHub } from './live-hub.ts';
-import { liveEventsPage } from './live-events.repository.ts';
+import { issueStreamTicket, liveEventsPage } from './live-events.service.ts';
 import { registerLiveStream } from './live-stream.ts';
-import { issueStreamTicket } from './stream-tickets.repository.ts';
 
 /** The hub of each app (by its deps), for tests and diagnostics (connected client count). */
 export const liveHubs = new WeakMap<AppDeps, LiveHub>();

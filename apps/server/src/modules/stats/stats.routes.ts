@@ -1,8 +1,7 @@
 import { DEVICE_TYPES, statsEndpoints } from '@vigil/contracts';
 import type { AppModule } from '../index.ts';
 import { route, tenantOf } from '../../http/route.ts';
-import { deviceStatsPage, typeTotals } from './stats.repository.ts';
-import { customerDeviceSummary, customerStats, pulseSummary, windowOf } from './stats.service.ts';
+import { customerDeviceSummary, customerStats, deviceStatsPage, pulseSummary, typeTotals, windowOf } from './stats.service.ts';
 
 /** Pulse and portal statistics (decisions.md §5; every role reads, superAdmin across tenants). */
 export const statsModule: AppModule = (app, deps) => {

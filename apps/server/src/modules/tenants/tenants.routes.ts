@@ -3,19 +3,18 @@ import type { AppModule } from '../index.ts';
 import { forbidden } from '../../http/errors.ts';
 import { hasTenant, isSuperAdmin } from '../../http/permissions.ts';
 import { route } from '../../http/route.ts';
-import * as repo from './tenants.repository.ts';
 import * as service from './tenants.service.ts';
 
 /** /v0/api/tenants (decisions.md §7, §8). Billing's checkout routes live in the billing module. */
 export const tenantsModule: AppModule = (app, deps) => {
   route(app, deps, tenantsEndpoints.list, {
     permission: 'tenants:manage',
-    handler: async ({ query, tx }) => ({ data: await tx((t) => repo.listTenants(t, query)) }),
+    handler: async ({ query, tx }) => ({ data: await tx((t) => service.listTenants(t, query)) }),
   });
 
   route(app, deps, tenantsEndpoints.all, {
     permission: 'tenants:manage',
-    handler: async ({ tx }) => ({ data: await tx((t) => repo.listTenantOptions(t)) }),
+    handler: async ({ tx }) => ({ data: await tx((t) => service.listTenantOptions(t)) }),
   });
 
   // 'self' because a signed-in person with no tenant may create theirs; who may do what is decided here.

@@ -1,7 +1,6 @@
 import { usersEndpoints } from '@vigil/contracts';
 import type { AppModule } from '../index.ts';
 import { route } from '../../http/route.ts';
-import { listUsers, publicUser } from './users.repository.ts';
 import { sendInvitation } from './users.invitation.ts';
 import * as service from './users.service.ts';
 
@@ -9,7 +8,7 @@ import * as service from './users.service.ts';
 export const usersModule: AppModule = (app, deps) => {
   route(app, deps, usersEndpoints.list, {
     permission: 'users:manage',
-    handler: async ({ query, principal, tx }) => ({ data: await tx((t) => listUsers(t, service.reachOf(principal), query)) }),
+    handler: async ({ query, principal, tx }) => ({ data: await tx((t) => service.listUsers(t, service.reachOf(principal), query)) }),
   });
 
   route(app, deps, usersEndpoints.create, {
@@ -24,7 +23,7 @@ export const usersModule: AppModule = (app, deps) => {
 
   route(app, deps, usersEndpoints.get, {
     permission: 'users:manage',
-    handler: async ({ params, principal, tx }) => ({ data: publicUser(await tx((t) => service.visibleUser(t, principal, params.id))) }),
+    handler: async ({ params, principal, tx }) => ({ data: service.publicUser(await tx((t) => service.visibleUser(t, principal, params.id))) }),
   });
 
   route(app, deps, usersEndpoints.update, {
