@@ -1,3 +1,4 @@
+import { DEVICE_STATUS } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from './client.ts';
 import { DEVICE_COUNT_PREFIXES } from './schema/counts.ts';
@@ -65,7 +66,7 @@ export function keptDeviceTotal(scope: Scope, f: { customerId?: number; status?:
   const types = f.deviceType === undefined ? DEVICE_COUNT_PREFIXES : [DEVICE_COUNT_PREFIXES[f.deviceType]!];
   const column = (suffix: 'total' | 'online') => keptDeviceColumns(suffix, types);
   const sum =
-    f.status === undefined ? column('total') : f.status === 1 ? column('online') : f.status === 0 ? sql`${column('total')} - (${column('online')})` : sql`0`;
+    f.status === undefined ? column('total') : f.status === DEVICE_STATUS.online ? column('online') : f.status === DEVICE_STATUS.offline ? sql`${column('total')} - (${column('online')})` : sql`0`;
   const conds: SQL[] = [];
   if (f.customerId !== undefined) conds.push(sql`k.portal_id = ${f.customerId}`);
   return keptTotalSql(scope, { sum, table: sql`device_counts`, conds, liveTenant: true });

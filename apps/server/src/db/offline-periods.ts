@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { OFFLINE } from './codes.ts';
 
 /**
  * The offline devices as their open offline periods `op`, for a `from` clause:
@@ -19,4 +20,4 @@ import { sql } from 'drizzle-orm';
 export const OFFLINE_PERIODS = sql`device_status_periods op`;
 
 /** The condition that goes with OFFLINE_PERIODS: the partial index's predicate. */
-export const IS_OPEN_OFFLINE = sql`op.ended_at is null and op.status = 0`;
+export const IS_OPEN_OFFLINE = sql`op.ended_at is null and op.status = ${OFFLINE}`;

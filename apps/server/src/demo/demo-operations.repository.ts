@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
+import { OFFLINE, ONLINE } from '../db/codes.ts';
 
 /**
  * Set-based demo cases, comments, alerts, licenses and reports for one tenant, consistent
@@ -15,7 +16,7 @@ export async function insertDemoOperations(tx: Tx, tenantId: number, now: Date, 
     with offline as (
       select portal_id, count(*) as n, min(status_since) as since,
              row_number() over (order by portal_id) as rn
-        from devices where tenant_id = ${T} and status = 0 and removed_at is null group by portal_id
+        from devices where tenant_id = ${T} and status = ${OFFLINE} and removed_at is null group by portal_id
     ), made as (
       insert into cases (tenant_id, portal_id, case_type, offline_count, created_by, created_at, updated_at)
       select ${T}::int, portal_id, ((rn - rn / 3 - 1) % 3)::smallint, n, ${users.pmId}::int, least(since + interval '20 minutes', ${nowIso}::timestamptz), ${nowIso}::timestamptz
@@ -23,7 +24,7 @@ export async function insertDemoOperations(tx: Tx, tenantId: number, now: Date, 
       returning id, portal_id
     ), held as (
       insert into case_devices (tenant_id, case_id, device_id)
-      select ${T}::int, m.id, d.id from made m join devices d on d.tenant_id = ${T} and d.portal_id = m.portal_id and d.status = 0
+      select ${T}::int, m.id, d.id from made m join devices d on d.tenant_id = ${T} and d.portal_id = m.portal_id and d.status = ${OFFLINE}
       returning case_id, device_id
     )
     update devices d set open_case_id = h.case_id from held h where d.tenant_id = ${T} and d.id = h.device_id`);
@@ -32,8 +33,8 @@ export async function insertDemoOperations(tx: Tx, tenantId: number, now: Date, 
   await tx.execute(sql`
     with flaky as (
       select distinct on (d.portal_id) d.portal_id, d.id, count(*) as outages
-        from devices d join device_status_periods p on p.tenant_id = d.tenant_id and p.device_id = d.id and p.status = 0
-       where d.tenant_id = ${T} and d.status = 1
+        from devices d join device_status_periods p on p.tenant_id = d.tenant_id and p.device_id = d.id and p.status = ${OFFLINE}
+       where d.tenant_id = ${T} and d.status = ${ONLINE}
          and not exists (select 1 from cases c where c.tenant_id = ${T} and c.portal_id = d.portal_id)
        group by d.portal_id, d.id order by d.portal_id, count(*) desc, d.id
     ), chosen as (select * from flaky order by outages desc, portal_id limit 2),
@@ -96,16 +97,16 @@ export async function insertDemoOperations(tx: Tx, tenantId: number, now: Date, 
     with made as (
       insert into alerts (tenant_id, portal_id, alert_type, offline_count, critical, created_at, updated_at)
       select ${T}::int, portal_id, 0, count(*), (count(*) >= 3)::int, min(status_since), ${nowIso}::timestamptz
-        from devices where tenant_id = ${T} and status = 0 and removed_at is null group by portal_id
+        from devices where tenant_id = ${T} and status = ${OFFLINE} and removed_at is null group by portal_id
       returning id, portal_id
     )
     insert into alert_devices (tenant_id, alert_id, device_id)
-    select ${T}::int, m.id, d.id from made m join devices d on d.tenant_id = ${T} and d.portal_id = m.portal_id and d.status = 0`);
+    select ${T}::int, m.id, d.id from made m join devices d on d.tenant_id = ${T} and d.portal_id = m.portal_id and d.status = ${OFFLINE}`);
   await tx.execute(sql`
     with past as (
       select distinct on (p.portal_id, date_trunc('day', p.started_at)) p.portal_id, p.device_id, p.started_at, p.ended_at
         from device_status_periods p
-       where p.tenant_id = ${T} and p.status = 0 and p.ended_at is not null and p.ended_at - p.started_at > interval '2 hours'
+       where p.tenant_id = ${T} and p.status = ${OFFLINE} and p.ended_at is not null and p.ended_at - p.started_at > interval '2 hours'
        order by p.portal_id, date_trunc('day', p.started_at), p.device_id
        limit 6
     ), made as (

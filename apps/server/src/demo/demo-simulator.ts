@@ -1,3 +1,4 @@
+import { DEVICE_STATUS } from '@vigil/contracts';
 import { allTenants, inScope } from '../db/scope.ts';
 import type { AppDeps } from '../deps.ts';
 import { startFleetSimulator, type RunningSimulator, type SimDevice } from '../simulator/index.ts';
@@ -23,11 +24,11 @@ export async function startDemoSimulator(deps: AppDeps, baseUrl: string): Promis
       name: r.name,
       deviceType: r.device_type,
       deviceModel: r.device_model,
-      status: r.status === 1 ? 1 : 0,
+      status: r.status === DEVICE_STATUS.online ? DEVICE_STATUS.online : DEVICE_STATUS.offline,
       // ~300 devices: about 2 outages a minute overall, the bad ones ten times likelier
       flapPerMinute: bad ? 0.05 : 0.004,
       // Offline now: back within 1-10 minutes (the first tick reports everyone else).
-      backAt: r.status === 1 ? 0 : now + 60_000 + Math.random() * 9 * 60_000,
+      backAt: r.status === DEVICE_STATUS.online ? 0 : now + 60_000 + Math.random() * 9 * 60_000,
       lastReportAt: 0,
     });
   }

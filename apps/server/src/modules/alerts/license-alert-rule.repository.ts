@@ -1,4 +1,4 @@
-import { LIMITS } from '@vigil/contracts';
+import { ALERT_TYPE, LIMITS } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client.ts';
 import type { EventBus } from '../../events/bus.ts';
@@ -6,6 +6,7 @@ import { insertAlert } from './alerts.repository.ts';
 import { lockAlertRules } from './offline-alert-rule.repository.ts';
 import { at } from '../../db/sql-list.ts';
 import { daysRemainingSql } from '../../db/license-days.ts';
+import { LICENSE_RENEWAL_ALERT } from '../../db/codes.ts';
 
 /** A license is "renewal pending" from 90 days before its end date ... */
 export const RENEWAL_WINDOW_DAYS = LIMITS.licenseRenewalDays;
@@ -39,7 +40,7 @@ export async function openLicenseRenewalAlerts(tx: Tx, bus: EventBus, now: Date,
         join portals p on p.tenant_id = l.tenant_id and p.id = l.portal_id and p.deleted_at is null
         join tenants t on t.id = l.tenant_id and t.deleted_at is null
         where ${daysRemainingSql(now)} between ${-RENEWAL_GRACE_DAYS} and ${RENEWAL_WINDOW_DAYS}
-          and not exists (select 1 from alerts a where a.tenant_id = l.tenant_id and a.alert_type = 1 and a.license_id = l.id)
+          and not exists (select 1 from alerts a where a.tenant_id = l.tenant_id and a.alert_type = ${LICENSE_RENEWAL_ALERT} and a.license_id = l.id)
           ${sql.join(where, sql` `)}
         order by l.end_date, l.id`,
   );
@@ -50,7 +51,7 @@ export async function openLicenseRenewalAlerts(tx: Tx, bus: EventBus, now: Date,
         tenantId: l.tenantId,
         portalId: l.portalId,
         customerName: l.customerName,
-        alertType: 1,
+        alertType: ALERT_TYPE.licenseRenewal,
         offlineCount: l.deviceCount,
         licenseId: l.licenseId,
         critical: l.days < 0,
@@ -64,7 +65,7 @@ export async function openLicenseRenewalAlerts(tx: Tx, bus: EventBus, now: Date,
 /** A deleted license's open renewal alert is resolved (nothing is left to renew). */
 export async function resolveLicenseAlerts(tx: Tx, tenantId: number, licenseId: number, now: Date): Promise<void> {
   await tx.execute(sql`update alerts set resolved_at = ${at(now)}, updated_at = ${at(now)}
-                       where tenant_id = ${tenantId} and alert_type = 1 and license_id = ${licenseId} and resolved_at is null`);
+                       where tenant_id = ${tenantId} and alert_type = ${LICENSE_RENEWAL_ALERT} and license_id = ${licenseId} and resolved_at is null`);
 }
 
 /** How many of the portal's licenses are in the renewal window now (alerted or not). */

@@ -6,6 +6,7 @@ import type { AppDeps } from '../../deps.ts';
 import { at } from '../../db/sql-list.ts';
 import { TOPICS, type AlertOpenedEvent } from '../../events/topics.ts';
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
+import { DEVICE_OFFLINE_ALERT, OFFLINE } from '../../db/codes.ts';
 
 /** Serializes the alert rules across processes (a slow tick never overlaps the next one's writes). */
 export const ALERT_RULES_LOCK = 0x76_69_67_01;
@@ -16,7 +17,7 @@ export const lockAlertRules = (tx: Tx) => tx.execute(sql`select pg_advisory_xact
  * An open Device Offline alert (alias `a`): the rules read only these, through their partial index
  * alerts_open_offline_idx (migration 0007) instead of scanning every alert (200,000 at size L) each tick.
  */
-export const OPEN_OFFLINE_ALERT = sql`a.alert_type = 0 and a.resolved_at is null`;
+export const OPEN_OFFLINE_ALERT = sql`a.alert_type = ${DEVICE_OFFLINE_ALERT} and a.resolved_at is null`;
 
 /**
  * The "Device Offline" rules of decisions §6, over every tenant, in one transaction and one
@@ -59,7 +60,7 @@ export async function applyOfflineAlertRules(deps: Pick<AppDeps, 'database' | 'b
                  select 1 from held h
                    join devices d on d.tenant_id = h.tenant_id and d.id = h.device_id
                    join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id and p.deleted_at is null
-                  where h.tenant_id = a.tenant_id and h.alert_id = a.id and d.status = 0 and d.removed_at is null)),
+                  where h.tenant_id = a.tenant_id and h.alert_id = a.id and d.status = ${OFFLINE} and d.removed_at is null)),
           uncovered as materialized (
             select op.tenant_id, op.portal_id, op.device_id
               from ${OFFLINE_PERIODS}

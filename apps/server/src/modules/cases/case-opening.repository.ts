@@ -4,6 +4,7 @@ import { queryRows, type Tx } from '../../db/client.ts';
 import { caseDevices, cases } from '../../db/schema/index.ts';
 import { at } from '../../db/sql-list.ts';
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
+import { OFFLINE } from '../../db/codes.ts';
 
 /** Thrown inside the transaction so the empty case row is rolled back. */
 class NothingToCapture extends Error {}
@@ -40,7 +41,7 @@ export async function openCase(run: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T
       const captured = await queryRows<{ id: number }>(
         tx,
         sql`update devices d set open_case_id = ${caseId}, updated_at = ${at(o.now)}
-            where d.tenant_id = ${o.tenantId} and d.portal_id = ${o.portalId} and d.status = 0 and d.removed_at is null
+            where d.tenant_id = ${o.tenantId} and d.portal_id = ${o.portalId} and d.status = ${OFFLINE} and d.removed_at is null
               and d.id in (select op.device_id from ${OFFLINE_PERIODS} where ${IS_OPEN_OFFLINE} and op.tenant_id = ${o.tenantId} and op.portal_id = ${o.portalId})
               and d.open_case_id is null ${fromAlert}
             returning d.id`,

@@ -1,3 +1,4 @@
+import { DEVICE_STATUS } from '@vigil/contracts';
 import type { DeviceSortField } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
@@ -59,7 +60,7 @@ function deviceOnly(f: DeviceFilter): SQL {
   if (f.alertId !== undefined) parts.push(sql`exists (select 1 from alert_devices ad where ad.tenant_id = d.tenant_id and ad.alert_id = ${f.alertId} and ad.device_id = d.id)`);
   if (f.status !== undefined) parts.push(sql`d.status = ${f.status}`);
   // No index names status (schema/monitoring.ts): the (few) offline devices are found through their open offline periods.
-  if (f.status === 0) parts.push(sql`(d.tenant_id, d.portal_id, d.id) in (select op.tenant_id, op.portal_id, op.device_id from ${OFFLINE_PERIODS} where ${IS_OPEN_OFFLINE})`);
+  if (f.status === DEVICE_STATUS.offline) parts.push(sql`(d.tenant_id, d.portal_id, d.id) in (select op.tenant_id, op.portal_id, op.device_id from ${OFFLINE_PERIODS} where ${IS_OPEN_OFFLINE})`);
   if (f.deviceType !== undefined) parts.push(sql`d.device_type = ${f.deviceType}`);
   if (f.q) parts.push(sql`d.name ilike ${containsPattern(f.q)}`);
   return sql.join(parts, sql` and `);

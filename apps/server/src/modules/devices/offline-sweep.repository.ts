@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import { OFFLINE, ONLINE } from '../../db/codes.ts';
 
 /**
  * Offline sweep (decisions.md §5): a device online with no report for its tenant's
@@ -32,7 +33,7 @@ export function lockOverdue(tx: Executor, now: Date): Promise<Candidate[]> {
           from devices d
           join tenants t on t.id = d.tenant_id
           join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id
-         where d.status = 1 and d.removed_at is null and t.deleted_at is null and p.deleted_at is null
+         where d.status = ${ONLINE} and d.removed_at is null and t.deleted_at is null and p.deleted_at is null
            and d.last_report_at <= ${nowText}::timestamptz - interval '1 minute'
            and d.last_report_at + make_interval(mins => t.heartbeat_timeout) <= ${nowText}::timestamptz
          order by d.tenant_id, d.id
@@ -56,9 +57,9 @@ export async function markOffline(tx: Executor, rows: Candidate[], now: Date): P
        where p.tenant_id = s.tenant_id and p.device_id = s.id and p.started_at >= s.status_since and (p.ended_at + interval '0') is null -- via periods_device_idx, as in webhooks/ingest.repository.ts
     ), opened as (
       insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
-      select tenant_id, id, portal_id, 0, off_at from s
+      select tenant_id, id, portal_id, ${OFFLINE}, off_at from s
     )
-    update devices d set status = 0, status_since = s.off_at, updated_at = ${now.toISOString()}::timestamptz
+    update devices d set status = ${OFFLINE}, status_since = s.off_at, updated_at = ${now.toISOString()}::timestamptz
       from s
      where d.tenant_id = s.tenant_id and d.id = s.id`);
 }

@@ -1,3 +1,4 @@
+import { DEVICE_STATUS } from '@vigil/contracts';
 import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { lockOverdue, markOffline, SWEEP_BATCH } from './offline-sweep.repository.ts';
@@ -15,7 +16,7 @@ export async function sweepOfflineDevices(deps: AppDeps, now: Date): Promise<num
       for (const r of rows) {
         const key = `${r.tenant_id}:${r.portal_id}`;
         const group = byPortal.get(key) ?? { tenantId: Number(r.tenant_id), portalId: Number(r.portal_id), changes: [] };
-        group.changes.push({ id: Number(r.id), status: 0, at: new Date(r.off_at).toISOString() });
+        group.changes.push({ id: Number(r.id), status: DEVICE_STATUS.offline, at: new Date(r.off_at).toISOString() });
         byPortal.set(key, group);
       }
       // Every portal's events in one statement (a sweep after an outage can touch every portal).

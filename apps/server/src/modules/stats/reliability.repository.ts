@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { keptScoresByPortal } from './kept-window-query.repository.ts';
 import { rolledScoresByPortal, rolledScoreTotal, rolledUntil } from './rollup-query.repository.ts';
+import { OFFLINE, ONLINE } from '../../db/codes.ts';
 
 /**
  * Reliability (decisions.md §5): online device-seconds / observed device-seconds x 100 over a
@@ -45,7 +46,7 @@ function clippedPeriods(win: ReliabilityWindow, extra: SQL | undefined): SQL {
 
 /** SQL expression: the score from summed online/observed seconds (numeric round is half away from zero). */
 const SCORE = sql`case when sum(extract(epoch from (e - s))) > 0
-  then round(100 * sum(case when status = 1 then extract(epoch from (e - s)) else 0 end)::numeric
+  then round(100 * sum(case when status = ${ONLINE} then extract(epoch from (e - s)) else 0 end)::numeric
              / sum(extract(epoch from (e - s)))::numeric, 1)::float8
   else -1 end`;
 
@@ -183,7 +184,7 @@ export async function topOfflineDevices(
   const rows = await queryRows<{ id: number; name: string; device_type: number; offline_seconds: number | string }>(
     executor,
     sql`select d.id, d.name, d.device_type, round(sum(extract(epoch from (c.e - c.s))))::float8 as offline_seconds
-          from (${clippedPeriods(opts, sql`p.portal_id = ${opts.portalId} and p.status = 0`)}) c
+          from (${clippedPeriods(opts, sql`p.portal_id = ${opts.portalId} and p.status = ${OFFLINE}`)}) c
           join devices d on d.tenant_id = c.tenant_id and d.id = c.device_id
          where c.e > c.s
          group by d.id, d.name, d.device_type

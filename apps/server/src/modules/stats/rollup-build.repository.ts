@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { rebuildHours } from './rollup-hours.repository.ts';
+import { ONLINE } from '../../db/codes.ts';
 
 /**
  * Builds the uptime rollup of one tenant (docs/uptime-rollup.md), set-based and incrementally:
@@ -189,8 +190,8 @@ async function insertDays(
     )
     insert into uptime_rollups (tenant_id, day, portal_id, online_us, observed_us, online_at_start, observed_at_start)
     select ${o.tenantId}, day::date, portal_id,
-           coalesce(sum(ov) filter (where status = 1), 0), coalesce(sum(ov), 0),
-           count(*) filter (where status = 1 and s < day and e > day), count(*) filter (where s < day and e > day)
+           coalesce(sum(ov) filter (where status = ${ONLINE}), 0), coalesce(sum(ov), 0),
+           count(*) filter (where status = ${ONLINE} and s < day and e > day), count(*) filter (where s < day and e > day)
       from (select portal_id, status, s, e, day,
                    greatest(0, extract(epoch from (least(e, day + interval '1 day', ${H}::timestamp) - greatest(s, day))) * 1000000)::bigint as ov
               from days) x

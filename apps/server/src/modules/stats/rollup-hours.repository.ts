@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import { ONLINE } from '../../db/codes.ts';
 
 /**
  * The tenant-wide hourly rollup (uptime_rollup_hours), rebuilt from `from` (a UTC midnight
@@ -83,13 +84,13 @@ async function insertChunk(tx: Executor, tenantId: number, c0d: Date, c1d: Date,
                  and (p.ended_at is null or p.ended_at > ${c1}::timestamptz)) x
        where e > s and e > ${c0}::timestamptz and e <= ${c1}::timestamptz
     ), b as (
-      select h, count(*) filter (where status = 1) as on_n, count(*) as obs_n,
-             sum(${us(sql`least(e, h + interval '1 hour') - s`)}) filter (where status = 1) as on_us,
+      select h, count(*) filter (where status = ${ONLINE}) as on_n, count(*) as obs_n,
+             sum(${us(sql`least(e, h + interval '1 hour') - s`)}) filter (where status = ${ONLINE}) as on_us,
              sum(${us(sql`least(e, h + interval '1 hour') - s`)}) as obs_us
         from begun group by h
     ), x as (
-      select h, count(*) filter (where status = 1) as on_n, count(*) as obs_n,
-             sum(${us(sql`h + interval '1 hour' - e`)}) filter (where status = 1 and s < h) as on_cut,
+      select h, count(*) filter (where status = ${ONLINE}) as on_n, count(*) as obs_n,
+             sum(${us(sql`h + interval '1 hour' - e`)}) filter (where status = ${ONLINE} and s < h) as on_cut,
              sum(${us(sql`h + interval '1 hour' - e`)}) filter (where s < h) as obs_cut
         from ended group by h
     ), init as (

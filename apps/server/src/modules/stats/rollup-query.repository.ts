@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import { ONLINE } from '../../db/codes.ts';
 
 /**
  * Reliability from the uptime rollup (docs/uptime-rollup.md), exact to the microsecond.
@@ -123,7 +124,7 @@ export function edgePeriods(c: Conds, day: Date, x: Date, sign: 1 | -1): SQL {
   const X = x.toISOString();
   if (x.getTime() === day.getTime()) return sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us where false`;
   return sql`
-    select portal_id, ${-sign} * case when status = 1 then ${us(sql`${X}::timestamptz - e`)} else 0 end,
+    select portal_id, ${-sign} * case when status = ${ONLINE} then ${us(sql`${X}::timestamptz - e`)} else 0 end,
            ${-sign} * ${us(sql`${X}::timestamptz - e`)}
       from (${periodsFrom(sql`${c.on('p')} and p.started_at < ${D}::timestamptz
                                and p.ended_at > ${D}::timestamptz and p.ended_at < ${X}::timestamptz`)}
@@ -135,7 +136,7 @@ export function edgePeriods(c: Conds, day: Date, x: Date, sign: 1 | -1): SQL {
                and p.started_at < ${D}::timestamptz and (p.ended_at is null or p.ended_at >= ${X}::timestamptz)) ended
      where e > ${D}::timestamptz and e < ${X}::timestamptz
     union all
-    select portal_id, ${sign} * case when status = 1 then ${us(sql`least(e, ${X}::timestamptz) - s`)} else 0 end,
+    select portal_id, ${sign} * case when status = ${ONLINE} then ${us(sql`least(e, ${X}::timestamptz) - s`)} else 0 end,
            ${sign} * ${us(sql`least(e, ${X}::timestamptz) - s`)}
       from (${periodsFrom(sql`${c.on('p')} and p.started_at >= ${D}::timestamptz and p.started_at < ${X}::timestamptz`)}) begun
      where e > s`;
@@ -155,11 +156,11 @@ export function inProgressAt(c: Conds, x: Date, until: Date): SQL {
     select r.portal_id, r.online_at_start as online_n, r.observed_at_start as observed_n
       from uptime_rollups r where ${c.on('r')} and r.day = ${dateText(day)}::date
     union all
-    select portal_id, case when status = 1 then 1 else 0 end, 1
+    select portal_id, case when status = ${ONLINE} then 1 else 0 end, 1
       from (${periodsFrom(sql`${c.on('p')} and p.started_at >= ${D}::timestamptz and p.started_at < ${X}::timestamptz`)}) begun
      where e > ${X}::timestamptz
     union all
-    select portal_id, case when status = 1 then -1 else 0 end, -1
+    select portal_id, case when status = ${ONLINE} then -1 else 0 end, -1
       from (${periodsFrom(sql`${c.on('p')} and p.started_at < ${D}::timestamptz
                                and p.ended_at > ${D}::timestamptz and p.ended_at <= ${X}::timestamptz`)}
             union all
