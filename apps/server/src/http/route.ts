@@ -12,6 +12,9 @@ import { allows, hasTenant, isSuperAdmin, type Permission, type Principal } from
 import { SharedReads } from './shared-reads.ts';
 import { markSharedAnswer } from './shared-serialization.ts';
 
+/** A feature module: registers its routes (through route()) and hooks on the app. */
+export type AppModule = (app: FastifyInstance, deps: AppDeps) => Promise<void> | void;
+
 /**
  * The parsed value of a schema the endpoint declares (fastify validated it before the handler), or
  * `undefined` when the endpoint declares none: its generic parameter is then the default `z.ZodType`.

@@ -1,6 +1,5 @@
 import { alertEndpoints } from '@vigil/contracts';
-import type { AppModule } from '../index.ts';
-import { route } from '../../http/route.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import { createAlertByHand, createCaseFromAlert, getAlert, listAlertDevices, listAlerts } from './alerts.service.ts';
 
 /** Alerts (spec §2 Alerts, Alarms dropdown; decisions §6). The automatic rules run as jobs (jobs/registry.ts). */

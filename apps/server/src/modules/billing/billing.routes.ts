@@ -1,8 +1,7 @@
 import { billingEndpoints as E } from '@vigil/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
-import { route } from '../../http/route.ts';
-import type { AppModule } from '../index.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import { listBillings, startSubscription, toBillingRecord, verifyCheckout } from './billing.service.ts';
 import { confirmCardSubscription, startCardSubscription } from './card-subscription.ts';
 import { applyPaymentEvent, followPortalChanges } from './fulfilment.ts';

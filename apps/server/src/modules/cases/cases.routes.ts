@@ -1,6 +1,5 @@
 import { caseEndpoints, CASE_STATUSES, CASE_COMPLETED } from '@vigil/contracts';
-import type { AppModule } from '../index.ts';
-import { route } from '../../http/route.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import { changeCaseType, countCompletedThisQuarter, countOpenCasesByType, createCaseForPortal, getCase, listCaseDevices, listCases, visiblePortal } from './cases.service.ts';
 
 export const casesModule: AppModule = (app, deps) => {

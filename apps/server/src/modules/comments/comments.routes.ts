@@ -1,6 +1,5 @@
 import { commentEndpoints } from '@vigil/contracts';
-import type { AppModule } from '../index.ts';
-import { route } from '../../http/route.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import { addComment, editComment, listComments, removeComment, requireCase } from './comments.service.ts';
 
 /** Comments of cases (spec §2 Case detail, §7; decisions §6 allow-list, §8 roles). */

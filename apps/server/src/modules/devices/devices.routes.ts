@@ -1,6 +1,5 @@
 import { deviceEndpoints } from '@vigil/contracts';
-import { route } from '../../http/route.ts';
-import type { AppModule } from '../index.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import * as devices from './devices.service.ts';
 
 /** Devices (`/v0/api/devices`): the portal, case and alert device tables. */

@@ -1,7 +1,6 @@
 import { healthEndpoints } from '@vigil/contracts';
-import type { AppModule } from '../index.ts';
 import { AppError } from '../../http/errors.ts';
-import { route } from '../../http/route.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import { pingDatabase } from './health.service.ts';
 
 export const healthModule: AppModule = (app, deps) => {

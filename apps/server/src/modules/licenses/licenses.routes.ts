@@ -1,6 +1,5 @@
 import { licenseEndpoints } from '@vigil/contracts';
-import type { AppModule } from '../index.ts';
-import { route } from '../../http/route.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import { addLicense, listLicenses, removeLicense } from './licenses.service.ts';
 
 /** Licenses of portals (spec §2 Licenses table, Add New License; decisions §6). */

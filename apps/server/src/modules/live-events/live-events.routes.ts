@@ -1,7 +1,6 @@
 import { liveEventsEndpoints } from '@vigil/contracts';
 import type { AppDeps } from '../../deps.ts';
-import type { AppModule } from '../index.ts';
-import { route, tenantOf } from '../../http/route.ts';
+import { route, tenantOf, type AppModule } from '../../http/route.ts';
 import { LiveHub } from './live-hub.ts';
 import { issueStreamTicket, liveEventsPage } from './live-events.service.ts';
 import { registerLiveStream } from './live-stream.ts';

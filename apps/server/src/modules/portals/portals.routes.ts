@@ -1,8 +1,7 @@
 import { portalEndpoints } from '@vigil/contracts';
 import { tenantScope } from '../../db/scope.ts';
-import { route } from '../../http/route.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import { allows } from '../../http/permissions.ts';
-import type { AppModule } from '../index.ts';
 import * as portals from './portals.service.ts';
 
 /** Portals (`/v0/api/customers...`): list, selects, header search, detail, add, edit, secret rotation. */

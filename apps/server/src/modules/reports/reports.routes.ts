@@ -1,7 +1,6 @@
 import { reportEndpoints as E, type ReportContent } from '@vigil/contracts';
 import type { FastifyReply } from 'fastify';
-import { route } from '../../http/route.ts';
-import type { AppModule } from '../index.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import { reportCsv } from './report-csv.ts';
 import { reportPdf } from './report-pdf.ts';
 import * as service from './reports.service.ts';

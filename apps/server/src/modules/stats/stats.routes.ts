@@ -1,6 +1,5 @@
 import { DEVICE_TYPES, statsEndpoints } from '@vigil/contracts';
-import type { AppModule } from '../index.ts';
-import { route, tenantOf } from '../../http/route.ts';
+import { route, tenantOf, type AppModule } from '../../http/route.ts';
 import { customerDeviceSummary, customerStats, deviceStatsPage, pulseSummary, typeTotals, windowOf } from './stats.service.ts';
 
 /** Pulse and portal statistics (decisions.md §5; every role reads, superAdmin across tenants). */

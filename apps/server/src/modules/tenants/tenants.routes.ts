@@ -1,8 +1,7 @@
 import { tenantsEndpoints } from '@vigil/contracts';
-import type { AppModule } from '../index.ts';
 import { forbidden } from '../../http/errors.ts';
 import { hasTenant, isSuperAdmin } from '../../http/permissions.ts';
-import { route } from '../../http/route.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import * as service from './tenants.service.ts';
 
 /** /v0/api/tenants (decisions.md §7, §8). Billing's checkout routes live in the billing module. */

@@ -1,6 +1,5 @@
 import { usersEndpoints } from '@vigil/contracts';
-import type { AppModule } from '../index.ts';
-import { route } from '../../http/route.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import { sendInvitation } from './users.invitation.ts';
 import * as service from './users.service.ts';
 

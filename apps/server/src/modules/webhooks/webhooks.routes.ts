@@ -1,8 +1,7 @@
 import { webhookEndpoints } from '@vigil/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../http/errors.ts';
-import { route } from '../../http/route.ts';
-import type { AppModule } from '../index.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import { ingestWebhook } from './ingest.service.ts';
 
 /** decisions.md §2: webhook bodies up to 5 MiB (5,000 devices per message). */
