@@ -1,2 +1,3 @@
-/** What other modules may use of auth: sessions (sign in a user, end a user's sessions). */
+/** What other modules and the command line may use of auth: sessions (sign in a user, end a user's sessions) and the superAdmin account. */
 export { issueTokens, revokeUserSessions, type TokenPair } from './sessions.ts';
+export { SuperAdminError, ensureSuperAdmin, isCommonPassword } from './superadmin.ts';
