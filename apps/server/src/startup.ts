@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from './deps.ts';
-import { superAdminStartup } from './modules/auth/auth.startup.ts';
+import { superAdminStartup } from './modules/auth/index.ts';
 import { offlineAlertsTriggerStartup } from './jobs/offline-alerts-trigger.startup.ts';
 import { periodicJobsStartup } from './jobs/periodic-jobs.startup.ts';
 import { demoStartup } from './demo/demo.startup.ts';
