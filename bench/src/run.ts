@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../apps/server/src/db/client.ts';
 import { migrateDatabase } from '../../apps/server/src/db/migrate.ts';
-import { rollUpAllTenants } from '../../apps/server/src/jobs/uptime-rollup.job.ts';
+import { rollUpAllTenants } from '../../apps/server/src/modules/stats/index.ts';
 import { tokenSigner } from './lib/auth.ts';
 import type { BenchContext, DbMeasurement, HttpMeasurement } from './lib/context.ts';
 import { cpuPlan, pinTo } from './lib/cpu.ts';

@@ -5,7 +5,7 @@ import { openDatabase, type Database } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createDeps, type AppDeps } from './deps.ts';
 import { createLogger } from './lib/logger.ts';
-import { startups } from './modules/startup.ts';
+import { startups } from './startup.ts';
 
 export interface RunningServer {
   app: FastifyInstance;

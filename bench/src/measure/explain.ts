@@ -11,7 +11,7 @@ import { listAlerts } from '../../../apps/server/src/modules/alerts/alerts.repos
 import { listCases } from '../../../apps/server/src/modules/cases/cases.repository.ts';
 import { listDevices } from '../../../apps/server/src/modules/devices/devices.service.ts';
 import { listPortals } from '../../../apps/server/src/modules/portals/portals.repository.ts';
-import { reliabilityByPortal, reliabilityOfTenant } from '../../../apps/server/src/modules/stats/reliability.ts';
+import { reliabilityByPortal, reliabilityOfTenant } from '../../../apps/server/src/modules/stats/reliability.repository.ts';
 import { statusCounts } from '../../../apps/server/src/modules/stats/stats.repository.ts';
 import { APP_ROLE } from '../../../apps/server/src/db/security.ts';
 import type { BenchContext } from '../lib/context.ts';

@@ -36,7 +36,6 @@ export function endpoint<
 }
 
 export type ResponseOf<E extends Endpoint> = z.output<E['response']>;
-export type BodyOf<E extends Endpoint> = NonNullable<E['body']> extends z.ZodType ? z.input<NonNullable<E['body']>> : never;
 
 /** Fills `:name` segments of an endpoint path with the given values. */
 export function pathOf(path: string, params: Record<string, string | number> = {}): string {

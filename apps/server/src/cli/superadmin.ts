@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { migrateDatabase } from '../db/migrate.ts';
-import { SuperAdminError, ensureSuperAdmin, isCommonPassword } from '../modules/auth/superadmin.ts';
+import { SuperAdminError, ensureSuperAdmin, isCommonPassword } from '../modules/auth/index.ts';
 
 const USAGE = "Usage: npm run superadmin -- --email admin@example.com --password 'a long password'";
 

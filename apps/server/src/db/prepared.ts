@@ -41,7 +41,7 @@ export function preparedExecutor(runner: PreparedRunner, tx: Executor): Executor
  * ms for the total and 1.1-1.3 ms for the page against 0.2 and 1.2 ms of execution. In-process, 300
  * pages spread over each list at S, plain -> prepared: devices 3.9-5.0 -> 1.5-1.8 ms per request, cases
  * 3.0-4.2 -> 1.1-1.6 ms, alerts 3.6-4.9 -> 1.5-1.8 ms; alerts only once the page size was written into
- * the text (cases/sql-list.ts pageLimit; with it bound, 3.6 -> 4.0 ms).
+ * the text (db/sql-list.ts pageLimit; with it bound, 3.6 -> 4.0 ms).
  */
 export async function preparedReadExecutor(database: Pick<Database, 'kind' | 'prepared'>, tx: Tx): Promise<Executor> {
   // For the rest of this transaction only (PGlite's runner sets it itself, once per transaction).

@@ -12,12 +12,19 @@ import { allows, hasTenant, isSuperAdmin, type Permission, type Principal } from
 import { SharedReads } from './shared-reads.ts';
 import { markSharedAnswer } from './shared-serialization.ts';
 
-type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+/** A feature module: registers its routes (through route()) and hooks on the app. */
+export type AppModule = (app: FastifyInstance, deps: AppDeps) => Promise<void> | void;
+
+/**
+ * The parsed value of a schema the endpoint declares (fastify validated it before the handler), or
+ * `undefined` when the endpoint declares none: its generic parameter is then the default `z.ZodType`.
+ */
+type Out<S> = z.ZodType extends S ? undefined : S extends z.ZodType ? z.output<S> : undefined;
 
 export interface RouteContext<E extends Endpoint> {
-  params: Out<E['params']>;
-  query: Out<E['query']>;
-  body: Out<E['body']>;
+  params: E extends Endpoint<infer P, z.ZodType, z.ZodType, z.ZodType> ? Out<P> : undefined;
+  query: E extends Endpoint<z.ZodType, infer Q, z.ZodType, z.ZodType> ? Out<Q> : undefined;
+  body: E extends Endpoint<z.ZodType, z.ZodType, infer B, z.ZodType> ? Out<B> : undefined;
   /** The verified caller; for 'public' routes, present only when a valid token was sent. */
   principal: E extends Endpoint ? Principal : never;
   /** Rows this caller may touch: its tenant, or all for the superAdmin. */
@@ -45,6 +52,12 @@ export interface RouteOptions<E extends Endpoint> {
    * of the round). Off for handlers that write the reply themselves (file downloads).
    */
   shareIdenticalReads?: boolean;
+  /**
+   * A creation that found nothing to hold answers 200 with `{data: {error, msg}}` (decisions §6)
+   * although the endpoint's status is 201: when the handler's `data` holds an `error`, the status
+   * becomes 200 once the answer is serialized (through the endpoint's response schema).
+   */
+  refusalAs200?: boolean;
 }
 
 const READ_PERMISSIONS: readonly Permission[] = ['read', 'portals:read', 'monitoring:read'];
@@ -56,6 +69,11 @@ const sharedReadKey = (req: FastifyRequest, p: Principal) =>
 function notInSharedRead(): never {
   throw new Error('a shared read handler must not use req or reply: set shareIdenticalReads: false on its route');
 }
+
+const isRefusal = (result: unknown): boolean => {
+  const data = (result as { data?: unknown } | null)?.data;
+  return typeof data === 'object' && data !== null && 'error' in data;
+};
 
 export interface RegisteredRoute {
   method: string;
@@ -69,6 +87,9 @@ export async function principalOf(deps: AppDeps, req: FastifyRequest): Promise<P
   if (!header?.startsWith('Bearer ')) return null;
   return deps.accessTokens.verify(header.slice(7).trim());
 }
+
+/** The tenant a caller reads: its own, or undefined (every tenant) for the superAdmin. */
+export const tenantOf = (scope: Scope) => (scope.kind === 'tenant' ? scope.tenantId : undefined);
 
 function scopeOf(p: Principal | null): Scope | null {
   if (!p) return null;
@@ -86,10 +107,17 @@ export function route<E extends Endpoint>(app: FastifyInstance, deps: AppDeps, e
   registry.push({ method: endpoint.method, path: endpoint.path, permission: opts.permission, endpoint });
   const shared =
     (opts.shareIdenticalReads ?? (endpoint.method === 'GET' && READ_PERMISSIONS.includes(opts.permission))) ? new SharedReads() : undefined;
+  const refused = opts.refusalAs200 ? new WeakSet<FastifyRequest>() : undefined;
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path,
     ...opts.options,
+    ...(refused && {
+      onSend: async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+        if (refused.has(req)) reply.code(200);
+        return payload;
+      },
+    }),
     schema: {
       tags: [endpoint.tag],
       summary: endpoint.summary,
@@ -132,6 +160,7 @@ export function route<E extends Endpoint>(app: FastifyInstance, deps: AppDeps, e
         },
       } as unknown as RouteContext<E>;
       const result = shared && principal ? await shared.run(sharedReadKey(req, principal), async () => markSharedAnswer(await opts.handler(ctx))) : await opts.handler(ctx);
+      if (refused && isRefusal(result)) refused.add(req);
       reply.code(endpoint.status ?? 200);
       return result;
     },

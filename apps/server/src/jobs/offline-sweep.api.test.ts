@@ -4,7 +4,8 @@ import { TOPICS, type DeviceStatusEvent } from '../events/topics.ts';
 import { deviceState, periodsOf, reported, sendWebhook } from '../../test/kits/webhooks/webhook-test-kit.ts';
 import { createPortal, createTenant, type TestPortal } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { offlineSweepJob, sweepOfflineDevices } from './offline-sweep.ts';
+import { sweepOfflineDevices } from '../modules/devices/index.ts';
+import { offlineSweepJob } from './offline-sweep.job.ts';
 import { runTickOnce } from './scheduler.ts';
 
 let t: TestApp;

@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../deps.ts';
-import { queryRows } from '../db/client.ts';
+import { deleteJobRunsBefore, finishJobRun, insertJobRun } from './job-runs.repository.ts';
 
 export interface Job {
   /** Unique job name, e.g. 'offline-sweep'. */
@@ -16,10 +15,7 @@ export interface Job {
  * so a tick runs once. Returns false when another process has it.
  */
 export async function claimTick(deps: AppDeps, job: string, tickStart: Date): Promise<boolean> {
-  const rows = await queryRows<{ job: string }>(
-    deps.database.db,
-    sql`insert into job_runs (job, tick) values (${job}, ${tickStart.toISOString()}) on conflict do nothing returning job`,
-  );
+  const rows = await insertJobRun(deps.database.db, job, tickStart);
   return rows.length === 1;
 }
 
@@ -30,7 +26,7 @@ export async function runTickOnce(deps: AppDeps, job: Job): Promise<boolean> {
   const tick = tickOf(deps.clock.now(), job.everyMs);
   if (!(await claimTick(deps, job.name, tick))) return false;
   await job.run(deps, tick);
-  await deps.database.db.execute(sql`update job_runs set finished_at = now() where job = ${job.name} and tick = ${tick.toISOString()}`);
+  await finishJobRun(deps.database.db, job.name, tick);
   return true;
 }
 
@@ -77,6 +73,6 @@ export function scheduleJobs(deps: AppDeps, jobs: Job[]): () => Promise<void> {
 /** Old claims are only bookkeeping; keep a day of them. Returns how many were removed. */
 export async function pruneJobRuns(deps: AppDeps): Promise<number> {
   const cutoff = new Date(deps.clock.now().getTime() - 86_400_000);
-  const rows = await queryRows<{ job: string }>(deps.database.db, sql`delete from job_runs where created_at < ${cutoff.toISOString()} returning job`);
+  const rows = await deleteJobRunsBefore(deps.database.db, cutoff);
   return rows.length;
 }

@@ -1,7 +1,7 @@
 import nodemailer, { type TransportOptions } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.ts';
-import { mailOutbox } from '../db/schema/index.ts';
+import { recordMail } from './outbox.repository.ts';
 
 export interface Mail {
   to: string;
@@ -29,13 +29,7 @@ export function createMailer(opts: { smtpUrl?: string; from: string; database: D
       } else {
         opts.log.info({ to: mail.to, subject: mail.subject }, `mail to local outbox:\n${mail.text}`);
       }
-      await opts.database.db.insert(mailOutbox).values({
-        recipient: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html ?? null,
-        transport: transport ? 'smtp' : 'outbox',
-      });
+      await recordMail(opts.database.db, mail, transport ? 'smtp' : 'outbox');
     },
   };
 }

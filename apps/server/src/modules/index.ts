@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../deps.ts';
+import type { AppModule } from '../http/route.ts';
 import { healthModule } from './health/health.routes.ts';
 import { authModule } from './auth/auth.routes.ts';
 import { tenantsModule } from './tenants/tenants.routes.ts';
@@ -16,8 +15,6 @@ import { licensesModule } from './licenses/licenses.routes.ts';
 import { reportsModule } from './reports/reports.routes.ts';
 import { billingModule } from './billing/billing.routes.ts';
 import { clientConfigModule } from './client-config/client-config.routes.ts';
-
-export type AppModule = (app: FastifyInstance, deps: AppDeps) => Promise<void> | void;
 
 /** Feature modules in registration order. Each adds its routes through http/route.ts. */
 export const modules: AppModule[] = [

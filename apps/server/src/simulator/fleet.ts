@@ -1,3 +1,4 @@
+import { DEVICE_STATUS } from '@vigil/contracts';
 import type { DeviceReportBody } from './signing.ts';
 
 /** A simulated device: what the device cloud knows about it. */
@@ -36,7 +37,7 @@ export function createFleet(count: number, opts: { prefix?: string; now?: number
       name: `${PLACES[i % PLACES.length]} ${KIND[deviceType]} ${Math.floor(i / PLACES.length) + 1}`,
       deviceType,
       deviceModel: models[i % models.length]!,
-      status: 1,
+      status: DEVICE_STATUS.online,
       flapPerMinute: i % badEvery === badEvery - 1 ? 0.05 : 0.002,
       backAt: 0,
       lastReportAt: now,
@@ -63,16 +64,16 @@ export function stepFleet(fleet: SimDevice[], now: number, elapsedMs: number, he
   const minutes = elapsedMs / 60_000;
   for (const d of fleet) {
     let changed = false;
-    if (d.status === 1 && random() < d.flapPerMinute * minutes) {
-      d.status = 0;
+    if (d.status === DEVICE_STATUS.online && random() < d.flapPerMinute * minutes) {
+      d.status = DEVICE_STATUS.offline;
       d.backAt = now + 60_000 + random() * 9 * 60_000;
       changed = true;
-    } else if (d.status === 0 && d.backAt > 0 && now >= d.backAt) {
-      d.status = 1;
+    } else if (d.status === DEVICE_STATUS.offline && d.backAt > 0 && now >= d.backAt) {
+      d.status = DEVICE_STATUS.online;
       d.backAt = 0;
       changed = true;
     }
-    if (changed || (d.status === 1 && now - d.lastReportAt >= heartbeatMs)) {
+    if (changed || (d.status === DEVICE_STATUS.online && now - d.lastReportAt >= heartbeatMs)) {
       d.lastReportAt = now;
       due.push(d);
     }

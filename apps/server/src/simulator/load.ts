@@ -1,3 +1,4 @@
+import { DEVICE_STATUS } from '@vigil/contracts';
 import { createFleet, reportOf, type SimDevice } from './fleet.ts';
 import { emptyStats, postWebhook, type SendStats } from './sender.ts';
 import { devicesReported, signWebhook, webhookUrlOf } from './signing.ts';
@@ -51,7 +52,7 @@ export async function runLoad(opts: LoadOptions): Promise<SendStats & { elapsedS
     const picked: SimDevice[] = [];
     for (let i = 0; i < Math.min(batch, fleet.length); i++) {
       const d = fleet[cursor++ % fleet.length]!;
-      if (Math.random() < flipChance) d.status = d.status === 1 ? 0 : 1;
+      if (Math.random() < flipChance) d.status = d.status === DEVICE_STATUS.online ? DEVICE_STATUS.offline : DEVICE_STATUS.online;
       picked.push(d);
     }
     return picked;

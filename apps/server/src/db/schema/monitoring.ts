@@ -23,7 +23,7 @@ export const portals = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('portals_id_idx').on(t.id),
     index('portals_tenant_name_idx').on(t.tenantId, t.name),
-    // The lists ask "has this tenant a deleted portal?" per request (devices/kept-counts.ts): usually none.
+    // The lists ask "has this tenant a deleted portal?" per request (db/kept-counts.ts): usually none.
     index('portals_deleted_idx').on(t.tenantId, t.id).where(sql`${t.deletedAt} is not null`),
   ],
 );
@@ -66,7 +66,7 @@ export const devices = pgTable(
     // like a heartbeat, with no entry in any of these indexes (migration 0008; at L on PostgreSQL batches of 100
     // flips measured 15,518-16,036 events/s before, 19,860-21,096 with no index for the offline devices at all,
     // 16,693-17,530 with the periods' one below: docs/performance.md). The offline devices are found through their open
-    // offline periods instead (periods_open_offline_idx below, modules/devices/offline-devices.ts), the per-status
+    // offline periods instead (periods_open_offline_idx below, db/offline-periods.ts), the per-status
     // counts through the kept counts (schema/counts.ts).
     index('devices_tenant_type_idx').on(t.tenantId, t.deviceType),
     index('devices_tenant_name_idx').on(t.tenantId, t.name),
@@ -76,7 +76,7 @@ export const devices = pgTable(
     // a middle page at L, 50,000 rows skipped: a sort of every device, 183 ms, before; 6.5 ms after).
     index('devices_list_name_idx').on(t.tenantId, sql`lower(${t.name})`, t.id, t.name).where(sql`${t.removedAt} is null`),
     index('devices_open_case_idx').on(t.tenantId, t.openCaseId),
-    // Reliability clips periods at removal: the rollup reads only the (few) removed devices (stats/rollup-query.ts).
+    // Reliability clips periods at removal: the rollup reads only the (few) removed devices (stats/rollup-query.repository.ts).
     index('devices_removed_idx').on(t.tenantId, t.removedAt, t.id).where(sql`${t.removedAt} is not null`),
   ],
 );
@@ -98,7 +98,7 @@ export const deviceStatusPeriods = pgTable(
     foreignKey({ columns: [t.tenantId, t.deviceId], foreignColumns: [devices.tenantId, devices.id] }),
     index('periods_device_idx').on(t.tenantId, t.deviceId, t.startedAt),
     index('periods_portal_idx').on(t.tenantId, t.portalId, t.startedAt),
-    // Reliability's exact window edges (stats/rollup-query.ts) read only the periods that start or end near an
+    // Reliability's exact window edges (stats/rollup-query.repository.ts) read only the periods that start or end near an
     // edge; the trailing columns let those reads be index-only (the periods of one hour are spread over the heap).
     index('periods_tenant_started_idx').on(t.tenantId, t.startedAt, t.endedAt, t.portalId, t.status, t.deviceId),
     index('periods_tenant_ended_idx').on(t.tenantId, t.endedAt, t.startedAt, t.portalId, t.status, t.deviceId),

@@ -4,10 +4,10 @@ import { queryRows, type Executor, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import type { EventBus } from '../../events/bus.ts';
 import { TOPICS, type AlertOpenedEvent } from '../../events/topics.ts';
-import { DEVICE_COLUMNS, DEVICE_SORT, deviceConditions, toServiceDevice, type DeviceListQuery } from '../cases/cases.repository.ts';
-import { firstPageWithTotal, keptAlertTotal, portalNotDeleted, runKeptTotal } from '../devices/kept-counts.ts';
-import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../devices/offline-devices.ts';
-import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, type PagePlan, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from '../cases/sql-list.ts';
+import { DEVICE_COLUMNS, DEVICE_SORT, deviceConditions, toServiceDevice, type DeviceListQuery } from '../../db/service-devices.ts';
+import { firstPageWithTotal, keptAlertTotal, portalNotDeleted, runKeptTotal } from '../../db/kept-counts.ts';
+import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
+import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, type PagePlan, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from '../../db/sql-list.ts';
 
 /** Alert age after which an open alert shows the error dot (decisions §6). */
 export const ALERT_ESCALATION_HOURS = 24;

@@ -1,26 +1,23 @@
 import { alertEndpoints } from '@vigil/contracts';
-import type { AppModule } from '../index.ts';
-import { route } from '../../http/route.ts';
-import { answerRefusalWith200 } from '../cases/cases.routes.ts';
-import { listAlertDevices, listAlerts } from './alerts.repository.ts';
-import { createAlertByHand, createCaseFromAlert, getAlert } from './alerts.service.ts';
+import { route, type AppModule } from '../../http/route.ts';
+import { createAlertByHand, createCaseFromAlert, getAlert, listAlertDevices, listAlerts } from './alerts.service.ts';
 
-/** Alerts (spec §2 Alerts, Alarms dropdown; decisions §6). The automatic rules run as jobs (alerts.startup.ts). */
+/** Alerts (spec §2 Alerts, Alarms dropdown; decisions §6). The automatic rules run as jobs (jobs/registry.ts). */
 export const alertsModule: AppModule = (app, deps) => {
   route(app, deps, alertEndpoints.list, {
     permission: 'read',
-    handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => listAlerts(reader, scope, query!, deps.clock.now())) }),
+    handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => listAlerts(reader, scope, query, deps.clock.now())) }),
   });
 
   route(app, deps, alertEndpoints.get, {
     permission: 'read',
-    handler: async ({ params, scope, tx }) => ({ data: await tx((t) => getAlert(t, scope, params!.id, deps.clock.now())) }),
+    handler: async ({ params, scope, tx }) => ({ data: await tx((t) => getAlert(t, scope, params.id, deps.clock.now())) }),
   });
 
   route(app, deps, alertEndpoints.create, {
     permission: 'alerts:write',
     handler: async ({ body, scope, tx }) => ({
-      data: await tx((t) => createAlertByHand(t, scope, deps.bus, { portalId: body!.customerId, alertType: body!.alertType, now: deps.clock.now() })),
+      data: await tx((t) => createAlertByHand(t, scope, deps.bus, { portalId: body.customerId, alertType: body.alertType, now: deps.clock.now() })),
     }),
   });
 
@@ -28,16 +25,16 @@ export const alertsModule: AppModule = (app, deps) => {
     permission: 'read',
     handler: async ({ params, query, scope, tx }) =>
       tx(async (t) => {
-        await getAlert(t, scope, params!.id, deps.clock.now());
-        return { data: await listAlertDevices(t, scope, params!.id, query!) };
+        await getAlert(t, scope, params.id, deps.clock.now());
+        return { data: await listAlertDevices(t, scope, params.id, query) };
       }),
   });
 
   route(app, deps, alertEndpoints.createCase, {
     permission: 'alerts:write',
-    handler: async ({ params, principal, scope, tx, req }) => {
-      const answer = await createCaseFromAlert(tx, scope, { alertId: params!.id, userId: principal.userId, now: deps.clock.now() });
-      answerRefusalWith200(req, answer);
+    refusalAs200: true,
+    handler: async ({ params, principal, scope, tx }) => {
+      const answer = await createCaseFromAlert(tx, scope, { alertId: params.id, userId: principal.userId, now: deps.clock.now() });
       return { data: answer };
     },
   });

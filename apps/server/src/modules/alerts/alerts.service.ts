@@ -1,12 +1,15 @@
-import { ALERT_MSG, type Alert, type Case } from '@vigil/contracts';
+import { type Alert, ALERT_MSG, ALERT_TYPE, type Case } from '@vigil/contracts';
 import type { Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import type { EventBus } from '../../events/bus.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import { openCase } from '../cases/case-opening.ts';
-import { caseCreationAnswer, visiblePortal } from '../cases/cases.service.ts';
-import { countLicensesInWindow, openLicenseRenewalAlerts } from '../licenses/license-alert-rule.ts';
+import { openCase } from '../cases/index.ts';
+import { caseCreationAnswer, visiblePortal } from '../cases/index.ts';
+import { countLicensesInWindow, openLicenseRenewalAlerts } from './license-alert-rule.repository.ts';
 import { alertOwner, findAlert, holdDevices, insertAlert, offlineDeviceIds } from './alerts.repository.ts';
+
+/** What the routes serve as the repository answers it. */
+export { listAlertDevices, listAlerts } from './alerts.repository.ts';
 
 type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 
@@ -24,9 +27,9 @@ export async function getAlert(tx: Tx, scope: Scope, id: number, now: Date): Pro
  */
 export async function createAlertByHand(tx: Tx, scope: Scope, bus: EventBus, input: { portalId: number; alertType: number; now: Date }): Promise<Alert> {
   const portal = await visiblePortal(tx, scope, input.portalId);
-  if (input.alertType === 0) {
+  if (input.alertType === ALERT_TYPE.deviceOffline) {
     const deviceIds = await offlineDeviceIds(tx, portal.tenantId, portal.id);
-    const alertId = await insertAlert(tx, bus, { tenantId: portal.tenantId, portalId: portal.id, customerName: portal.name, alertType: 0, offlineCount: deviceIds.length, now: input.now });
+    const alertId = await insertAlert(tx, bus, { tenantId: portal.tenantId, portalId: portal.id, customerName: portal.name, alertType: ALERT_TYPE.deviceOffline, offlineCount: deviceIds.length, now: input.now });
     await holdDevices(tx, portal.tenantId, alertId, deviceIds);
     return getAlert(tx, scope, alertId, input.now);
   }

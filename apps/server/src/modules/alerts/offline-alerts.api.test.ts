@@ -3,13 +3,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { TOPICS, type AlertOpenedEvent, type DeviceStatusEvent } from '../../events/topics.ts';
-import { offlineAlertsJob } from '../../jobs/offline-alerts.ts';
+import { offlineAlertsJob } from '../../jobs/offline-alerts.job.ts';
 import { runTickOnce } from '../../jobs/scheduler.ts';
 import { createCast, createDevices, createPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { HOUR_MS, removeDevices, renewTokens, setDeviceStatus } from '../../../test/kits/cases/operations-test-support.ts';
-import { operationsJobsStartup } from './alerts.startup.ts';
-import { OPEN_OFFLINE_ALERT } from './offline-alert-rule.ts';
+import { offlineAlertsTriggerStartup as operationsJobsStartup } from '../../jobs/offline-alerts-trigger.startup.ts';
+import { OPEN_OFFLINE_ALERT } from './offline-alert-rule.repository.ts';
 
 let t: TestApp;
 let cast: Awaited<ReturnType<typeof createCast>>;

@@ -3,7 +3,7 @@ import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { badRequest, conflict } from '../../http/errors.ts';
 import { passwordResetMail, tokenLink, verificationMail, type MailContent } from '../../mail/templates.ts';
-import { consumeOneTimeToken, createOneTimeToken } from '../../security/one-time-tokens.ts';
+import { consumeOneTimeToken, createOneTimeToken } from '../../security/one-time-tokens.repository.ts';
 import { hashPassword } from '../../security/passwords.ts';
 import { findAccountByEmail, findAccountById, insertUser, isActive, markEmailVerified, updateUser } from './auth.repository.ts';
 import { revokeUserSessions } from './sessions.ts';

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { refreshTokens, tenants, users } from '../../db/schema/index.ts';
-import { hashToken } from '../../security/one-time-tokens.ts';
+import { hashToken } from '../../security/one-time-tokens.repository.ts';
 
 /** A user with what sign-in and the profile need. */
 export interface AccountRow {

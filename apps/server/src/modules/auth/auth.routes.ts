@@ -2,8 +2,7 @@ import { AUTH_MSG, MSG, authEndpoints as ep } from '@vigil/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { AppError, unauthorized } from '../../http/errors.ts';
-import { route } from '../../http/route.ts';
-import type { AppModule } from '../index.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import { confirmPassword, register, requestPasswordReset, verifyEmail } from './account.service.ts';
 import { changePassword, deleteOwnAccount, getProfile, updateProfile } from './profile.service.ts';
 import { clearRefreshCookie, presentedRefreshToken, setRefreshCookie } from './refresh-cookie.ts';
@@ -33,18 +32,18 @@ const withRequestLog = (deps: AppDeps, req: FastifyRequest): AppDeps => ({ ...de
 
 /** Accounts and sessions under /v0/auth (decisions.md §3). */
 export const authModule: AppModule = (app, deps) => {
-  // The contracts give every body a schema, so `body!` is defined (route() types bodies as optional).
+  // The contracts give every body a schema, so `body` is defined (route() types bodies as optional).
   route(app, deps, ep.register, {
     permission: 'public',
     options: STRICT,
-    handler: async ({ body, req }) => ({ data: await register(withRequestLog(deps, req), body!) }),
+    handler: async ({ body, req }) => ({ data: await register(withRequestLog(deps, req), body) }),
   });
 
   route(app, deps, ep.login, {
     permission: 'public',
     options: STRICT,
     handler: async ({ body, req, reply }) => {
-      const { accessToken, refreshToken } = await login(withRequestLog(deps, req), { email: body!.email, password: body!.password, ip: req.ip });
+      const { accessToken, refreshToken } = await login(withRequestLog(deps, req), { email: body.email, password: body.password, ip: req.ip });
       setRefreshCookie(reply, deps.config, refreshToken);
       return { data: { accessToken, refreshToken } };
     },
@@ -80,7 +79,7 @@ export const authModule: AppModule = (app, deps) => {
   route(app, deps, ep.changePassword, {
     permission: 'self',
     handler: async ({ body, principal, reply, req }) => {
-      const result = await changePassword(withRequestLog(deps, req), principal, body!);
+      const result = await changePassword(withRequestLog(deps, req), principal, body);
       setRefreshCookie(reply, deps.config, result.refreshToken);
       return { data: result };
     },
@@ -89,7 +88,7 @@ export const authModule: AppModule = (app, deps) => {
   route(app, deps, ep.verifyEmail, {
     permission: 'public',
     handler: async ({ body, req }) => {
-      await verifyEmail(withRequestLog(deps, req), body!.token);
+      await verifyEmail(withRequestLog(deps, req), body.token);
       return { data: { ok: true as const, msg: AUTH_MSG.emailVerified } };
     },
   });
@@ -98,7 +97,7 @@ export const authModule: AppModule = (app, deps) => {
     permission: 'public',
     options: STRICT,
     handler: async ({ body, req }) => {
-      await requestPasswordReset(withRequestLog(deps, req), body!.email);
+      await requestPasswordReset(withRequestLog(deps, req), body.email);
       return { data: { ok: true as const, msg: AUTH_MSG.resetSent } };
     },
   });
@@ -107,7 +106,7 @@ export const authModule: AppModule = (app, deps) => {
     permission: 'public',
     options: STRICT,
     handler: async ({ body, req }) => {
-      await confirmPassword(withRequestLog(deps, req), body!.token, body!.newPassword);
+      await confirmPassword(withRequestLog(deps, req), body.token, body.newPassword);
       return { data: { ok: true as const, msg: MSG.passwordUpdated } };
     },
   });
@@ -115,7 +114,7 @@ export const authModule: AppModule = (app, deps) => {
   route(app, deps, ep.accountDelete, {
     permission: 'self',
     handler: async ({ body, principal, reply, req }) => {
-      await deleteOwnAccount(withRequestLog(deps, req), principal, body!.password);
+      await deleteOwnAccount(withRequestLog(deps, req), principal, body.password);
       clearRefreshCookie(reply, deps.config);
       return { data: { ok: true as const, msg: AUTH_MSG.accountDeleted } };
     },
@@ -128,6 +127,6 @@ export const authModule: AppModule = (app, deps) => {
 
   route(app, deps, ep.updateMe, {
     permission: 'self',
-    handler: async ({ body, principal, req }) => ({ data: await updateProfile(withRequestLog(deps, req), principal, body!) }),
+    handler: async ({ body, principal, req }) => ({ data: await updateProfile(withRequestLog(deps, req), principal, body) }),
   });
 };

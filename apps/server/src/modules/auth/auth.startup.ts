@@ -1,4 +1,4 @@
-import type { StartupTask } from '../startup.ts';
+import type { StartupTask } from '../../startup.ts';
 import { ensureSuperAdmin, isCommonPassword } from './superadmin.ts';
 
 /**

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, users } from '../../db/schema/index.ts';
 import { createMailer } from '../../mail/mailer.ts';
-import { createOneTimeToken } from '../../security/one-time-tokens.ts';
+import { createOneTimeToken } from '../../security/one-time-tokens.repository.ts';
 import { createTenant, createUser } from '../../../test/factories.ts';
 import { sharedDatabase } from '../../../test/database.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';

@@ -1,72 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ROLES, type Role } from '@vigil/contracts';
-import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { refreshTokens, tenants, users } from '../../db/schema/index.ts';
 import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
-import type { Principal } from '../../http/permissions.ts';
 import { unauthorized } from '../../http/errors.ts';
-import { hashToken } from '../../security/one-time-tokens.ts';
+import { loadSessionUser, storeRefreshToken } from './sessions.repository.ts';
 
-/** Refresh tokens live 30 days (decisions.md §3); each use replaces the token, not the family's end. */
-export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
+export { REFRESH_TOKEN_TTL_MS, loadSessionUser, revokeFamily, revokeUserSessions, storeRefreshToken, type SessionUser } from './sessions.repository.ts';
 
 export interface TokenPair {
   accessToken: string;
   refreshToken: string;
 }
 
-/** A user as token claims need it, with what decides whether it may hold a session. */
-export interface SessionUser {
-  principal: Principal;
-  deactivated: boolean;
-  tenantDeleted: boolean;
-}
-
-const asRoles = (roles: string[]): Role[] => roles.filter((r): r is Role => (ROLES as readonly string[]).includes(r));
-
-/** The user's current claims (roles and tenant read now, so a changed role shows at the next refresh). */
-export async function loadSessionUser(executor: Executor, userId: number): Promise<SessionUser | null> {
-  const [row] = await executor
-    .select({
-      id: users.id,
-      name: users.name,
-      roles: users.roles,
-      tenantId: users.tenantId,
-      tenantName: tenants.name,
-      deactivatedAt: users.deactivatedAt,
-      tenantDeletedAt: tenants.deletedAt,
-    })
-    .from(users)
-    .leftJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(eq(users.id, userId));
-  if (!row) return null;
-  return {
-    principal: {
-      userId: row.id,
-      userName: row.name,
-      tenantId: row.tenantId ?? -1,
-      tenantName: row.tenantName ?? '',
-      roles: asRoles(row.roles),
-    },
-    deactivated: row.deactivatedAt !== null,
-    tenantDeleted: row.tenantDeletedAt !== null,
-  };
-}
-
 /** An opaque refresh token: 256 random bits; only its SHA-256 is stored. */
 export const newRefreshToken = () => randomBytes(32).toString('base64url');
-
-/** Stores a refresh token of a family (new or continued). */
-export async function storeRefreshToken(executor: Executor, userId: number, familyId: string, token: string, now: Date): Promise<void> {
-  await executor.insert(refreshTokens).values({
-    userId,
-    familyId,
-    tokenHash: hashToken(token),
-    expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS),
-  });
-}
 
 /**
  * Signs in a user: an access JWT with its current claims and a new refresh-token
@@ -83,20 +30,4 @@ export async function issueTokens(deps: AppDeps, userId: number, executor?: Exec
     return { accessToken: await deps.accessTokens.sign(user.principal), refreshToken };
   };
   return executor ? run(executor) : inScope(deps.database.db, allTenants, run);
-}
-
-/** Ends every session of the user (password change or reset, deactivation, role change). */
-export async function revokeUserSessions(executor: Executor, userId: number, now: Date): Promise<void> {
-  await executor
-    .update(refreshTokens)
-    .set({ revokedAt: now })
-    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
-}
-
-/** Ends one sign-in (logout, reuse detection). */
-export async function revokeFamily(executor: Executor, familyId: string, now: Date): Promise<void> {
-  await executor
-    .update(refreshTokens)
-    .set({ revokedAt: now })
-    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
 }

@@ -1,8 +1,9 @@
 import { AUTH_MSG } from '@vigil/contracts';
-import { inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { loginThrottle } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
+import { blockedUntilOf, clearFailures, countFailure, setBlockedUntil } from './throttle.repository.ts';
+
+export { clearFailures } from './throttle.repository.ts';
 
 /**
  * Sign-in throttling (security guide rule 5): growing delays per account and per IP,
@@ -40,7 +41,7 @@ export function waitText(ms: number): string {
 
 /** Throws 429 RATE_LIMITED (with Retry-After) while any of the keys is blocked. */
 export async function assertNotThrottled(executor: Executor, keys: string[], now: Date): Promise<void> {
-  const rows = await executor.select({ blockedUntil: loginThrottle.blockedUntil }).from(loginThrottle).where(inArray(loginThrottle.key, keys));
+  const rows = await blockedUntilOf(executor, keys);
   const until = Math.max(0, ...rows.map((r) => r.blockedUntil?.getTime() ?? 0));
   const wait = until - now.getTime();
   if (wait > 0) {
@@ -51,29 +52,8 @@ export async function assertNotThrottled(executor: Executor, keys: string[], now
 /** Counts one failure on the key (atomically, so concurrent failures all count) and sets its block. */
 export async function recordFailure(executor: Executor, key: string, rule: ThrottleRule, now: Date): Promise<number> {
   const forgetBefore = new Date(now.getTime() - FORGET_AFTER_MS);
-  const [row] = await executor
-    .insert(loginThrottle)
-    .values({ key, failures: 1, updatedAt: now })
-    .onConflictDoUpdate({
-      target: loginThrottle.key,
-      set: {
-        failures: sql`case when ${loginThrottle.updatedAt} < ${forgetBefore.toISOString()}::timestamptz then 1 else ${loginThrottle.failures} + 1 end`,
-        updatedAt: now,
-      },
-    })
-    .returning({ failures: loginThrottle.failures });
-  const failures = row?.failures ?? 1;
+  const failures = await countFailure(executor, key, forgetBefore, now);
   const delay = delayAfter(failures, rule);
-  if (delay > 0) {
-    await executor
-      .update(loginThrottle)
-      .set({ blockedUntil: new Date(now.getTime() + delay) })
-      .where(inArray(loginThrottle.key, [key]));
-  }
+  if (delay > 0) await setBlockedUntil(executor, key, new Date(now.getTime() + delay));
   return failures;
-}
-
-/** A successful sign-in forgets the account's failures (the IP's stay: one good account must not unlock guessing at others). */
-export async function clearFailures(executor: Executor, key: string): Promise<void> {
-  await executor.delete(loginThrottle).where(inArray(loginThrottle.key, [key]));
 }

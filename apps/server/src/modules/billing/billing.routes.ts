@@ -1,10 +1,8 @@
 import { billingEndpoints as E } from '@vigil/contracts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
-import { route } from '../../http/route.ts';
-import type { AppModule } from '../index.ts';
-import { listBillings } from './billing.repository.ts';
-import { startSubscription, toBillingRecord, verifyCheckout } from './billing.service.ts';
+import { route, type AppModule } from '../../http/route.ts';
+import { listBillings, startSubscription, toBillingRecord, verifyCheckout } from './billing.service.ts';
 import { confirmCardSubscription, startCardSubscription } from './card-subscription.ts';
 import { applyPaymentEvent, followPortalChanges } from './fulfilment.ts';
 import { InvalidSignature, ProviderFailure, type PaymentProvider } from './providers/provider.ts';
@@ -30,14 +28,14 @@ export const billingModule: AppModule = async (app, deps) => {
 
   route(app, deps, E.registerWithSubscription, {
     permission: 'onboarding',
-    handler: async ({ body, principal }) => ({ data: await startSubscription(deps, provider, principal, body!) }),
+    handler: async ({ body, principal }) => ({ data: await startSubscription(deps, provider, principal, body) }),
   });
 
   route(app, deps, E.verifyCheckoutSession, {
     permission: 'onboarding',
     handler: async ({ body, principal }) => {
       try {
-        return { data: await verifyCheckout(deps, provider, principal, body!.sessionId) };
+        return { data: await verifyCheckout(deps, provider, principal, body.sessionId) };
       } catch (err) {
         if (err instanceof ProviderFailure) throw new AppError('INTERNAL', 'Failed to verify checkout session');
         throw err;
@@ -47,14 +45,14 @@ export const billingModule: AppModule = async (app, deps) => {
 
   route(app, deps, E.registerWithCardSubscription, {
     permission: 'onboarding',
-    handler: async ({ body, principal }) => ({ data: await startCardSubscription(deps, provider, principal, body!) }),
+    handler: async ({ body, principal }) => ({ data: await startCardSubscription(deps, provider, principal, body) }),
   });
 
   route(app, deps, E.confirmCardSubscription, {
     permission: 'onboarding',
     handler: async ({ body, principal }) => {
       try {
-        return { data: await confirmCardSubscription(deps, provider, principal, body!.billingId) };
+        return { data: await confirmCardSubscription(deps, provider, principal, body.billingId) };
       } catch (err) {
         if (err instanceof ProviderFailure) throw new AppError('INTERNAL', 'Failed to verify checkout session');
         throw err;
@@ -65,7 +63,7 @@ export const billingModule: AppModule = async (app, deps) => {
   route(app, deps, E.list, {
     permission: 'billing:manage',
     handler: async ({ query, principal, tx }) => {
-      const { list, count } = await tx((t) => listBillings(t, principal.tenantId, query!));
+      const { list, count } = await tx((t) => listBillings(t, principal.tenantId, query));
       return { data: { list: list.map(toBillingRecord), count } };
     },
   });

@@ -5,11 +5,14 @@ import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError, conflict, forbidden } from '../../http/errors.ts';
 import type { Principal } from '../../http/permissions.ts';
-import { findTenant } from '../tenants/tenants.repository.ts';
+import { findTenant } from '../tenants/index.ts';
 import * as repo from './billing.repository.ts';
 import { fulfilVerified, isCardSubscriptionRow, type VerifyResult } from './fulfilment.ts';
 import { checkoutQuantity, CURRENCY, returnUrl, TRIAL_DAYS, unitAmountCents } from './pricing.ts';
 import type { PaymentProvider } from './providers/provider.ts';
+
+/** What the routes serve as the repository answers it. */
+export { listBillings } from './billing.repository.ts';
 
 export type { VerifyResult } from './fulfilment.ts';
 

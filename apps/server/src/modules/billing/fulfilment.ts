@@ -2,7 +2,7 @@ import { TOPICS, type PortalsChangedEvent } from '../../events/topics.ts';
 import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Principal } from '../../http/permissions.ts';
-import { issueTokens, type TokenPair } from '../auth/sessions.ts';
+import { issueTokens, type TokenPair } from '../auth/index.ts';
 import * as repo from './billing.repository.ts';
 import { billablePortals, TRIAL_DAYS, unitAmountCents } from './pricing.ts';
 import type { CheckoutState, PaymentEvent, PaymentProvider } from './providers/provider.ts';

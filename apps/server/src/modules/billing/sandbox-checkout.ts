@@ -2,7 +2,7 @@ import { PRODUCT_NAME } from '@vigil/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { allTenants, inScope } from '../../db/scope.ts';
-import { findTenant } from '../tenants/tenants.repository.ts';
+import { findTenant } from '../tenants/index.ts';
 import * as repo from './billing.repository.ts';
 import { returnUrl, TRIAL_DAYS } from './pricing.ts';
 import { cancelSandboxSession, paySandboxSession, SANDBOX_SESSION } from './providers/sandbox.ts';

@@ -3,8 +3,9 @@ import { CASE_COMPLETED } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
-import { firstPageWithTotal, keptCaseTotal, portalNotDeleted, runKeptTotal } from '../devices/kept-counts.ts';
-import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, type PagePlan, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from './sql-list.ts';
+import { DEVICE_COLUMNS, DEVICE_SORT, deviceConditions, toServiceDevice, type DeviceListQuery, type DeviceRow } from '../../db/service-devices.ts';
+import { firstPageWithTotal, keptCaseTotal, portalNotDeleted, runKeptTotal } from '../../db/kept-counts.ts';
+import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, type PagePlan, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from '../../db/sql-list.ts';
 
 interface CaseRow {
   id: number;
@@ -133,47 +134,6 @@ export async function releaseCaseDevices(tx: Tx, tenantId: number, caseId: numbe
   await tx.execute(sql`update devices set open_case_id = null, updated_at = ${at(now)} where tenant_id = ${tenantId} and open_case_id = ${caseId}`);
 }
 
-interface DeviceRow {
-  id: number;
-  name: string;
-  deviceType: number;
-  deviceModel: string;
-  status: number;
-  lastOnline: unknown;
-  caseId: number | null;
-  customerId: number;
-  customerName: string;
-}
-
-export const DEVICE_COLUMNS = sql`d.id, d.name, d.device_type as "deviceType", d.device_model as "deviceModel", d.status,
-  d.last_online as "lastOnline", d.open_case_id as "caseId", d.portal_id as "customerId", p.name as "customerName"`;
-
-export const DEVICE_SORT = {
-  id: sql`d.id`,
-  name: sql`lower(d.name)`,
-  deviceType: sql`d.device_type`,
-  deviceModel: sql`lower(d.device_model)`,
-  status: sql`d.status`,
-  lastOnline: sql`d.last_online`,
-};
-
-export const toServiceDevice = (r: DeviceRow): ServiceDevice => ({ ...r, lastOnline: isoOrNull(r.lastOnline), isClosed: r.caseId === null ? 1 : 0 });
-
-export interface DeviceListQuery {
-  offset: number;
-  limit: number;
-  sort?: { field: keyof typeof DEVICE_SORT; dir: 'ASC' | 'DESC' };
-  filter: { status?: number; deviceType?: number; q?: string };
-}
-
-export function deviceConditions(filter: DeviceListQuery['filter']): SQL[] {
-  const where: SQL[] = [];
-  if (filter.status !== undefined) where.push(sql`d.status = ${filter.status}`);
-  if (filter.deviceType !== undefined) where.push(sql`d.device_type = ${filter.deviceType}`);
-  if (filter.q) where.push(sql`d.name ilike ${containsPattern(filter.q)}`);
-  return where;
-}
-
 /** Every device the case ever held (released ones included), as the devices tables show them. */
 export async function listCaseDevices(tx: Tx, scope: Scope, caseId: number, q: DeviceListQuery): Promise<{ list: ServiceDevice[]; count: number }> {
   const from = sql`from case_devices cd
@@ -183,4 +143,13 @@ export async function listCaseDevices(tx: Tx, scope: Scope, caseId: number, q: D
   const rows = await queryRows<DeviceRow>(tx, sql`select ${DEVICE_COLUMNS} ${from} where ${where} ${orderBy(q.sort, DEVICE_SORT, sql`d.id`)} ${pageOf(q)}`);
   const [total] = await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${from} where ${where}`);
   return { list: rows.map(toServiceDevice), count: total?.count ?? 0 };
+}
+
+/** The portal if the scope sees it and it is not deleted. */
+export async function findVisiblePortal(executor: Executor, scope: Scope, portalId: number): Promise<{ tenantId: number; id: number; name: string } | undefined> {
+  const [portal] = await queryRows<{ tenantId: number; id: number; name: string }>(
+    executor,
+    sql`select p.tenant_id as "tenantId", p.id, p.name from portals p where ${inTenant(scope, sql`p.tenant_id`)} and p.id = ${portalId} and p.deleted_at is null`,
+  );
+  return portal;
 }

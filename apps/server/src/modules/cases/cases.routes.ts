@@ -1,31 +1,11 @@
 import { caseEndpoints, CASE_STATUSES, CASE_COMPLETED } from '@vigil/contracts';
-import type { FastifyRequest } from 'fastify';
-import type { AppModule } from '../index.ts';
-import { route } from '../../http/route.ts';
-import { countCompletedThisQuarter, countOpenCasesByType, listCaseDevices, listCases } from './cases.repository.ts';
-import { changeCaseType, createCaseForPortal, getCase, visiblePortal } from './cases.service.ts';
-
-/**
- * Requests whose creation found nothing to hold: they answer 200 with
- * `{data: {error, msg}}` (decisions §6) although a creation answers 201.
- * route() sets the endpoint's status after the handler, so the status is
- * corrected in onSend for these requests only.
- */
-const refusedCreations = new WeakSet<FastifyRequest>();
-
-export function answerRefusalWith200(req: FastifyRequest, answer: object): void {
-  if ('error' in answer) refusedCreations.add(req);
-}
+import { route, type AppModule } from '../../http/route.ts';
+import { changeCaseType, countCompletedThisQuarter, countOpenCasesByType, createCaseForPortal, getCase, listCaseDevices, listCases, visiblePortal } from './cases.service.ts';
 
 export const casesModule: AppModule = (app, deps) => {
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (refusedCreations.has(req)) reply.code(200);
-    return payload;
-  });
-
   route(app, deps, caseEndpoints.list, {
     permission: 'read',
-    handler: async (ctx) => ({ data: await ctx.readTx((reader) => listCases(reader, ctx.scope, ctx.query!)) }),
+    handler: async (ctx) => ({ data: await ctx.readTx((reader) => listCases(reader, ctx.scope, ctx.query)) }),
   });
 
   route(app, deps, caseEndpoints.sumup, {
@@ -44,14 +24,14 @@ export const casesModule: AppModule = (app, deps) => {
 
   route(app, deps, caseEndpoints.get, {
     permission: 'read',
-    handler: async (ctx) => ({ data: await ctx.tx((tx) => getCase(tx, ctx.scope, ctx.params!.id)) }),
+    handler: async (ctx) => ({ data: await ctx.tx((tx) => getCase(tx, ctx.scope, ctx.params.id)) }),
   });
 
   route(app, deps, caseEndpoints.update, {
     permission: 'cases:write',
     handler: async (ctx) => {
-      const caseType = (ctx.body!.caseType ?? ctx.body!.status)!;
-      return { data: await changeCaseType(ctx.tx, ctx.scope, ctx.params!.id, caseType, deps.clock.now()) };
+      const caseType = (ctx.body.caseType ?? ctx.body.status)!;
+      return { data: await changeCaseType(ctx.tx, ctx.scope, ctx.params.id, caseType, deps.clock.now()) };
     },
   });
 
@@ -59,8 +39,8 @@ export const casesModule: AppModule = (app, deps) => {
     permission: 'read',
     handler: async (ctx) =>
       ctx.tx(async (tx) => {
-        await getCase(tx, ctx.scope, ctx.params!.id);
-        return { data: await listCaseDevices(tx, ctx.scope, ctx.params!.id, ctx.query!) };
+        await getCase(tx, ctx.scope, ctx.params.id);
+        return { data: await listCaseDevices(tx, ctx.scope, ctx.params.id, ctx.query) };
       }),
   });
 
@@ -68,21 +48,21 @@ export const casesModule: AppModule = (app, deps) => {
     permission: 'read',
     handler: async (ctx) =>
       ctx.readTx(async (reader) => {
-        await visiblePortal(reader, ctx.scope, ctx.params!.id);
-        return { data: await listCases(reader, ctx.scope, ctx.query!, ctx.params!.id) };
+        await visiblePortal(reader, ctx.scope, ctx.params.id);
+        return { data: await listCases(reader, ctx.scope, ctx.query, ctx.params.id) };
       }),
   });
 
   route(app, deps, caseEndpoints.create, {
     permission: 'cases:write',
+    refusalAs200: true,
     handler: async (ctx) => {
       const answer = await createCaseForPortal(ctx.tx, ctx.scope, {
-        portalId: ctx.params!.id,
+        portalId: ctx.params.id,
         bodyCustomerId: ctx.body?.customerId,
         userId: ctx.principal.userId,
         now: deps.clock.now(),
       });
-      answerRefusalWith200(ctx.req, answer);
       return { data: answer };
     },
   });

@@ -1,20 +1,18 @@
 import { CASE_COMPLETED, CASE_MSG, type Case } from '@vigil/contracts';
-import { sql } from 'drizzle-orm';
-import { queryRows, type Executor, type Tx } from '../../db/client.ts';
+import type { Executor, Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { openCase, type CaseOpeningResult } from './case-opening.ts';
-import { findCase, lockCaseType, releaseCaseDevices, setCaseType, touchCaseType } from './cases.repository.ts';
-import { inTenant } from './sql-list.ts';
+import { openCase, type CaseOpeningResult } from './case-opening.repository.ts';
+import { findCase, findVisiblePortal, lockCaseType, releaseCaseDevices, setCaseType, touchCaseType } from './cases.repository.ts';
+
+/** What the routes serve as the repository answers it. */
+export { countCompletedThisQuarter, countOpenCasesByType, listCaseDevices, listCases } from './cases.repository.ts';
 
 type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 
 /** The portal as the caller may see it (not deleted), or 404. */
 export async function visiblePortal(tx: Executor, scope: Scope, portalId: number): Promise<{ tenantId: number; id: number; name: string }> {
-  const [portal] = await queryRows<{ tenantId: number; id: number; name: string }>(
-    tx,
-    sql`select p.tenant_id as "tenantId", p.id, p.name from portals p where ${inTenant(scope, sql`p.tenant_id`)} and p.id = ${portalId} and p.deleted_at is null`,
-  );
+  const portal = await findVisiblePortal(tx, scope, portalId);
   if (!portal) throw notFound();
   return portal;
 }

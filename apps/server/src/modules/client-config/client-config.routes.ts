@@ -1,6 +1,5 @@
 import { clientConfigEndpoints } from '@vigil/contracts';
-import type { AppModule } from '../index.ts';
-import { route } from '../../http/route.ts';
+import { route, type AppModule } from '../../http/route.ts';
 
 /** GET /v0/api/config: the deployment's settings the web app needs at run time (no secrets). */
 export const clientConfigModule: AppModule = (app, deps) => {

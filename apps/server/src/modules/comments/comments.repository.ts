@@ -2,7 +2,7 @@ import type { Comment } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
-import { allOf, at, containsPattern, inTenant, isoOf, orderBy, pageOf } from '../cases/sql-list.ts';
+import { allOf, at, containsPattern, inTenant, isoOf, orderBy, pageOf } from '../../db/sql-list.ts';
 
 interface CommentRow {
   id: number;

@@ -3,9 +3,12 @@ import type { Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/permissions.ts';
-import { findCase } from '../cases/cases.repository.ts';
+import { findCase } from '../cases/index.ts';
 import { isBlankMarkup, sanitizeComment } from './comment-html.ts';
 import { deleteComment, findComment, insertComment, updateCommentContent } from './comments.repository.ts';
+
+/** What the routes serve as the repository answers it. */
+export { listComments } from './comments.repository.ts';
 
 /** Sanitizes with the allow-list; what shows nothing once sanitized is refused. */
 export function cleanContent(raw: string): string {

@@ -1,11 +1,12 @@
+import { DEVICE_STATUS } from '@vigil/contracts';
 import type { DeviceSortField } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
-import { inPageOrder, limitOf, pageOrder, planPage, type PagePlan } from '../cases/sql-list.ts';
-import { portalNotDeleted } from './kept-counts.ts';
-import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from './offline-devices.ts';
-import { containsPattern, tenantCondition } from '../portals/sql-fragments.ts';
+import { inPageOrder, limitOf, pageOrder, planPage, type PagePlan } from '../../db/sql-list.ts';
+import { portalNotDeleted } from '../../db/kept-counts.ts';
+import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
+import { containsPattern, tenantCondition } from '../../db/sql-fragments.ts';
 
 export interface DeviceRow {
   id: number;
@@ -59,7 +60,7 @@ function deviceOnly(f: DeviceFilter): SQL {
   if (f.alertId !== undefined) parts.push(sql`exists (select 1 from alert_devices ad where ad.tenant_id = d.tenant_id and ad.alert_id = ${f.alertId} and ad.device_id = d.id)`);
   if (f.status !== undefined) parts.push(sql`d.status = ${f.status}`);
   // No index names status (schema/monitoring.ts): the (few) offline devices are found through their open offline periods.
-  if (f.status === 0) parts.push(sql`(d.tenant_id, d.portal_id, d.id) in (select op.tenant_id, op.portal_id, op.device_id from ${OFFLINE_PERIODS} where ${IS_OPEN_OFFLINE})`);
+  if (f.status === DEVICE_STATUS.offline) parts.push(sql`(d.tenant_id, d.portal_id, d.id) in (select op.tenant_id, op.portal_id, op.device_id from ${OFFLINE_PERIODS} where ${IS_OPEN_OFFLINE})`);
   if (f.deviceType !== undefined) parts.push(sql`d.device_type = ${f.deviceType}`);
   if (f.q) parts.push(sql`d.name ilike ${containsPattern(f.q)}`);
   return sql.join(parts, sql` and `);

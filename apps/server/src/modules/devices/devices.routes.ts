@@ -1,17 +1,16 @@
 import { deviceEndpoints } from '@vigil/contracts';
-import { route } from '../../http/route.ts';
-import type { AppModule } from '../index.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import * as devices from './devices.service.ts';
 
 /** Devices (`/v0/api/devices`): the portal, case and alert device tables. */
 export const devicesModule: AppModule = (app, deps) => {
   route(app, deps, deviceEndpoints.list, {
     permission: 'monitoring:read',
-    handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => devices.listDevices(reader, scope, query!)) }),
+    handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => devices.listDevices(reader, scope, query)) }),
   });
 
   route(app, deps, deviceEndpoints.get, {
     permission: 'monitoring:read',
-    handler: async ({ params, scope, tx }) => ({ data: await tx((t) => devices.getDevice(t, scope, params!.id)) }),
+    handler: async ({ params, scope, tx }) => ({ data: await tx((t) => devices.getDevice(t, scope, params.id)) }),
   });
 };

@@ -2,9 +2,9 @@ import type { Device, DeviceListQuery } from '@vigil/contracts';
 import type { Executor, Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import { notFound } from '../../http/errors.ts';
-import { toIso, toIsoOrNull } from '../portals/sql-fragments.ts';
+import { toIso, toIsoOrNull } from '../../db/sql-fragments.ts';
 import * as repo from './devices.repository.ts';
-import { firstPageWithTotal, keptDeviceTotal, runKeptTotal } from './kept-counts.ts';
+import { firstPageWithTotal, keptDeviceTotal, runKeptTotal } from '../../db/kept-counts.ts';
 
 function present(row: repo.DeviceRow): Device {
   return {

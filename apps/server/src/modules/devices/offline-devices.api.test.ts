@@ -2,14 +2,14 @@ import { deviceEndpoints, liveEventsEndpoints } from '@vigil/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
-import { sweepOfflineDevices } from '../../jobs/offline-sweep.ts';
+import { sweepOfflineDevices } from './offline-sweep.service.ts';
 import { createCast, createPortal, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { removed, reported, sendWebhook } from '../../../test/kits/webhooks/webhook-test-kit.ts';
-import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from './offline-devices.ts';
+import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 
 /**
- * The offline devices are read through their open offline periods (offline-devices.ts), not through an
+ * The offline devices are read through their open offline periods (db/offline-periods.ts), not through an
  * index on devices.status (a status flip must stay a HOT update). After every kind of write that moves a
  * device's status or removes it (first report, flips, several reports in one message, a late report, the
  * offline sweep, removal, return), the periods' answer, the offline filter of the devices list and the

@@ -1,3 +1,4 @@
+import { DEVICE_STATUS } from '@vigil/contracts';
 import type { Executor } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { TOPICS, type DeviceStatusEvent } from '../../events/topics.ts';
@@ -37,8 +38,8 @@ export function statusEvents(
     events.push({
       tenantId: portal.tenantId,
       portalId: portal.portalId,
-      offline: chunk.filter((c) => c.status === 0).map((c) => c.id),
-      online: chunk.filter((c) => c.status === 1).map((c) => c.id),
+      offline: chunk.filter((c) => c.status === DEVICE_STATUS.offline).map((c) => c.id),
+      online: chunk.filter((c) => c.status === DEVICE_STATUS.online).map((c) => c.id),
       at,
       ...(i === 0 && removed.length > 0 && { removed }),
     });

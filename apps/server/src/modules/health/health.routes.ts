@@ -1,8 +1,7 @@
 import { healthEndpoints } from '@vigil/contracts';
-import { sql } from 'drizzle-orm';
-import type { AppModule } from '../index.ts';
 import { AppError } from '../../http/errors.ts';
-import { route } from '../../http/route.ts';
+import { route, type AppModule } from '../../http/route.ts';
+import { pingDatabase } from './health.service.ts';
 
 export const healthModule: AppModule = (app, deps) => {
   route(app, deps, healthEndpoints.healthz, { permission: 'public', handler: () => ({ status: 'ok' as const }) });
@@ -10,7 +9,7 @@ export const healthModule: AppModule = (app, deps) => {
     permission: 'public',
     handler: async () => {
       try {
-        await deps.database.db.execute(sql`select 1`);
+        await pingDatabase(deps.database.db);
       } catch {
         throw new AppError('UNAVAILABLE', 'The database is not reachable.');
       }

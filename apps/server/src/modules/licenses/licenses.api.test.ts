@@ -1,6 +1,6 @@
 import { alertEndpoints, licenseEndpoints, LICENSE_MSG, MSG } from '@vigil/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { licenseScanJob } from '../../jobs/license-scan.ts';
+import { licenseScanJob } from '../../jobs/license-scan.job.ts';
 import { runTickOnce } from '../../jobs/scheduler.ts';
 import { createCast, createPortal, createTenant, createUser, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';

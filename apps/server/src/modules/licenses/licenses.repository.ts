@@ -2,8 +2,8 @@ import type { License } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
-import { allOf, at, containsPattern, inTenant, isoOf, orderBy, pageOf } from '../cases/sql-list.ts';
-import { daysRemainingSql } from './license-alert-rule.ts';
+import { allOf, at, containsPattern, inTenant, isoOf, orderBy, pageOf } from '../../db/sql-list.ts';
+import { daysRemainingSql } from '../../db/license-days.ts';
 
 type LicenseRow = Omit<License, 'createdAt'> & { createdAt: unknown };
 

@@ -3,10 +3,13 @@ import type { Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import type { EventBus } from '../../events/bus.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { visiblePortal } from '../cases/cases.service.ts';
-import { openLicenseRenewalAlerts, resolveLicenseAlerts } from './license-alert-rule.ts';
+import { visiblePortal } from '../cases/index.ts';
+import { openLicenseRenewalAlerts, resolveLicenseAlerts } from '../alerts/index.ts';
 import { licenseEndDate } from './license-dates.ts';
 import { deleteLicense, findLicense, insertLicense } from './licenses.repository.ts';
+
+/** What the routes serve as the repository answers it. */
+export { listLicenses } from './licenses.repository.ts';
 
 export interface LicenseInput {
   portalId: number;

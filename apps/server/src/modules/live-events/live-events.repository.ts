@@ -1,8 +1,8 @@
 import type { LiveEvent } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { keptDeviceColumns } from '../devices/kept-counts.ts';
-import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../devices/offline-devices.ts';
+import { keptDeviceColumns } from '../../db/kept-counts.ts';
+import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 
 /**
  * Live-event rows (decisions.md §5): one per live portal with offline devices, offlineSince =
@@ -123,4 +123,14 @@ export async function portalLiveStates(executor: Executor, portals: { tenantId: 
       },
     ]),
   );
+}
+
+/** The ticket's user if it may still hold a stream: not deactivated, tenant not deleted. */
+export async function findStreamUser(executor: Executor, userId: number): Promise<{ tenant_id: number | null; roles: string[] } | undefined> {
+  const [user] = await queryRows<{ tenant_id: number | null; roles: string[] }>(
+    executor,
+    sql`select u.tenant_id, u.roles from users u left join tenants t on t.id = u.tenant_id
+           where u.id = ${userId} and u.deactivated_at is null and (u.tenant_id is null or t.deleted_at is null)`,
+  );
+  return user;
 }

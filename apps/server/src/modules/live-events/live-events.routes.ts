@@ -1,12 +1,9 @@
 import { liveEventsEndpoints } from '@vigil/contracts';
 import type { AppDeps } from '../../deps.ts';
-import type { AppModule } from '../index.ts';
-import { route } from '../../http/route.ts';
-import { tenantOf } from '../stats/stats.routes.ts';
+import { route, tenantOf, type AppModule } from '../../http/route.ts';
 import { LiveHub } from './live-hub.ts';
-import { liveEventsPage } from './live-events.repository.ts';
+import { issueStreamTicket, liveEventsPage } from './live-events.service.ts';
 import { registerLiveStream } from './live-stream.ts';
-import { issueStreamTicket } from './stream-tickets.ts';
 
 /** The hub of each app (by its deps), for tests and diagnostics (connected client count). */
 export const liveHubs = new WeakMap<AppDeps, LiveHub>();
@@ -22,7 +19,7 @@ export const liveEventsModule: AppModule = (app, deps) => {
   route(app, deps, liveEventsEndpoints.list, {
     permission: 'monitoring:read',
     handler: async ({ query, scope, readTx }) => {
-      const page = await readTx((reader) => liveEventsPage(reader, tenantOf(scope), query!));
+      const page = await readTx((reader) => liveEventsPage(reader, tenantOf(scope), query));
       const list = scope.kind === 'all' ? page.list : page.list.map(({ tenantName: _omit, ...row }) => row);
       return { data: { list, count: page.count } };
     },

@@ -1,25 +1,17 @@
 import { LIVE_EVENTS_STREAM_PATH } from '@vigil/contracts';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { queryRows } from '../../db/client.ts';
 import { allTenants, inScope, tenantScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { unauthorized } from '../../http/errors.ts';
-import { statusCounts } from '../stats/stats.repository.ts';
+import { statusCounts } from '../stats/index.ts';
 import type { LiveHub, StreamClient } from './live-hub.ts';
-import { liveEventsSnapshot } from './live-events.repository.ts';
+import { findStreamUser, liveEventsSnapshot } from './live-events.repository.ts';
 import { sseFrame, sseHead, sseMessage } from './sse-wire.ts';
-import { consumeStreamTicket } from './stream-tickets.ts';
+import { consumeStreamTicket } from './stream-tickets.repository.ts';
 
 /** Whose events a ticket's user may see: a tenant, every tenant (superAdmin), or nothing. */
 async function audienceOf(deps: AppDeps, userId: number): Promise<{ tenantId: number | undefined } | null> {
-  const [user] = await inScope(deps.database.db, allTenants, (tx) =>
-    queryRows<{ tenant_id: number | null; roles: string[] }>(
-      tx,
-      sql`select u.tenant_id, u.roles from users u left join tenants t on t.id = u.tenant_id
-           where u.id = ${userId} and u.deactivated_at is null and (u.tenant_id is null or t.deleted_at is null)`,
-    ),
-  );
+  const user = await inScope(deps.database.db, allTenants, (tx) => findStreamUser(tx, userId));
   if (!user) return null;
   if (user.roles.includes('superAdmin')) return { tenantId: undefined };
   return user.tenant_id === null ? null : { tenantId: user.tenant_id };

@@ -2,8 +2,8 @@ import type { PortalSortField } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
-import { containsPattern, direction, prefixPattern, tenantCondition } from './sql-fragments.ts';
-import { pageOf } from '../cases/sql-list.ts';
+import { containsPattern, direction, prefixPattern, tenantCondition } from '../../db/sql-fragments.ts';
+import { pageOf } from '../../db/sql-list.ts';
 
 /** One portal with its tenant's name and per-type device counts (removed devices excluded). */
 export interface PortalRow {

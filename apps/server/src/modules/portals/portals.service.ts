@@ -5,9 +5,9 @@ import type { AppDeps } from '../../deps.ts';
 import { TOPICS, type PortalsChangedEvent } from '../../events/topics.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { newWebhookSecret } from '../../security/webhook-secret.ts';
-import { reliabilityByPortal } from '../stats/reliability.ts';
+import { reliabilityByPortal } from '../stats/index.ts';
 import * as repo from './portals.repository.ts';
-import { toIso } from './sql-fragments.ts';
+import { toIso } from '../../db/sql-fragments.ts';
 
 const DAY_MS = 86_400_000;
 /** Reliability Score column window (decisions.md §5): the last 30 days. */

@@ -1,6 +1,6 @@
 import { CASE_STATUSES, type ReportContent } from '@vigil/contracts';
 import type { Executor } from '../../db/client.ts';
-import { dailyOnlineShare, reliabilityByPortal, topOfflineDevices } from '../stats/reliability.ts';
+import { dailyOnlineShare, reliabilityByPortal, topOfflineDevices } from '../stats/index.ts';
 import { reportPeriod } from './periods.ts';
 import { caseFigures, deviceStatusCounts, tenantReportSettings, type PortalRef } from './reports.repository.ts';
 

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, isNull, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { devices, portals, reports, tenants } from '../../db/schema/index.ts';
+import { COMPLETED_CASE } from '../../db/codes.ts';
 
 /** Rows a caller may see: one tenant, or every tenant (superAdmin) when undefined. */
 export type TenantFilter = number | undefined;
@@ -138,7 +139,7 @@ export async function caseFigures(tx: Executor, tenantId: number, portalId: numb
     tx,
     sql`select case_type,
                count(*) filter (where created_at < ${t}::timestamptz
-                                  and (case_type <> 4 or completed_at is null or completed_at >= ${f}::timestamptz)) as touched,
+                                  and (case_type <> ${COMPLETED_CASE} or completed_at is null or completed_at >= ${f}::timestamptz)) as touched,
                count(*) filter (where created_at >= ${f}::timestamptz and created_at < ${t}::timestamptz) as opened,
                count(*) filter (where completed_at >= ${f}::timestamptz and completed_at < ${t}::timestamptz) as completed
           from cases

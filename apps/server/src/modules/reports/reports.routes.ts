@@ -1,7 +1,6 @@
 import { reportEndpoints as E, type ReportContent } from '@vigil/contracts';
 import type { FastifyReply } from 'fastify';
-import { route } from '../../http/route.ts';
-import type { AppModule } from '../index.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import { reportCsv } from './report-csv.ts';
 import { reportPdf } from './report-pdf.ts';
 import * as service from './reports.service.ts';
@@ -22,30 +21,30 @@ export const reportsModule: AppModule = (app, deps) => {
 
   route(app, deps, E.list, {
     permission: 'read',
-    handler: async ({ query, principal, tx }) => ({ data: await tx((t) => service.listReports(t, principal, query!)) }),
+    handler: async ({ query, principal, tx }) => ({ data: await tx((t) => service.listReports(t, principal, query)) }),
   });
 
   route(app, deps, E.get, {
     permission: 'read',
     handler: async ({ params, principal, tx }) => {
-      const { report, content } = await tx((t) => service.reportWithContent(t, principal, params!.id, now()));
+      const { report, content } = await tx((t) => service.reportWithContent(t, principal, params.id, now()));
       return { data: { ...report, content } };
     },
   });
 
   route(app, deps, E.create, {
     permission: 'reports:write',
-    handler: async ({ params, body, principal, tx }) => ({ data: await tx((t) => service.createReport(t, principal, params!.id, body!, now())) }),
+    handler: async ({ params, body, principal, tx }) => ({ data: await tx((t) => service.createReport(t, principal, params.id, body, now())) }),
   });
 
   route(app, deps, E.update, {
     permission: 'reports:write',
-    handler: async ({ params, body, principal, tx }) => ({ data: await tx((t) => service.updateReport(t, principal, params!.id, body!, now())) }),
+    handler: async ({ params, body, principal, tx }) => ({ data: await tx((t) => service.updateReport(t, principal, params.id, body, now())) }),
   });
 
   route(app, deps, E.preview, {
     permission: 'read',
-    handler: async ({ body, principal, tx }) => ({ data: (await tx((t) => service.previewReport(t, principal, body!, now()))).content }),
+    handler: async ({ body, principal, tx }) => ({ data: (await tx((t) => service.previewReport(t, principal, body, now()))).content }),
   });
 
   for (const [endpoint, kind] of [[E.exportCsv, 'csv'], [E.exportPdf, 'pdf']] as const) {
@@ -54,7 +53,7 @@ export const reportsModule: AppModule = (app, deps) => {
       // The file is written to the reply here, per caller.
       shareIdenticalReads: false,
       handler: async ({ params, principal, tx, reply }) => {
-        const { content, tenantName } = await tx((t) => service.reportWithContent(t, principal, params!.id, now()));
+        const { content, tenantName } = await tx((t) => service.reportWithContent(t, principal, params.id, now()));
         return sendFile(reply, content, tenantName, kind);
       },
     });
@@ -65,7 +64,7 @@ export const reportsModule: AppModule = (app, deps) => {
       permission: 'read',
       shareIdenticalReads: false,
       handler: async ({ query, principal, tx, reply }) => {
-        const { content, tenantName } = await tx((t) => service.previewReport(t, principal, query!, now()));
+        const { content, tenantName } = await tx((t) => service.previewReport(t, principal, query, now()));
         return sendFile(reply, content, tenantName, kind);
       },
     });

@@ -8,10 +8,10 @@ import { uptimeRollupJob } from '../../jobs/uptime-rollup.job.ts';
 import { createCast, createPortal, type TestPortal, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { DAY, HOUR, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
-import { keepWindow, KEPT_BASE_LAG_MS, KEPT_WINDOW_MS } from './kept-window-build.ts';
-import { rollUpTenant } from './rollup-build.ts';
-import { keptScoresByPortal } from './kept-window-query.ts';
-import { reliabilityByPortal, reliabilityByPortalLive } from './reliability.ts';
+import { keepWindow, KEPT_BASE_LAG_MS, KEPT_WINDOW_MS } from './kept-window-build.repository.ts';
+import { rollUpTenant } from './rollup-build.repository.ts';
+import { keptScoresByPortal } from './kept-window-query.repository.ts';
+import { reliabilityByPortal, reliabilityByPortalLive } from './reliability.repository.ts';
 
 // Kept windows: the Portals list sorted by Reliability Score reads every portal's score from the
 // kept window (one row per portal plus the minutes since its base). It must give the same scores

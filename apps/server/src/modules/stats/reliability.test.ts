@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices, deviceStatusPeriods, lateDeviceReports } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { createPortal, createTenant, type TestPortal, type TestTenant } from '../../../test/factories.ts';
-import { dailyOnlineShare, reliabilityByPortal, reliabilityOfTenant, topOfflineDevices } from './reliability.ts';
+import { dailyOnlineShare, reliabilityByPortal, reliabilityOfTenant, topOfflineDevices } from './reliability.repository.ts';
 
 // A fixed 10-hour window keeps every expected value computable by hand.
 const FROM = new Date('2026-03-01T00:00:00Z');

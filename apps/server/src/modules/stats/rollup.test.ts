@@ -7,8 +7,8 @@ import { uptimeRollupJob } from '../../jobs/uptime-rollup.job.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { createPortal, createTenant, type TestPortal, type TestTenant } from '../../../test/factories.ts';
 import { DAY, HOUR, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
-import { reliabilityByPortal, reliabilityByPortalLive, reliabilityOfTenant, reliabilityOfTenantLive } from './reliability.ts';
-import { rolledUntil } from './rollup-query.ts';
+import { reliabilityByPortal, reliabilityByPortalLive, reliabilityOfTenant, reliabilityOfTenantLive } from './reliability.repository.ts';
+import { rolledUntil } from './rollup-query.repository.ts';
 
 // The rollup must give exactly the live answer (not just within 0.1): random histories from a
 // seeded PRNG, random windows (aligned or not to UTC days, short and long, ending now or in

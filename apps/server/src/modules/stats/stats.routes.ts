@@ -1,12 +1,6 @@
 import { DEVICE_TYPES, statsEndpoints } from '@vigil/contracts';
-import type { AppModule } from '../index.ts';
-import { route } from '../../http/route.ts';
-import type { Scope } from '../../db/scope.ts';
-import { deviceStatsPage, typeTotals } from './stats.repository.ts';
-import { customerDeviceSummary, customerStats, pulseSummary, windowOf } from './stats.service.ts';
-
-/** The tenant a caller reads: its own, or undefined (every tenant) for the superAdmin. */
-export const tenantOf = (scope: Scope) => (scope.kind === 'tenant' ? scope.tenantId : undefined);
+import { route, tenantOf, type AppModule } from '../../http/route.ts';
+import { customerDeviceSummary, customerStats, deviceStatsPage, pulseSummary, typeTotals, windowOf } from './stats.service.ts';
 
 /** Pulse and portal statistics (decisions.md §5; every role reads, superAdmin across tenants). */
 export const statsModule: AppModule = (app, deps) => {
@@ -26,7 +20,7 @@ export const statsModule: AppModule = (app, deps) => {
   route(app, deps, statsEndpoints.deviceStats, {
     permission: 'monitoring:read',
     handler: async ({ query, scope, readTx }) => {
-      const page = await readTx((reader) => deviceStatsPage(reader, tenantOf(scope), query!));
+      const page = await readTx((reader) => deviceStatsPage(reader, tenantOf(scope), query));
       // Tenant users do not see the tenant column (spec: superAdmin only).
       const list = scope.kind === 'all' ? page.list : page.list.map(({ tenantName: _omit, ...row }) => row);
       return { data: { list, count: page.count } };
@@ -35,13 +29,13 @@ export const statsModule: AppModule = (app, deps) => {
 
   route(app, deps, statsEndpoints.customerDeviceSummary, {
     permission: 'monitoring:read',
-    handler: async ({ params, scope, readTx }) => ({ data: await readTx((reader) => customerDeviceSummary(reader, tenantOf(scope), params!.id)) }),
+    handler: async ({ params, scope, readTx }) => ({ data: await readTx((reader) => customerDeviceSummary(reader, tenantOf(scope), params.id)) }),
   });
 
   route(app, deps, statsEndpoints.customerStats, {
     permission: 'monitoring:read',
     handler: async ({ params, query, scope, readTx }) => ({
-      data: await readTx((reader) => customerStats(reader, tenantOf(scope), params!.id, windowOf(query, deps.clock.now()))),
+      data: await readTx((reader) => customerStats(reader, tenantOf(scope), params.id, windowOf(query, deps.clock.now()))),
     }),
   });
 };

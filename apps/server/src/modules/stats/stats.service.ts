@@ -1,8 +1,11 @@
 import { LIMITS, type StatsWindowQuery } from '@vigil/contracts';
 import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../http/errors.ts';
-import { reliabilityByPortal, reliabilityOfTenant } from './reliability.ts';
+import { reliabilityByPortal, reliabilityOfTenant } from './reliability.repository.ts';
 import { findPortal, statusCounts, tenantGoalScore, typeTotals } from './stats.repository.ts';
+
+/** What the routes serve as the repository answers it. */
+export { deviceStatsPage, typeTotals } from './stats.repository.ts';
 
 /** Default reliability window (decisions.md §5): the last 30 days up to now. */
 export const DEFAULT_WINDOW_MS = 30 * 86_400_000;

@@ -2,6 +2,7 @@ import type { ListQuery, Tenant } from '@vigil/contracts';
 import { and, asc, count, desc, eq, ilike, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { portals, tenants, users } from '../../db/schema/index.ts';
+import { escapeLike } from '../../db/sql-fragments.ts';
 
 type TenantRow = typeof tenants.$inferSelect;
 export type TenantInsert = typeof tenants.$inferInsert;
@@ -20,8 +21,6 @@ const SORT_COLUMNS = {
   id: tenants.id,
 } as const;
 export type TenantSortField = keyof typeof SORT_COLUMNS;
-
-export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The API shape of a tenant row; remainingCount = free portals left. */
 export function toTenant(row: TenantRow, portals: number): Tenant {

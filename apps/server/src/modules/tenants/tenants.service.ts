@@ -4,8 +4,11 @@ import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { isSuperAdmin, type Principal } from '../../http/permissions.ts';
-import { issueTokens, revokeUserSessions, type TokenPair } from '../auth/sessions.ts';
+import { issueTokens, revokeUserSessions, type TokenPair } from '../auth/index.ts';
 import * as repo from './tenants.repository.ts';
+
+/** What the routes serve as the repository answers it. */
+export { listTenantOptions, listTenants } from './tenants.repository.ts';
 
 /** Commercial terms (free portals, free tier, discount) are the platform's to set (decisions.md §7). */
 export function refusePlatformFields(principal: Principal, body: Partial<Record<(typeof PLATFORM_TENANT_FIELDS)[number], unknown>>): void {

@@ -2,7 +2,7 @@ import { authEndpoints, MSG, USER_MSG, usersEndpoints } from '@vigil/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/index.ts';
-import { consumeOneTimeToken } from '../../security/one-time-tokens.ts';
+import { consumeOneTimeToken } from '../../security/one-time-tokens.repository.ts';
 import { createCast, createUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 

@@ -2,7 +2,7 @@ import { ROLES, splitName, type ListQuery, type Role, type User } from '@vigil/c
 import { and, asc, count, desc, eq, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { oneTimeTokens, tenants, users } from '../../db/schema/index.ts';
-import { escapeLike } from '../tenants/tenants.repository.ts';
+import { escapeLike } from '../../db/sql-fragments.ts';
 
 export interface StoredUser extends User {
   /** null when the user has no tenant (tenantId -1 in the API). */

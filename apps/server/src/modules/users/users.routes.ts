@@ -1,7 +1,5 @@
 import { usersEndpoints } from '@vigil/contracts';
-import type { AppModule } from '../index.ts';
-import { route } from '../../http/route.ts';
-import { listUsers, publicUser } from './users.repository.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import { sendInvitation } from './users.invitation.ts';
 import * as service from './users.service.ts';
 
@@ -9,13 +7,13 @@ import * as service from './users.service.ts';
 export const usersModule: AppModule = (app, deps) => {
   route(app, deps, usersEndpoints.list, {
     permission: 'users:manage',
-    handler: async ({ query, principal, tx }) => ({ data: await tx((t) => listUsers(t, service.reachOf(principal), query!)) }),
+    handler: async ({ query, principal, tx }) => ({ data: await tx((t) => service.listUsers(t, service.reachOf(principal), query)) }),
   });
 
   route(app, deps, usersEndpoints.create, {
     permission: 'users:manage',
     handler: async ({ body, principal, tx, req }) => {
-      const { user, invitation } = await tx((t) => service.createUser(t, principal, body!, deps.clock.now()));
+      const { user, invitation } = await tx((t) => service.createUser(t, principal, body, deps.clock.now()));
       req.log.info({ userId: principal.userId, tenantId: user.tenantId, targetUserId: user.id, action: 'user.create' }, 'user invited');
       await sendInvitation(deps, invitation);
       return { data: user };
@@ -24,14 +22,14 @@ export const usersModule: AppModule = (app, deps) => {
 
   route(app, deps, usersEndpoints.get, {
     permission: 'users:manage',
-    handler: async ({ params, principal, tx }) => ({ data: publicUser(await tx((t) => service.visibleUser(t, principal, params!.id))) }),
+    handler: async ({ params, principal, tx }) => ({ data: service.publicUser(await tx((t) => service.visibleUser(t, principal, params.id))) }),
   });
 
   route(app, deps, usersEndpoints.update, {
     permission: 'users:manage',
     handler: async ({ params, body, principal, tx, req }) => {
-      const user = await tx((t) => service.updateUser(t, principal, params!.id, body!, deps.clock.now()));
-      req.log.info({ userId: principal.userId, tenantId: user.tenantId, targetUserId: user.id, fields: Object.keys(body!), action: 'user.update' }, 'user updated');
+      const user = await tx((t) => service.updateUser(t, principal, params.id, body, deps.clock.now()));
+      req.log.info({ userId: principal.userId, tenantId: user.tenantId, targetUserId: user.id, fields: Object.keys(body), action: 'user.update' }, 'user updated');
       return { data: user };
     },
   });
@@ -39,8 +37,8 @@ export const usersModule: AppModule = (app, deps) => {
   route(app, deps, usersEndpoints.remove, {
     permission: 'users:manage',
     handler: async ({ params, principal, tx, req }) => {
-      await tx((t) => service.deleteUser(t, principal, params!.id, deps.clock.now()));
-      req.log.info({ userId: principal.userId, targetUserId: params!.id, action: 'user.deactivate' }, 'user deactivated');
+      await tx((t) => service.deleteUser(t, principal, params.id, deps.clock.now()));
+      req.log.info({ userId: principal.userId, targetUserId: params.id, action: 'user.deactivate' }, 'user deactivated');
       return { data: { ok: true as const } };
     },
   });
@@ -48,7 +46,7 @@ export const usersModule: AppModule = (app, deps) => {
   route(app, deps, usersEndpoints.resendInvitation, {
     permission: 'users:manage',
     handler: async ({ params, principal, tx, req }) => {
-      const invitation = await tx((t) => service.reinvite(t, principal, params!.id, deps.clock.now()));
+      const invitation = await tx((t) => service.reinvite(t, principal, params.id, deps.clock.now()));
       req.log.info({ userId: principal.userId, targetUserId: invitation.userId, action: 'user.reinvite' }, 'invitation sent again');
       await sendInvitation(deps, invitation);
       return { data: { ok: true as const } };

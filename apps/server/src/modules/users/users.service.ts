@@ -2,9 +2,12 @@ import { joinName, MSG, USER_MSG, type CreateUserBody, type Role, type UpdateUse
 import type { Tx } from '../../db/client.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { isSuperAdmin, type Principal } from '../../http/permissions.ts';
-import { createOneTimeToken } from '../../security/one-time-tokens.ts';
-import { revokeUserSessions } from '../auth/sessions.ts';
+import { createOneTimeToken } from '../../security/one-time-tokens.repository.ts';
+import { revokeUserSessions } from '../auth/index.ts';
 import * as repo from './users.repository.ts';
+
+/** What the routes serve as the repository answers it. */
+export { listUsers, publicUser } from './users.repository.ts';
 
 /** The superAdmin reaches every tenant's users; an Admin only its own tenant's. */
 export const reachOf = (p: Principal): repo.UserReach => (isSuperAdmin(p) ? 'all' : { tenantId: p.tenantId });

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { preparedExecutor } from '../../db/prepared.ts';
 import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
-import { publishStatusChanges, publishStatusEvents, statusEvents, type DeviceStatusChange } from '../devices/status-events.ts';
+import { publishStatusChanges, publishStatusEvents, statusEvents, type DeviceStatusChange } from '../devices/index.ts';
 import * as repo from './ingest.repository.ts';
 import { recordAndApply } from './one-pass.repository.ts';
 import { deviceKey, planReports, roundsOf, type ReportPlan } from './report-plan.ts';

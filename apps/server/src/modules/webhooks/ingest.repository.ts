@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import { ONLINE } from '../../db/codes.ts';
 
 /**
  * SQL of webhook ingestion. Every statement is set-based over `unnest` arrays:
@@ -135,7 +136,7 @@ export async function upsertInventory(executor: Executor, now: Date, input: Inve
           insert into devices as d (tenant_id, portal_id, external_id, name, device_type, device_model, status,
                                     last_report_at, last_online, status_since, first_seen_at, created_at, updated_at)
           select tenant_id, portal_id, external_id, name, device_type, device_model, status,
-                 at, case when status = 1 then at end, at, at, ${at}::timestamptz, ${at}::timestamptz
+                 at, case when status = ${ONLINE} then at end, at, at, ${at}::timestamptz, ${at}::timestamptz
             from input order by tenant_id, portal_id, external_id
           on conflict (tenant_id, portal_id, external_id) do update
              set name = excluded.name, device_type = excluded.device_type, device_model = excluded.device_model,
@@ -236,7 +237,7 @@ export async function applyReportRound(executor: Executor, now: Date, round: Rep
              set status = c.status,
                  last_report_at = c.at,
                  status_since = case when c.status <> c.old_status or c.removed_at is not null then c.at else d.status_since end,
-                 last_online = case when c.status = 1 then c.at else d.last_online end,
+                 last_online = case when c.status = ${ONLINE} then c.at else d.last_online end,
                  removed_at = null,
                  updated_at = ${at}::timestamptz
             from cur c

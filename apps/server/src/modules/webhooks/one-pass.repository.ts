@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { outcomesOf, PERIOD_CHANGES, RECORDED, recordingCtes, type InventoryInput, type MessageToRecord, type RecordOutcome, type StatusChange } from './ingest.repository.ts';
+import { ONLINE } from '../../db/codes.ts';
 
 /**
  * A whole commit group in ONE statement, for the common case: every device is reported once in
@@ -47,7 +48,7 @@ export async function recordAndApply(executor: Executor, messages: MessageToReco
           insert into devices (tenant_id, portal_id, external_id, name, device_type, device_model, status,
                                last_report_at, last_online, status_since, first_seen_at, created_at, updated_at)
           select tenant_id, portal_id, external_id, name, device_type, device_model, status,
-                 at, case when status = 1 then at end, at, at, ${at}::timestamptz, ${at}::timestamptz
+                 at, case when status = ${ONLINE} then at end, at, at, ${at}::timestamptz, ${at}::timestamptz
             from cur where id is null order by tenant_id, portal_id, external_id
           returning id, tenant_id, portal_id, status, status_since
         ), first_periods as (
@@ -65,7 +66,7 @@ export async function recordAndApply(executor: Executor, messages: MessageToReco
                  status = case when c.fresh then c.status else d.status end,
                  last_report_at = case when c.fresh then c.at else d.last_report_at end,
                  status_since = case when c.fresh and (c.status <> c.old_status or c.removed_at is not null) then c.at else d.status_since end,
-                 last_online = case when c.fresh and c.status = 1 then c.at else d.last_online end,
+                 last_online = case when c.fresh and c.status = ${ONLINE} then c.at else d.last_online end,
                  removed_at = case when c.fresh then null else d.removed_at end,
                  updated_at = ${at}::timestamptz
             from cur c

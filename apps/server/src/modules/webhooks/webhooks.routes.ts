@@ -1,8 +1,7 @@
 import { webhookEndpoints } from '@vigil/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../http/errors.ts';
-import { route } from '../../http/route.ts';
-import type { AppModule } from '../index.ts';
+import { route, type AppModule } from '../../http/route.ts';
 import { ingestWebhook } from './ingest.service.ts';
 
 /** decisions.md §2: webhook bodies up to 5 MiB (5,000 devices per message). */
@@ -29,9 +28,9 @@ export const webhooksModule: AppModule = async (app, deps) => {
       options: { bodyLimit: WEBHOOK_BODY_LIMIT },
       handler: async ({ params, req }) => {
         const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const result = await ingestWebhook(deps, { portalParam: params!.id, headers: req.headers, raw }).catch((err: unknown) => {
+        const result = await ingestWebhook(deps, { portalParam: params.id, headers: req.headers, raw }).catch((err: unknown) => {
           // Failed access checks are logged (security guide rule 10); never the signature or the body.
-          if (err instanceof AppError && err.status === 401) req.log.warn({ portal: params!.id, webhookId: req.headers['webhook-id'] }, 'webhook rejected');
+          if (err instanceof AppError && err.status === 401) req.log.warn({ portal: params.id, webhookId: req.headers['webhook-id'] }, 'webhook rejected');
           throw err;
         });
         if (result.duplicate) duplicates.add(req);

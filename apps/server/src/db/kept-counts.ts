@@ -1,0 +1,125 @@
+import { DEVICE_STATUS } from '@vigil/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Executor } from './client.ts';
+import { DEVICE_COUNT_PREFIXES } from './schema/counts.ts';
+import type { Scope } from './scope.ts';
+import { tenantCondition } from './sql-fragments.ts';
+
+/**
+ * Totals read from the kept count tables (db/schema/counts.ts, maintained by triggers) instead of
+ * counting devices, cases or alerts per request: a few rows per portal, joined to the live portals
+ * and tenants so deleted ones drop out exactly as they do from the lists.
+ *
+ * Each answer also says whether the scope has a deleted portal: only then must a list check each
+ * row's portal while it skips rows (the deferred-join pages below stay index-only otherwise).
+ */
+export interface KeptTotal {
+  count: number;
+  hasDeletedPortal: boolean;
+}
+
+/** Whether any portal of the scope is soft-deleted (portals_deleted_idx: usually an empty range). */
+const deletedPortalExists = (scope: Scope) =>
+  sql`exists (select 1 from portals dp where dp.deleted_at is not null and ${tenantCondition(scope, sql`dp.tenant_id`)})`;
+
+/**
+ * Sum of `sum` over the kept rows `k` of `table` matching `conds`, for live portals only (and a live
+ * tenant when `liveTenant`). For one tenant without a name condition the portals are not joined: the
+ * rows of its deleted portals (usually none, found through portals_deleted_idx) are subtracted instead.
+ */
+function keptTotalSql(scope: Scope, o: { sum: SQL; table: SQL; conds: SQL[]; liveTenant: boolean; onPortal?: SQL }): SQL {
+  const where = sql.join([tenantCondition(scope, sql`k.tenant_id`), ...o.conds], sql` and `);
+  let total: SQL;
+  if (scope.kind === 'tenant' && !o.onPortal) {
+    const all = sql`(select coalesce(sum(${o.sum}), 0) from ${o.table} k where ${where})`;
+    const ofDeleted = sql`(select coalesce(sum(${o.sum}), 0) from portals p join ${o.table} k on k.tenant_id = p.tenant_id and k.portal_id = p.id
+                            where p.tenant_id = ${scope.tenantId} and p.deleted_at is not null and ${where})`;
+    const tenantLive = o.liveTenant ? sql`exists (select 1 from tenants t where t.id = ${scope.tenantId} and t.deleted_at is null)` : sql`true`;
+    total = sql`case when ${tenantLive} then ${all} - ${ofDeleted} else 0 end`;
+  } else {
+    total = sql`(select coalesce(sum(${o.sum}), 0) from ${o.table} k
+                   join portals p on p.tenant_id = k.tenant_id and p.id = k.portal_id and p.deleted_at is null
+                   ${o.liveTenant ? sql`join tenants t on t.id = k.tenant_id and t.deleted_at is null` : sql``}
+                  where ${where} ${o.onPortal ? sql`and ${o.onPortal}` : sql``})`;
+  }
+  return sql`select (${total})::int as n, ${deletedPortalExists(scope)} as deleted`;
+}
+
+/**
+ * A kept total as SQL (one row: `n`, `deleted`), for a list that asks it in the same statement as its
+ * first page (one round trip fewer; on PGlite every statement of a request is serialized).
+ */
+export type KeptTotalQuery = SQL;
+
+export async function runKeptTotal(executor: Executor, query: KeptTotalQuery): Promise<KeptTotal> {
+  const [row] = await queryRows<{ n: number | string | null; deleted: boolean }>(executor, query);
+  return { count: Number(row?.n ?? 0), hasDeletedPortal: row?.deleted === true };
+}
+
+/** The sum of a kept device count row `k`'s `<type>_total` or `<type>_online` columns over the given types (all by default). */
+export function keptDeviceColumns(suffix: 'total' | 'online', types: readonly string[] = DEVICE_COUNT_PREFIXES): SQL {
+  return sql.join(types.map((t) => sql.raw(`k.${t}_${suffix}`)), sql` + `);
+}
+
+/** Devices not removed, optionally of one portal, status (1 online, 0 offline) and type: one sum over `device_counts`. */
+export function keptDeviceTotal(scope: Scope, f: { customerId?: number; status?: number; deviceType?: number }): KeptTotalQuery {
+  const types = f.deviceType === undefined ? DEVICE_COUNT_PREFIXES : [DEVICE_COUNT_PREFIXES[f.deviceType]!];
+  const column = (suffix: 'total' | 'online') => keptDeviceColumns(suffix, types);
+  const sum =
+    f.status === undefined ? column('total') : f.status === DEVICE_STATUS.online ? column('online') : f.status === DEVICE_STATUS.offline ? sql`${column('total')} - (${column('online')})` : sql`0`;
+  const conds: SQL[] = [];
+  if (f.customerId !== undefined) conds.push(sql`k.portal_id = ${f.customerId}`);
+  return keptTotalSql(scope, { sum, table: sql`device_counts`, conds, liveTenant: true });
+}
+
+/** Cases, optionally of one portal, of one status code, or open (below `completed`) / completed. */
+export function keptCaseTotal(
+  scope: Scope,
+  f: { customerId?: number; caseType?: number; open?: boolean; portalNameLike?: string },
+  completed: number,
+): KeptTotalQuery {
+  const conds: SQL[] = [];
+  if (f.customerId !== undefined) conds.push(sql`k.portal_id = ${f.customerId}`);
+  if (f.caseType !== undefined) conds.push(sql`k.case_type = ${f.caseType}`);
+  if (f.open === true) conds.push(sql`k.case_type < ${completed}`);
+  if (f.open === false) conds.push(sql`k.case_type = ${completed}`);
+  const onPortal = f.portalNameLike === undefined ? undefined : sql`p.name ilike ${f.portalNameLike}`;
+  return keptTotalSql(scope, { sum: sql`k.total`, table: sql`case_counts`, conds, liveTenant: false, onPortal });
+}
+
+/** Alerts, optionally of one portal and type, or of portals whose name matches. */
+export function keptAlertTotal(scope: Scope, f: { customerId?: number; alertType?: number; portalNameLike?: string }): KeptTotalQuery {
+  const conds: SQL[] = [];
+  if (f.customerId !== undefined) conds.push(sql`k.portal_id = ${f.customerId}`);
+  if (f.alertType !== undefined) conds.push(sql`k.alert_type = ${f.alertType}`);
+  const onPortal = f.portalNameLike === undefined ? undefined : sql`p.name ilike ${f.portalNameLike}`;
+  return keptTotalSql(scope, { sum: sql`k.total`, table: sql`alert_counts`, conds, liveTenant: false, onPortal });
+}
+
+/**
+ * Condition for a list's inner (row-skipping) query on table alias `alias`: its portal is not deleted.
+ * Needed only when the scope has a deleted portal; otherwise `true`, so the skip stays index-only.
+ */
+export function portalNotDeleted(alias: string, hasDeletedPortal: boolean): SQL {
+  if (!hasDeletedPortal) return sql`true`;
+  const a = sql.raw(alias);
+  return sql`not exists (select 1 from portals dp where dp.tenant_id = ${a}.tenant_id and dp.id = ${a}.portal_id and dp.deleted_at is not null)`;
+}
+
+/**
+ * A first page and its kept total in one statement: `page` is run with the total as an extra column
+ * (`kept_total`, a CTE read once). The row-skipping query must not rely on "no deleted portal"
+ * (there is nothing to skip on a first page, so checking each row's portal costs nothing). An empty
+ * page carries no total: then the total is asked on its own.
+ */
+export async function firstPageWithTotal<R>(
+  executor: Executor,
+  total: KeptTotalQuery,
+  page: (keptTotalColumn: SQL) => SQL,
+): Promise<{ rows: R[]; kept: KeptTotal }> {
+  const rows = await queryRows<R & { kept_total: number | string }>(executor, sql`with kept as (${total}) ${page(sql`(select n from kept) as kept_total`)}`);
+  if (rows.length === 0) return { rows: [], kept: await runKeptTotal(executor, total) };
+  // hasDeletedPortal is not known here; the first page's query did not need it.
+  const count = Number(rows[0]!.kept_total);
+  return { rows: rows.map(({ kept_total: _total, ...row }) => row as R), kept: { count, hasDeletedPortal: true } };
+}

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import { allTenants, inScope } from '../db/scope.ts';
+import type { AppDeps } from '../deps.ts';
+import { hashPassword } from '../security/passwords.ts';
+import { DEMO_USERS } from './demo-data.ts';
+import { insertDemo } from './demo-seed.repository.ts';
+
+export interface SeededDemo {
+  tenantId: number;
+  /** The one password of every demo account (random per seed, printed once). */
+  password: string;
+  emails: string[];
+}
+
+/**
+ * Seeds the demo (decisions.md §1) when the database has no tenant yet, in one transaction,
+ * set-based. An advisory lock makes a second process starting at the same time wait and
+ * then find the tenant, so the demo is never seeded twice. Returns null when not seeded.
+ */
+export async function seedDemo(deps: AppDeps, password = demoPassword()): Promise<SeededDemo | null> {
+  const now = deps.clock.now();
+  const passwordHash = await hashPassword(password);
+  return inScope(deps.database.db, allTenants, async (tx) => {
+    const tenantId = await insertDemo(tx, now, passwordHash, deps.secretBox);
+    if (tenantId === null) return null;
+    return { tenantId, password, emails: DEMO_USERS.map((u) => u.email) };
+  });
+}
+
+/** A readable random password (about 60 bits), e.g. `demo-k3fj-29xq-pz7m`. */
+function demoPassword(): string {
+  const alphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
+  const bytes = randomBytes(12);
+  const chars = [...bytes].map((b) => alphabet[b % alphabet.length]).join('');
+  return `demo-${chars.slice(0, 4)}-${chars.slice(4, 8)}-${chars.slice(8, 12)}`;
+}
+
+/** The console banner: where to go and how to sign in. */
+export function demoBanner(url: string, demo: SeededDemo): string {
+  const lines = [
+    '',
+    '  Vigil demo is ready',
+    `  Open ${url}`,
+    `  Sign in with any of these accounts, password: ${demo.password}`,
+    ...DEMO_USERS.map((u) => `    ${u.email.padEnd(24)} ${u.roles.join(', ')}`),
+    '  (Kept in DATA_DIR/demo-sign-ins.txt and shown at every start; SUPERADMIN_EMAIL/SUPERADMIN_PASSWORD reset the superAdmin.)',
+    '',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,66 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.ts';
+import { OFFLINE, ONLINE } from '../../db/codes.ts';
+
+/**
+ * Offline sweep (decisions.md §5): a device online with no report for its tenant's
+ * `heartbeat_timeout` minutes goes offline AT `last_report_at + timeout` (not at the
+ * time the sweep notices), so history and reliability do not depend on when the
+ * sweep ran. Set-based across all tenants, in batches; idempotent (a device already
+ * offline is not a candidate). Each 30 s tick runs in one process (runTickOnce).
+ */
+export const SWEEP_BATCH = 10_000;
+
+export interface Candidate {
+  tenant_id: number;
+  id: number;
+  portal_id: number;
+  status_since: Date | string;
+  off_at: Date | string;
+}
+
+/**
+ * Locks the overdue devices first (a statement of its own, so the next statement's
+ * snapshot sees any period committed meanwhile). SKIP LOCKED: a device a webhook is
+ * updating right now has just reported; the next tick looks at it again.
+ */
+export function lockOverdue(tx: Executor, now: Date): Promise<Candidate[]> {
+  const nowText = now.toISOString();
+  return queryRows<Candidate>(
+    tx,
+    sql`select d.tenant_id, d.id, d.portal_id, d.status_since,
+               d.last_report_at + make_interval(mins => t.heartbeat_timeout) as off_at
+          from devices d
+          join tenants t on t.id = d.tenant_id
+          join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id
+         where d.status = ${ONLINE} and d.removed_at is null and t.deleted_at is null and p.deleted_at is null
+           and d.last_report_at <= ${nowText}::timestamptz - interval '1 minute'
+           and d.last_report_at + make_interval(mins => t.heartbeat_timeout) <= ${nowText}::timestamptz
+         order by d.tenant_id, d.id
+         limit ${SWEEP_BATCH}
+           for update of d skip locked`,
+  );
+}
+
+/** Closes each online period and opens the offline one at `off_at`; the open period starts at `status_since`. */
+export async function markOffline(tx: Executor, rows: Candidate[], now: Date): Promise<void> {
+  const iso = (v: Date | string) => new Date(v).toISOString();
+  await tx.execute(sql`
+    with s as (
+      select * from unnest(${sql.param(rows.map((r) => r.tenant_id))}::int[], ${sql.param(rows.map((r) => r.id))}::int[],
+                           ${sql.param(rows.map((r) => r.portal_id))}::int[], ${sql.param(rows.map((r) => iso(r.off_at)))}::timestamptz[],
+                           ${sql.param(rows.map((r) => iso(r.status_since)))}::timestamptz[])
+             as s(tenant_id, id, portal_id, off_at, status_since)
+    ), closed as (
+      update device_status_periods p set ended_at = s.off_at
+        from s
+       where p.tenant_id = s.tenant_id and p.device_id = s.id and p.started_at >= s.status_since and (p.ended_at + interval '0') is null -- via periods_device_idx, as in webhooks/ingest.repository.ts
+    ), opened as (
+      insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
+      select tenant_id, id, portal_id, ${OFFLINE}, off_at from s
+    )
+    update devices d set status = ${OFFLINE}, status_since = s.off_at, updated_at = ${now.toISOString()}::timestamptz
+      from s
+     where d.tenant_id = s.tenant_id and d.id = s.id`);
+}
+

@@ -1,0 +1,2 @@
+/** readyz: one round trip to the database. */
+export { pingDatabase } from './health.repository.ts';

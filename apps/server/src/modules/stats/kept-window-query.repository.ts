@@ -1,0 +1,125 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.ts';
+import { condsOf, edgePeriods, type RollupWindow } from './rollup-query.repository.ts';
+
+/**
+ * Portal scores over a window ending now, from the kept window (kept-window-build.repository.ts), exactly:
+ *
+ *   window [t - L, t] = kept window [T - L, T] + G(T, t) - G(T - L, t - L)
+ *   G(D, x) = atStart(D) * (x - D) + (the periods ending or beginning in (D, x))
+ *
+ * with G the change of the cumulative device-time from an instant on (rollup-query.repository.ts), whose
+ * counts in progress at T and at T - L are kept per portal. So a request reads one kept row per
+ * portal plus the periods that start or end in the minutes since T at both ends; every portal of
+ * a tenant is scored for about the cost of one.
+ *
+ * Portals whose base is stale (a period written after the base was computed but starting before
+ * T) are returned in `unsettled`, for the caller to score from the rollup.
+ */
+
+/** Beyond this age of the base, the corrections cost about what the rollup does: let the rollup answer. */
+const MAX_BASE_AGE_MS = 60 * 60_000;
+/** Up to this many portal ids (a page) are conditions of the query; more are picked from the tenant's scores. */
+const MAX_IDS_IN_SQL = 100;
+
+interface Base {
+  from: Date;
+  to: Date;
+  /** The lowest period id mark of the tenants read (ids are one sequence across tenants). */
+  mark: number;
+}
+
+/**
+ * The kept base that answers [from, to], or null: the tenant's (or, for all tenants, every tenant's
+ * and the same one) of the same length, ending at or before `to` and at most an hour before it.
+ * Also turns JIT off for the caller's transaction, as rolledUntil() does (estimates above
+ * jit_above_cost at size L; compiling costs more than running these queries).
+ */
+async function baseFor(executor: Executor, win: RollupWindow): Promise<Base | null> {
+  const rows = await queryRows<{
+    complete: boolean | null;
+    from_lo: Date | string | null;
+    from_hi: Date | string | null;
+    to_lo: Date | string | null;
+    to_hi: Date | string | null;
+    mark: number | string | null;
+  }>(
+    executor,
+    win.tenantId === undefined
+      ? sql`select set_config('jit', 'off', true) as jit, bool_and(s.tenant_id is not null) as complete,
+                   min(s.window_from) as from_lo, max(s.window_from) as from_hi, min(s.window_to) as to_lo, max(s.window_to) as to_hi,
+                   min(s.period_id_mark) as mark
+              from tenants t left join kept_window_state s on s.tenant_id = t.id`
+      : sql`select set_config('jit', 'off', true) as jit, s.tenant_id is not null as complete,
+                   s.window_from as from_lo, s.window_from as from_hi, s.window_to as to_lo, s.window_to as to_hi,
+                   s.period_id_mark as mark
+              from (select 1) one left join kept_window_state s on s.tenant_id = ${win.tenantId}`,
+  );
+  const row = rows[0];
+  if (!row?.complete || !row.from_lo || !row.to_lo) return null;
+  const base = { from: new Date(row.from_lo), to: new Date(row.to_lo), mark: Number(row.mark) };
+  const same = base.from.getTime() === new Date(row.from_hi!).getTime() && base.to.getTime() === new Date(row.to_hi!).getTime();
+  const sinceBase = win.to.getTime() - base.to.getTime();
+  const sameLength = win.to.getTime() - win.from.getTime() === base.to.getTime() - base.from.getTime();
+  return same && sameLength && sinceBase >= 0 && sinceBase <= MAX_BASE_AGE_MS ? base : null;
+}
+
+const SCORE = sql`case when sum(obs_us) > 0 then round(100 * sum(on_us) / sum(obs_us), 1)::float8 else -1 end`;
+
+export interface KeptScores {
+  /** Score per portal with observed time (read with `?? -1`), except the unsettled ones. */
+  scores: Map<number, number>;
+  /** Portals (among those asked for) whose base misses a back-dated period, with the earliest start of those periods: score them another way. */
+  unsettled: { portalId: number; since: Date }[];
+}
+
+/** Scores from the kept window, or null when no kept base answers this window. */
+export async function keptScoresByPortal(executor: Executor, win: RollupWindow): Promise<KeptScores | null> {
+  const base = await baseFor(executor, win);
+  if (!base) return null;
+  // A page's few ids go into every index range; a long list (every portal, to sort them) would cost more
+  // to plan than the tenant's ~1,000 kept rows cost to aggregate: score the tenant and keep the asked-for ones.
+  const inSql = win.portalIds && win.portalIds.length <= MAX_IDS_IN_SQL ? win.portalIds : undefined;
+  const c = condsOf({ ...win, portalIds: inSql });
+  // `+ 0`: the few periods above the mark come from the primary key; with a portal index the planner
+  // would read every period of the listed portals (measured at L: 0.8 s for 1,000 portals).
+  const portalCond = inSql ? sql`and (p.portal_id + 0) = any(${`{${inSql.map((id) => Math.trunc(id)).join(',')}}`}::int[])` : sql``;
+  // Both ends moved by the same span (the windows have the same length): the periods in progress at
+  // T count for it at the head, those in progress at T - length come off at the tail.
+  const spanUs = (win.to.getTime() - base.to.getTime()) * 1000;
+  const stateCond = win.tenantId === undefined ? sql`true` : sql`s.tenant_id = ${win.tenantId}`;
+  const rows = await queryRows<{ portal_id: number; score: number | string | null; since: Date | string | null }>(
+    executor,
+    sql`with scores as (
+          select portal_id, ${SCORE} as score
+            from (select r.portal_id,
+                         r.online_us + (r.online_at_to - r.online_at_from) * ${spanUs}::numeric as on_us,
+                         r.observed_us + (r.observed_at_to - r.observed_at_from) * ${spanUs}::numeric as obs_us
+                    from kept_windows r where ${c.on('r')} and r.window_to = ${base.to.toISOString()}::timestamptz
+                  union all ${edgePeriods(c, base.to, win.to, 1)}
+                  union all ${edgePeriods(c, base.from, win.from, -1)}) parts
+           group by portal_id
+          having sum(obs_us) > 0
+        ), unsettled as (
+          select u.portal_id, min(u.started_at) as since
+            from kept_window_state s
+            cross join lateral (select p.portal_id, p.started_at from device_status_periods p
+                                 where p.tenant_id = s.tenant_id and p.id > ${base.mark} and p.id > s.period_id_mark
+                                   and p.started_at < s.window_to ${portalCond}) u
+           where ${stateCond}
+           group by u.portal_id
+        )
+        select coalesce(s.portal_id, u.portal_id) as portal_id, s.score, u.since
+          from scores s full join unsettled u on u.portal_id = s.portal_id`,
+  );
+  const asked = win.portalIds && !inSql ? new Set(win.portalIds) : undefined;
+  const scores = new Map<number, number>();
+  const unsettled: KeptScores['unsettled'] = [];
+  for (const row of rows) {
+    const portalId = Number(row.portal_id);
+    if (asked && !asked.has(portalId)) continue;
+    if (row.since !== null) unsettled.push({ portalId, since: new Date(row.since) });
+    else scores.set(portalId, Number(row.score));
+  }
+  return { scores, unsettled };
+}

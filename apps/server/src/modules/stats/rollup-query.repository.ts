@@ -1,0 +1,216 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.ts';
+import { ONLINE } from '../../db/codes.ts';
+
+/**
+ * Reliability from the uptime rollup (docs/uptime-rollup.md), exact to the microsecond.
+ *
+ * Let C(x) be the observed (or online) device-time from the beginning of history up to
+ * instant x. A window's total is C(to) - C(from). For a UTC midnight D covered by the rollup
+ * (D <= rolled_until) and any x >= D:
+ *
+ *   C(x) = C(D) + G(D, x)
+ *   G(D, x) = atStart(D) * (x - D)                         periods in progress at D, as if they ran to x
+ *           - sum over periods begun before D, ending in (D, x) of (x - end)   ... they stopped earlier
+ *           + sum over periods begun in [D, x) of (min(end, x) - start)
+ *
+ * and C(Dt) - C(Df) is the sum of the rolled day integrals in [Df, Dt). So a window costs the
+ * rollup rows of its days plus the periods that start or end in the partial days at its two
+ * edges (two index ranges), never the periods wholly inside it.
+ * "end" is the period's end clipped at its device's removal, exactly as the live computation.
+ */
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
+const floorHour = (d: Date) => new Date(Math.floor(d.getTime() / HOUR_MS) * HOUR_MS);
+const dateText = (d: Date) => d.toISOString().slice(0, 10);
+
+export interface RollupWindow {
+  tenantId?: number;
+  from: Date;
+  to: Date;
+  portalIds?: number[];
+}
+
+/** Days before `day` (a UTC midnight) and hours before `hour` are complete in the rollup. */
+export interface RolledUntil {
+  day: Date;
+  hour: Date;
+}
+
+/**
+ * The UTC midnight (and hour) up to which the rollup is complete for the tenant, or for every tenant
+ * when `tenantId` is omitted (the earliest of them); null when some tenant has no rollup yet.
+ *
+ * Also turns JIT compilation off for the rest of the caller's transaction: the reliability
+ * queries are estimated above jit_above_cost at size L, and compiling them took ~0.7 s of a
+ * ~0.7 s query (EXPLAIN ANALYZE) while executing them takes milliseconds.
+ */
+export async function rolledUntil(executor: Executor, tenantId?: number): Promise<RolledUntil | null> {
+  const rows = await queryRows<{ until: Date | string | null; hour: Date | string | null }>(
+    executor,
+    tenantId === undefined
+      ? sql`select set_config('jit', 'off', true) as jit,
+                   m.until, m.hour
+              from (select case when bool_and(s.tenant_id is not null) then min(s.rolled_until) end as until,
+                           case when bool_and(s.tenant_id is not null) then min(s.hours_rolled_until) end as hour
+                      from tenants t left join uptime_rollup_state s on s.tenant_id = t.id) m`
+      : sql`select set_config('jit', 'off', true) as jit,
+                   s.rolled_until as until, s.hours_rolled_until as hour
+              from (select 1) one left join uptime_rollup_state s on s.tenant_id = ${tenantId}`,
+  );
+  const row = rows[0];
+  return row?.until && row.hour ? { day: new Date(row.until), hour: new Date(row.hour) } : null;
+}
+
+/** Microseconds of an interval expression, as an exact numeric. */
+const us = (interval: SQL) => sql`(extract(epoch from ${interval}) * 1000000)`;
+
+export interface Conds {
+  /** Restricts an alias's tenant_id / portal_id. */
+  on(alias: 'p' | 'r'): SQL;
+}
+
+export function condsOf(win: RollupWindow): Conds {
+  const ids = win.portalIds ? `{${win.portalIds.map((id) => Math.trunc(id)).join(',')}}` : undefined;
+  return {
+    on: (alias) => {
+      const a = sql.raw(alias);
+      // All tenants: still a condition on tenant_id, so the (tenant_id, ...) indexes are used per tenant.
+      const tenant = win.tenantId === undefined ? sql`${a}.tenant_id = any(array(select id from tenants))` : sql`${a}.tenant_id = ${win.tenantId}`;
+      return ids === undefined ? tenant : sql`${tenant} and ${a}.portal_id = any(${ids}::int[])`;
+    },
+  };
+}
+
+/** Periods with their end clipped at the device's removal (only removed devices are joined in). */
+function periodsFrom(where: SQL): SQL {
+  return sql`select p.portal_id, p.status, p.started_at as s,
+                    least(coalesce(p.ended_at, 'infinity'::timestamptz), coalesce(d.removed_at, 'infinity'::timestamptz)) as e
+               from device_status_periods p
+               left join devices d on d.tenant_id = p.tenant_id and d.id = p.device_id and d.removed_at is not null
+              where ${where}`;
+}
+
+/** Where the counts at an instant come from: per-portal day rows, or the tenant's hour rows. */
+type Grain = 'day' | 'hour';
+
+function atStartRows(c: Conds, grain: Grain, at: Date): SQL {
+  return grain === 'day'
+    ? sql`select r.portal_id, r.online_at_start, r.observed_at_start from uptime_rollups r where ${c.on('r')} and r.day = ${dateText(at)}::date`
+    : sql`select null::int as portal_id, r.online_at_start, r.observed_at_start from uptime_rollup_hours r where ${c.on('r')} and r.hour = ${at.toISOString()}::timestamptz`;
+}
+
+/**
+ * Rows (portal_id, on_us, obs_us) summing to sign * G(day, x); `atStart` gives the counts in
+ * progress at `day` (portal_id, online_at_start, observed_at_start): rolled rows of a grain.
+ */
+function edge(c: Conds, atStart: SQL, day: Date, x: Date, sign: 1 | -1): SQL {
+  const spanUs = (x.getTime() - day.getTime()) * 1000;
+  if (spanUs === 0) return sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us where false`;
+  return sql`
+    select a.portal_id, ${sign} * a.online_at_start * ${spanUs}::numeric as on_us, ${sign} * a.observed_at_start * ${spanUs}::numeric as obs_us
+      from (${atStart}) a
+    union all ${edgePeriods(c, day, x, sign)}`;
+}
+
+/**
+ * The part of sign * G(day, x) that comes from periods (the at-start counts times the span are the
+ * caller's): those begun before `day` that end in (day, x), and those begun in [day, x).
+ */
+export function edgePeriods(c: Conds, day: Date, x: Date, sign: 1 | -1): SQL {
+  const D = day.toISOString();
+  const X = x.toISOString();
+  if (x.getTime() === day.getTime()) return sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us where false`;
+  return sql`
+    select portal_id, ${-sign} * case when status = ${ONLINE} then ${us(sql`${X}::timestamptz - e`)} else 0 end,
+           ${-sign} * ${us(sql`${X}::timestamptz - e`)}
+      from (${periodsFrom(sql`${c.on('p')} and p.started_at < ${D}::timestamptz
+                               and p.ended_at > ${D}::timestamptz and p.ended_at < ${X}::timestamptz`)}
+            union all
+            select p.portal_id, p.status, p.started_at, d.removed_at
+              from devices d
+              join device_status_periods p on p.tenant_id = d.tenant_id and p.device_id = d.id
+             where ${c.on('p')} and d.removed_at > ${D}::timestamptz and d.removed_at < ${X}::timestamptz
+               and p.started_at < ${D}::timestamptz and (p.ended_at is null or p.ended_at >= ${X}::timestamptz)) ended
+     where e > ${D}::timestamptz and e < ${X}::timestamptz
+    union all
+    select portal_id, ${sign} * case when status = ${ONLINE} then ${us(sql`least(e, ${X}::timestamptz) - s`)} else 0 end,
+           ${sign} * ${us(sql`least(e, ${X}::timestamptz) - s`)}
+      from (${periodsFrom(sql`${c.on('p')} and p.started_at >= ${D}::timestamptz and p.started_at < ${X}::timestamptz`)}) begun
+     where e > s`;
+}
+
+/**
+ * Per portal: the online and observed periods in progress at instant `x` (begun before x, ending
+ * after it, the end clipped at removal), from the day row of D = floor(x) (capped at `until`):
+ * those in progress at D, minus the ones of them ending in (D, x], plus those begun in [D, x)
+ * that run past x. Columns (portal_id, online_n, observed_n); sum them per portal.
+ */
+export function inProgressAt(c: Conds, x: Date, until: Date): SQL {
+  const day = new Date(Math.min(floorDay(x).getTime(), until.getTime()));
+  const D = day.toISOString();
+  const X = x.toISOString();
+  return sql`
+    select r.portal_id, r.online_at_start as online_n, r.observed_at_start as observed_n
+      from uptime_rollups r where ${c.on('r')} and r.day = ${dateText(day)}::date
+    union all
+    select portal_id, case when status = ${ONLINE} then 1 else 0 end, 1
+      from (${periodsFrom(sql`${c.on('p')} and p.started_at >= ${D}::timestamptz and p.started_at < ${X}::timestamptz`)}) begun
+     where e > ${X}::timestamptz
+    union all
+    select portal_id, case when status = ${ONLINE} then -1 else 0 end, -1
+      from (${periodsFrom(sql`${c.on('p')} and p.started_at < ${D}::timestamptz
+                               and p.ended_at > ${D}::timestamptz and p.ended_at <= ${X}::timestamptz`)}
+            union all
+            select p.portal_id, p.status, p.started_at, d.removed_at
+              from devices d
+              join device_status_periods p on p.tenant_id = d.tenant_id and p.device_id = d.id
+             where ${c.on('p')} and d.removed_at > ${D}::timestamptz and d.removed_at <= ${X}::timestamptz
+               and p.started_at < ${D}::timestamptz and (p.ended_at is null or p.ended_at > ${X}::timestamptz)) ended
+     where e > ${D}::timestamptz and e <= ${X}::timestamptz`;
+}
+
+/** Per-portal online and observed microseconds over [from, to] from the day rows complete up to `until`. */
+export function rolledDayParts(win: RollupWindow, until: Date): SQL {
+  const c = condsOf(win);
+  const dayOfFrom = new Date(Math.min(floorDay(win.from).getTime(), until.getTime()));
+  const dayOfTo = new Date(Math.min(floorDay(win.to).getTime(), until.getTime()));
+  return sql`
+    select r.portal_id, r.online_us::numeric as on_us, r.observed_us::numeric as obs_us
+      from uptime_rollups r
+     where ${c.on('r')} and r.day >= ${dateText(dayOfFrom)}::date and r.day < ${dateText(dayOfTo)}::date
+    union all ${edge(c, atStartRows(c, 'day', dayOfTo), dayOfTo, win.to, 1)}
+    union all ${edge(c, atStartRows(c, 'day', dayOfFrom), dayOfFrom, win.from, -1)}`;
+}
+
+/** The same over all portals from the tenant hour rows complete up to `until` (portal_id is null). */
+function rolledHourParts(win: RollupWindow, until: Date): SQL {
+  const c = condsOf({ ...win, portalIds: undefined });
+  const hourOfFrom = new Date(Math.min(floorHour(win.from).getTime(), until.getTime()));
+  const hourOfTo = new Date(Math.min(floorHour(win.to).getTime(), until.getTime()));
+  return sql`
+    select null::int as portal_id, r.online_us::numeric as on_us, r.observed_us::numeric as obs_us
+      from uptime_rollup_hours r
+     where ${c.on('r')} and r.hour >= ${hourOfFrom.toISOString()}::timestamptz and r.hour < ${hourOfTo.toISOString()}::timestamptz
+    union all ${edge(c, atStartRows(c, 'hour', hourOfTo), hourOfTo, win.to, 1)}
+    union all ${edge(c, atStartRows(c, 'hour', hourOfFrom), hourOfFrom, win.from, -1)}`;
+}
+
+const SCORE = sql`case when sum(obs_us) > 0 then round(100 * sum(on_us) / sum(obs_us), 1)::float8 else -1 end`;
+
+/** Score per portal with observed time (callers fill -1 for the others), like the live aggregate. */
+export async function rolledScoresByPortal(executor: Executor, win: RollupWindow, until: RolledUntil): Promise<{ portal_id: number; score: number }[]> {
+  const rows = await queryRows<{ portal_id: number; score: number | string }>(
+    executor,
+    sql`select portal_id, ${SCORE} as score from (${rolledDayParts(win, until.day)}) parts group by portal_id having sum(obs_us) > 0`,
+  );
+  return rows.map((r) => ({ portal_id: Number(r.portal_id), score: Number(r.score) }));
+}
+
+/** One score over every portal of the tenant (or of every tenant), from the hour rows. */
+export async function rolledScoreTotal(executor: Executor, win: RollupWindow, until: RolledUntil): Promise<number> {
+  const rows = await queryRows<{ score: number | string }>(executor, sql`select ${SCORE} as score from (${rolledHourParts(win, until.hour)}) parts`);
+  return rows.length ? Number(rows[0]!.score) : -1;
+}

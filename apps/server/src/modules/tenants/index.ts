@@ -1,0 +1,2 @@
+/** What other modules may use of tenants. */
+export { findTenant } from './tenants.repository.ts';
