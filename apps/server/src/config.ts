@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 const flag = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
 
-/** Every variable of decisions.md §1; each optional with a working default. */
+/** Every variable of docs/decisions.md 14; each optional with a working default. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: z.url().optional(),

@@ -26,7 +26,7 @@ export const AUTH_MSG = {
 } as const;
 
 /**
- * A small blocklist of the most common passwords of 8+ characters (security guide rule 5);
+ * A small blocklist of the most common passwords of 8+ characters (docs/decisions.md 39, rule 5);
  * compared case-insensitively. No composition rules.
  */
 export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
@@ -40,7 +40,7 @@ export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The password policy (security guide rule 5): 8..128 characters, not on the blocklist, no
+ * The password policy (docs/decisions.md 39, rule 5): 8..128 characters, not on the blocklist, no
  * composition rules. Returns the problem's message, or null. The server applies it after the
  * schema (so the message is answered verbatim); the web app may use it in its forms.
  */

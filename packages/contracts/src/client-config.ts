@@ -5,7 +5,7 @@ import { dataOf } from './envelope.ts';
 /**
  * Settings the web app reads at run time rather than at build time, so one build
  * serves every deployment: the external command portal (Access Command) and the
- * payments mode (COMMAND_PORTAL_URL and PAYMENTS of decisions.md §1).
+ * payments mode (COMMAND_PORTAL_URL and PAYMENTS of docs/decisions.md 14).
  */
 export const clientConfigSchema = z.object({
   commandPortalUrl: z.string(),

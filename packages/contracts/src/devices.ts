@@ -3,7 +3,7 @@ import { endpoint } from './endpoint.ts';
 import { dataOf, idParams, isoDateTime, listOf } from './envelope.ts';
 import { idFilter, listQuery, qFilter } from './list-query.ts';
 
-/** A device (spec §3 "Device"); removed devices are never listed. */
+/** A device (docs/product.md "Records" "Device"); removed devices are never listed. */
 export const device = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -14,7 +14,7 @@ export const device = z.object({
   status: z.number().int(),
   /** Last time seen online (the 'Last Check-in' column); null when never. */
   lastOnline: isoDateTime.nullable(),
-  /** 0 when the device is in an open case, else 1 (spec §4). */
+  /** 0 when the device is in an open case, else 1 (docs/product.md "Codes and states"). */
   isClosed: z.number().int(),
   /** The open case holding the device, or null. */
   caseId: z.number().int().nullable(),

@@ -1,21 +1,21 @@
-/** Role values exactly as the spec writes them (spec §6). */
+/** Role values exactly as the spec writes them (docs/decisions.md 37). */
 export const ROLES = ['superAdmin', 'Admin', 'Project Manager', 'Salesman'] as const;
 export type Role = (typeof ROLES)[number];
-/** Selectable in user forms: every role except the first (spec §6). */
+/** Selectable in user forms: every role except the first (docs/decisions.md 37). */
 export const SELECTABLE_ROLES = ROLES.slice(1) as Exclude<Role, 'superAdmin'>[];
 
-/** Device type codes (spec §4). */
+/** Device type codes (docs/product.md "Codes and states"). */
 export const DEVICE_TYPES = ['Camera', 'Intercom', 'Access Control', 'Alarm', 'Environmental'] as const;
 export const DEVICE_COUNT_KEYS = ['cameraCount', 'intercomCount', 'accessCount', 'alarmCount', 'environmentalCount'] as const;
 
-/** Case status display codes 0..4 (spec §4). */
+/** Case status display codes 0..4 (docs/product.md "Codes and states"). */
 export const CASE_STATUSES = ['New', 'In Progress', 'Awaiting Delivery', 'Requires Testing', 'Completed'] as const;
 export const CASE_STATUS = { new: 0, inProgress: 1, awaitingDelivery: 2, requiresTesting: 3, completed: 4 } as const;
 export type CaseStatus = (typeof CASE_STATUS)[keyof typeof CASE_STATUS];
 export const CASE_COMPLETED = CASE_STATUS.completed;
 export const caseStatusLabel = (code: number): string => CASE_STATUSES[code] ?? 'Unknown';
 
-/** Alert type codes (spec §4). */
+/** Alert type codes (docs/product.md "Codes and states"). */
 export const ALERT_TYPES = ['Device Offline', 'License Renewal Pending (90 Days)'] as const;
 export const ALERT_TYPE = { deviceOffline: 0, licenseRenewal: 1 } as const;
 export type AlertType = (typeof ALERT_TYPE)[keyof typeof ALERT_TYPE];
@@ -28,14 +28,14 @@ export type AlertStatus = (typeof ALERT_STATUS)[keyof typeof ALERT_STATUS];
 export const DEVICE_STATUS = { offline: 0, online: 1 } as const;
 export type DeviceStatus = (typeof DEVICE_STATUS)[keyof typeof DEVICE_STATUS];
 
-/** Report periods (spec §2 Reports, §4). */
+/** Report periods (docs/product.md "Screens" Reports, §4). */
 export const REPORT_PERIODS = ['This Week', 'This Month', 'This Quarter', 'This Year'] as const;
 export const REPORT_FREQUENCIES = ['Weekly', 'Monthly', 'Quarterly', 'Yearly'] as const;
 export const REPORT_TYPES = ['Open Cases', 'Portal Pulse', 'Reliability Score'] as const;
 
 export const LICENSE_TERMS = [1, 3, 5, 10] as const;
 
-/** Business constants (spec §9, decisions.md). */
+/** Business constants (docs/product.md "Constants", decisions.md). */
 export const LIMITS = {
   pageSizeDefault: 10,
   pageSizeMax: 1000,

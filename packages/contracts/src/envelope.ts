@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Single resource answer: `{"data": {...}}` (decisions.md §2). */
+/** Single resource answer: `{"data": {...}}` (docs/decisions.md 15). */
 export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 
 /** List answer: `{"data": {"list": [...], "count": N}}`; count is the total matching the filter. */

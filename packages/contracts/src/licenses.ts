@@ -37,7 +37,7 @@ export function isRealDate(text: string): boolean {
   return y >= 1900 && y <= 2999 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
-/** Add New License dialog (spec §2, §5). customerName is ignored; customerId, when sent, must be the path's. */
+/** Add New License dialog (docs/web-pages.md "Pages", docs/product.md "Validation"). customerName is ignored; customerId, when sent, must be the path's. */
 export const createLicenseBody = z.strictObject({
   deviceType: z.number({ error: MSG.deviceType }).int(MSG.deviceType).min(0, MSG.deviceType).max(DEVICE_TYPES.length - 1, MSG.deviceType),
   terms: z
@@ -51,7 +51,7 @@ export const createLicenseBody = z.strictObject({
 
 const licenseColumns = ['id', 'customerName', 'deviceType', 'deviceCount', 'terms', 'startDate', 'endDate', 'daysRemaining'] as const;
 
-/** `customerId` as a plain parameter (spec §7) or in the filter. */
+/** `customerId` as a plain parameter (docs/product.md "Calls") or in the filter. */
 export const licensesListQuery = listQuery({
   sort: licenseColumns,
   filter: { customerId: idFilter, deviceType: z.number().int().min(0).max(DEVICE_TYPES.length - 1).optional(), q: qFilter },

@@ -41,7 +41,7 @@ const rangeSchema = z
   }));
 
 /**
- * Query schema of a list endpoint (decisions.md §2): `range`, `sort` and `filter`
+ * Query schema of a list endpoint (docs/decisions.md 16): `range`, `sort` and `filter`
  * as JSON, with the sort fields and filter keys of this resource only. Anything
  * else is a 400. `extra` adds plain parameters the spec names (e.g. `customerId`).
  */

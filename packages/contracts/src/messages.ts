@@ -48,7 +48,7 @@ export const MSG = {
   invalidCredentials: 'Invalid email or password.',
 } as const;
 
-/** Default messages by HTTP status (spec §8). */
+/** Default messages by HTTP status (docs/product.md "Messages"). */
 export const STATUS_MESSAGES: Record<number, string> = {
   400: 'Bad request. Please check your input.',
   401: 'Unauthorized. Please login again.',

@@ -6,7 +6,7 @@ import { listQuery, qFilter } from './list-query.ts';
 import { MSG } from './messages.ts';
 
 /**
- * Portals (spec "Customer / portal"; decisions.md §2, §4, §7). A portal is a
+ * Portals (spec "Customer / portal"; docs/decisions.md 19, 23, 36). A portal is a
  * customer of the tenant; `customerId`/`customerName` repeat `id`/`name` because
  * the spec's screens read both names.
  */
@@ -46,7 +46,7 @@ export const portalDetail = portal.extend({
 });
 export type PortalDetail = z.infer<typeof portalDetail>;
 
-/** Add Portal / Edit Portal form (spec §5): both fields required with the spec's messages. */
+/** Add Portal / Edit Portal form (docs/product.md "Validation"): both fields required with the spec's messages. */
 export const portalForm = z.strictObject({
   name: requiredText(MSG.customerName),
   apiKey: requiredText(MSG.apiKey, 500),

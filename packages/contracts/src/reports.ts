@@ -6,7 +6,7 @@ import { REPORT_PERIODS, REPORT_TYPES } from './enums.ts';
 
 const TAG = 'reports';
 
-/** Period code 0..3: This Week, This Month, This Quarter, This Year (spec §2 Reports). */
+/** Period code 0..3: This Week, This Month, This Quarter, This Year (docs/web-pages.md "Pages" Reports). */
 export const reportPeriod = z
   .number({ error: 'must be a number 0..3' })
   .int('must be a number 0..3')
@@ -33,7 +33,7 @@ const customerIdField = z
   .positive('select a customer')
   .max(2147483647, 'select a customer');
 
-/** Report config (spec §3): what the creation form sends. */
+/** Report config (docs/product.md "Records"): what the creation form sends. */
 export const reportConfigBody = z.strictObject({
   customerId: customerIdField,
   period: reportPeriod,
@@ -46,7 +46,7 @@ export const reportPatchBody = z.strictObject({
   config: reportConfigList.optional(),
 });
 
-/** A saved report (spec §3 Report). */
+/** A saved report (docs/product.md "Records" Report). */
 export const report = z.object({
   id: z.number().int(),
   customerId: z.number().int(),

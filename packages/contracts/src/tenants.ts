@@ -8,7 +8,7 @@ import { MSG } from './messages.ts';
 /** Subscription state of a tenant, as billing keeps it. */
 export const SUBSCRIPTION_STATUSES = ['none', 'trialing', 'active', 'past_due', 'canceled'] as const;
 
-/** Minutes without a report before a device counts as offline (decisions.md §5). */
+/** Minutes without a report before a device counts as offline (docs/decisions.md 26). */
 export const HEARTBEAT_TIMEOUT_MINUTES = { min: 1, max: 10080 } as const;
 
 export const TENANT_MSG = {
@@ -68,7 +68,7 @@ const tenantSettingsFields = {
   timezone: timezoneField.optional(),
 };
 
-/** Commercial terms only the superAdmin sets (decisions.md §7). */
+/** Commercial terms only the superAdmin sets (docs/decisions.md 36). */
 const platformFields = {
   freeCount: z.number({ error: TENANT_MSG.freeCount }).int(TENANT_MSG.freeCount).min(0, TENANT_MSG.freeCount).max(100000, TENANT_MSG.freeCount).optional(),
   freeTier: z.boolean({ error: TENANT_MSG.freeTier }).optional(),

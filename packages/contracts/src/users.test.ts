@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { joinName, splitName } from './users.ts';
 import { isTimeZone } from './tenants.ts';
 
-describe('user name rule (spec §3)', () => {
+describe('user name rule (docs/product.md "Records")', () => {
   it('reads the first word as the first name and the rest as the last name', () => {
     expect(splitName('Mary Ann Smith')).toEqual({ firstName: 'Mary', lastName: 'Ann Smith' });
     expect(splitName('  Cher  ')).toEqual({ firstName: 'Cher', lastName: '' });

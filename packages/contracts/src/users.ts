@@ -27,7 +27,7 @@ export const joinName = (firstName: string, lastName: string) => [firstName.trim
 const emailField = (message: string) =>
   requiredText(message, 320).refine((v) => /^[^\s@]+@[^\s@]+$/.test(v), USER_MSG.emailFormat);
 
-/** Roles a tenant user may hold (spec §6: every role but superAdmin), at least one; duplicates dropped. */
+/** Roles a tenant user may hold (docs/decisions.md 37: every role but superAdmin), at least one; duplicates dropped. */
 const rolesField = (message: string) =>
   z
     .array(z.enum(SELECTABLE_ROLES, { error: USER_MSG.roleValue }), { error: message })
@@ -40,7 +40,7 @@ const MAX_ID = 2147483647;
 /** Tenant select of the superAdmin's forms; null or missing means "not chosen". */
 const tenantChoice = (message: string) => z.number({ error: message }).int(message).positive(message).max(MAX_ID, message).nullable().optional();
 
-/** The Add New User dialog (spec §2, §5). `tenantId` is read only from a superAdmin. */
+/** The Add New User dialog (docs/web.md "Pages of web I", docs/product.md "Validation"). `tenantId` is read only from a superAdmin. */
 export const createUserBody = z.strictObject({
   tenantId: tenantChoice(MSG.selectTenant),
   name: requiredText(MSG.fullName),
@@ -51,7 +51,7 @@ export const createUserBody = z.strictObject({
 export type CreateUserBody = z.infer<typeof createUserBody>;
 
 /**
- * User edit (spec §2 User detail). Name comes as `name` or as firstName + lastName
+ * User edit (docs/web.md "Pages of web I" User detail). Name comes as `name` or as firstName + lastName
  * (those win when both are sent). `tenantName` is derived from tenantId and ignored.
  */
 export const updateUserBody = z.strictObject({

@@ -139,7 +139,7 @@ async function openPostgres(url: string): Promise<Database> {
     connectionTimeoutMillis: 10_000,
     options: PARALLEL_OFF,
   });
-  // An idle client losing its connection must not crash the process (security guide rule 9).
+  // An idle client losing its connection must not crash the process (docs/decisions.md 39, rule 9).
   pool.on('error', (err) => console.error('postgres pool error:', err.message));
   // Transactions take a pooled client through the gate (drizzle calls pool.connect() per transaction);
   // reads may hold at most 6 of the 10 connections while ingestion is busy.

@@ -25,7 +25,7 @@ export function scopeSettings(scope: Scope): string {
 /**
  * Runs `fn` in one transaction as the non-superuser application role with the
  * scope's tenant set, so row-level security filters every statement even if a
- * query forgets its tenant condition (security guide rules 1-2).
+ * query forgets its tenant condition (docs/decisions.md 39, rules 1-2).
  */
 export async function inScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {

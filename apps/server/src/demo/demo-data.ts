@@ -1,4 +1,4 @@
-/** Names and numbers of the demo tenant (decisions.md §1): realistic, fixed, readable in one place. */
+/** Names and numbers of the demo tenant (docs/decisions.md 11): realistic, fixed, readable in one place. */
 
 export const DEMO_TENANT = {
   name: 'Northwind Security',

@@ -13,7 +13,7 @@ export interface SeededDemo {
 }
 
 /**
- * Seeds the demo (decisions.md §1) when the database has no tenant yet, in one transaction,
+ * Seeds the demo (docs/decisions.md 11) when the database has no tenant yet, in one transaction,
  * set-based. An advisory lock makes a second process starting at the same time wait and
  * then find the tenant, so the demo is never seeded twice. Returns null when not seeded.
  */

@@ -6,7 +6,7 @@ import { demoBanner, seedDemo } from './demo-seed.ts';
 import { startDemoSimulator } from './demo-simulator.ts';
 
 /**
- * At start (decisions.md §1): seeds the demo on an empty database (SEED=demo) and prints the
+ * At start (docs/decisions.md 11): seeds the demo on an empty database (SEED=demo) and prints the
  * URL and sign-ins; with SIMULATOR=on, once the server listens, keeps the demo tenant's devices
  * alive through signed webhooks to this very server. Returns the simulator's stop function.
  */
@@ -17,7 +17,7 @@ export const demoStartup: StartupTask = async (deps, app) => {
     const signInsFile = path.join(deps.config.dataDir, 'demo-sign-ins.txt');
     if (demo) {
       deps.log.info({ ms: Date.now() - started }, 'demo seeded');
-      // The console shows the sign-ins (decisions.md §1); the file keeps them for later starts.
+      // The console shows the sign-ins (docs/decisions.md 11); the file keeps them for later starts.
       const banner = demoBanner(deps.config.publicUrl, demo);
       mkdirSync(deps.config.dataDir, { recursive: true });
       writeFileSync(signInsFile, banner, { mode: 0o600 });

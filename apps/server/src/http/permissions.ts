@@ -1,7 +1,7 @@
 import type { Role } from '@vigil/contracts';
 
 /**
- * decisions.md §8 as data: which roles may do each action. Every registered
+ * docs/decisions.md 37 as data: which roles may do each action. Every registered
  * route names one of these (or 'public'); the route guard test checks it.
  */
 export const PERMISSIONS = {
@@ -49,7 +49,7 @@ export function allows(permission: Permission, p: Principal): boolean {
   if (permission === 'public' || permission === 'self') return true;
   if (permission === 'onboarding') return !hasTenant(p) ? !isSuperAdmin(p) : p.roles.includes('Admin');
   const allowed: readonly Role[] = PERMISSIONS[permission];
-  // A user with no tenant reaches only its profile, tenant creation and billing (decisions.md §8).
+  // A user with no tenant reaches only its profile, tenant creation and billing (docs/decisions.md 37).
   if (!hasTenant(p) && !isSuperAdmin(p)) return false;
   return p.roles.some((r) => allowed.includes(r));
 }

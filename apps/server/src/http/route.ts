@@ -53,7 +53,7 @@ export interface RouteOptions<E extends Endpoint> {
    */
   shareIdenticalReads?: boolean;
   /**
-   * A creation that found nothing to hold answers 200 with `{data: {error, msg}}` (decisions §6)
+   * A creation that found nothing to hold answers 200 with `{data: {error, msg}}` (docs/decisions.md 30)
    * although the endpoint's status is 201: when the handler's `data` holds an `error`, the status
    * becomes 200 once the answer is serialized (through the endpoint's response schema).
    */

@@ -3,7 +3,7 @@ import { applyOfflineAlertRules } from '../modules/alerts/index.ts';
 import { runTickOnce, type Job } from './scheduler.ts';
 
 /**
- * Device Offline alerts (decisions §6): every 5 s, and soon after each device
+ * Device Offline alerts (docs/decisions.md 29): every 5 s, and soon after each device
  * status change, open alerts for uncovered offline devices and resolve alerts
  * whose devices are all back. Each tick runs in one process only (job_runs claim);
  * the rules also take an advisory lock, so overlapping ticks never double-open.

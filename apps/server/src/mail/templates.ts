@@ -66,6 +66,6 @@ export function invitationMail(opts: { name: string; link: string; tenantName: s
   );
 }
 
-/** Link of a mailed token: `{PUBLIC_URL}/auth/<page>?token=...` (decisions.md §3). */
+/** Link of a mailed token: `{PUBLIC_URL}/auth/<page>?token=...` (docs/decisions.md 21). */
 export const tokenLink = (publicUrl: string, page: 'verify-email' | 'password-confirmation', token: string) =>
   `${publicUrl}/auth/${page}?token=${encodeURIComponent(token)}`;

@@ -8,7 +8,7 @@ const ISSUER = 'vigil';
 const AUDIENCE = 'vigil-api';
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 
-/** Access JWTs (decisions.md §3): HS256 pinned, 15 minutes, iss/aud/exp checked. */
+/** Access JWTs (docs/decisions.md 20): HS256 pinned, 15 minutes, iss/aud/exp checked. */
 export interface AccessTokens {
   sign(p: Principal): Promise<string>;
   /** The principal, or null for any invalid, expired or foreign token. */
@@ -24,7 +24,7 @@ export function createAccessTokens(appSecret: string, clock: Clock): AccessToken
    * A token is the same signed text on every request of its 15 minutes; checking its HMAC again each
    * time cost ~7 % of the server's CPU under list load (WebCrypto's per-call overhead, plus a trip
    * through the thread pool). A token seen valid stays valid until its `exp` (the key never changes
-   * within the process and access tokens are not revocable, decisions.md §3), so only the expiry is
+   * within the process and access tokens are not revocable, docs/decisions.md 20), so only the expiry is
    * checked again, with jose's own rule. Invalid tokens are not kept.
    */
   const verified = new Map<string, { principal: Principal; exp: number }>();

@@ -5,7 +5,7 @@ import { oneTimeTokens } from '../db/schema/index.ts';
 
 export type OneTimePurpose = 'verify' | 'reset' | 'invite';
 
-/** Lifetimes of mailed tokens (decisions.md §3). */
+/** Lifetimes of mailed tokens (docs/decisions.md 21). */
 export const ONE_TIME_TTL_MS: Record<OneTimePurpose, number> = {
   verify: 24 * 3600_000,
   reset: 3600_000,

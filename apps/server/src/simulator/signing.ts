@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
-/** One device's report in a `devices.reported` message (decisions.md §4). */
+/** One device's report in a `devices.reported` message (docs/decisions.md 24). */
 export interface DeviceReportBody {
   externalId: string;
   name: string;
@@ -41,5 +41,5 @@ export function signWebhook(secret: string, payload: unknown, opts: { id?: strin
 export const devicesReported = (devices: DeviceReportBody[]) => ({ type: 'devices.reported', data: { devices } });
 export const deviceRemoved = (externalId: string) => ({ type: 'device.removed', data: { externalId } });
 
-/** The webhook URL of a portal on a server (decisions.md §4). */
+/** The webhook URL of a portal on a server (docs/decisions.md 23). */
 export const webhookUrlOf = (baseUrl: string, portalId: number) => `${baseUrl.replace(/\/$/, '')}/v0/webhooks/portals/${portalId}`;

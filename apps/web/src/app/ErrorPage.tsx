@@ -32,7 +32,7 @@ function Oops({ text }: { text: string }) {
   );
 }
 
-/** Error element of the router: any route error (spec §2). */
+/** Error element of the router: any route error (docs/web.md "Routes"). */
 export function ErrorPage() {
   return <Oops text={errorText(useRouteError())} />;
 }

@@ -1,2 +1,2 @@
-/** The error page's heading (spec §2), kept apart so the lazy error route can use it without the page. */
+/** The error page's heading (docs/web.md "Routes"), kept apart so the lazy error route can use it without the page. */
 export const OOPS = 'Oops! Sorry, an unexpected error has occurred.';

@@ -2,7 +2,7 @@ import type { SerializedError } from '@reduxjs/toolkit';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { NETWORK_ERROR, STATUS_MESSAGES, UNEXPECTED_ERROR } from '@vigil/contracts';
 
-/** The text an error body carries, if any: plain text, `{error: "..."}` or `{error: {msg}}` (spec §8). */
+/** The text an error body carries, if any: plain text, `{error: "..."}` or `{error: {msg}}` (docs/product.md "Messages"). */
 export function bodyMessage(body: unknown): string | undefined {
   if (typeof body === 'string') return body.trim() || undefined;
   if (!body || typeof body !== 'object') return undefined;

@@ -1,6 +1,6 @@
 /** Links to the case and portal pages, with the navigation state those pages read; used by every list that opens them. */
 
-/** Navigation state of a case link (spec §2: customerName and customerId). */
+/** Navigation state of a case link (docs/web-pages.md "Pages": customerName and customerId). */
 export interface CaseLinkState {
   customerName: string;
   customerId: number;

@@ -3,7 +3,7 @@ import { LIMITS } from '@vigil/contracts';
 
 export const SEARCH_DEBOUNCE_MS = 200;
 
-/** The text to query for, or '' when it is shorter than the minimum (spec §5: 2+ characters). */
+/** The text to query for, or '' when it is shorter than the minimum (docs/product.md "Validation": 2+ characters). */
 export function searchTermOf(text: string): string {
   const trimmed = text.trim();
   return trimmed.length >= LIMITS.searchMinChars ? trimmed : '';

@@ -6,7 +6,7 @@ export const createdAt = () => tstz('created_at').notNull().defaultNow();
 export const updatedAt = () => tstz('updated_at').notNull().defaultNow();
 /**
  * Every tenant-scoped table leads with tenant_id and puts it in its primary key,
- * unique constraints and foreign keys (decisions.md §1: distributable by tenant).
+ * unique constraints and foreign keys (docs/decisions.md 13: distributable by tenant).
  * Row-level security is applied to every table that has this column (db/security.ts).
  */
 export const tenantId = () => integer('tenant_id').notNull();

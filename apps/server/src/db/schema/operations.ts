@@ -7,7 +7,7 @@ import { devices, portals } from './monitoring.ts';
 const portalFk = (t: { tenantId: any; portalId: any }) =>
   foreignKey({ columns: [t.tenantId, t.portalId], foreignColumns: [portals.tenantId, portals.id] });
 
-/** Service case; case_type is its status code 0..4 (spec §4). */
+/** Service case; case_type is its status code 0..4 (docs/product.md "Codes and states"). */
 export const cases = pgTable(
   'cases',
   {
@@ -58,7 +58,7 @@ export const comments = pgTable(
     id: serial('id').notNull(),
     caseId: integer('case_id').notNull(),
     userId: integer('user_id').notNull().references(() => users.id),
-    /** Sanitized HTML (decisions.md §6 allow-list). */
+    /** Sanitized HTML (docs/decisions.md 31 allow-list). */
     content: text('content').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -9,7 +9,7 @@ import { firstPageWithTotal, keptAlertTotal, portalNotDeleted, runKeptTotal } fr
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, type PagePlan, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from '../../db/sql-list.ts';
 
-/** Alert age after which an open alert shows the error dot (decisions §6). */
+/** Alert age after which an open alert shows the error dot (docs/decisions.md 29). */
 export const ALERT_ESCALATION_HOURS = 24;
 
 interface AlertRow {

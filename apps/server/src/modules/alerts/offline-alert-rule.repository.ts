@@ -20,7 +20,7 @@ export const lockAlertRules = (tx: Tx) => tx.execute(sql`select pg_advisory_xact
 export const OPEN_OFFLINE_ALERT = sql`a.alert_type = ${DEVICE_OFFLINE_ALERT} and a.resolved_at is null`;
 
 /**
- * The "Device Offline" rules of decisions §6, over every tenant, in one transaction and one
+ * The "Device Offline" rules of docs/decisions.md 29, over every tenant, in one transaction and one
  * statement:
  * 1. an open type-0 alert none of whose devices is still offline (back online, removed, or of a
  *    deleted portal) is resolved;

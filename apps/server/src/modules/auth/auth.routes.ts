@@ -30,7 +30,7 @@ const STRICT = {
 /** The services log through the request's logger, so sign-in records carry the request id. */
 const withRequestLog = (deps: AppDeps, req: FastifyRequest): AppDeps => ({ ...deps, log: req.log });
 
-/** Accounts and sessions under /v0/auth (decisions.md §3). */
+/** Accounts and sessions under /v0/auth (docs/decisions.md 20). */
 export const authModule: AppModule = (app, deps) => {
   // The contracts give every body a schema, so `body` is defined (route() types bodies as optional).
   route(app, deps, ep.register, {

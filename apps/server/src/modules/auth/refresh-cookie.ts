@@ -4,7 +4,7 @@ import { REFRESH_TOKEN_TTL_MS } from './sessions.ts';
 
 /**
  * The refresh token as an httpOnly, SameSite=Strict cookie scoped to /v0/auth
- * (decisions.md §3): script cannot read it, other sites cannot send it, and only
+ * (docs/decisions.md 20): script cannot read it, other sites cannot send it, and only
  * refresh and logout ever receive it.
  */
 export const REFRESH_COOKIE = 'vigil_refresh';

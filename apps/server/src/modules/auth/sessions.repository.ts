@@ -5,7 +5,7 @@ import { refreshTokens, tenants, users } from '../../db/schema/index.ts';
 import type { Principal } from '../../http/permissions.ts';
 import { hashToken } from '../../security/one-time-tokens.repository.ts';
 
-/** Refresh tokens live 30 days (decisions.md §3); each use replaces the token, not the family's end. */
+/** Refresh tokens live 30 days (docs/decisions.md 20); each use replaces the token, not the family's end. */
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
 
 /** A user as token claims need it, with what decides whether it may hold a session. */

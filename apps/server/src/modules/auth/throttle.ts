@@ -6,7 +6,7 @@ import { blockedUntilOf, clearFailures, countFailure, setBlockedUntil } from './
 export { clearFailures } from './throttle.repository.ts';
 
 /**
- * Sign-in throttling (security guide rule 5): growing delays per account and per IP,
+ * Sign-in throttling (docs/decisions.md 39, rule 5): growing delays per account and per IP,
  * stored in `login_throttle` so every process sees the same state. Never a permanent
  * lockout: the delay is capped and failures are forgotten after a quiet hour.
  */

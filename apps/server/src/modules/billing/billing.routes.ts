@@ -10,7 +10,7 @@ import { createSandboxProvider } from './providers/sandbox.ts';
 import { createStripeProvider } from './providers/stripe.ts';
 import { registerSandboxCheckout } from './sandbox-checkout.ts';
 
-/** The provider chosen by PAYMENTS (decisions.md §1, §7). */
+/** The provider chosen by PAYMENTS (docs/decisions.md 14, 34). */
 export function createPaymentProvider(deps: AppDeps): PaymentProvider {
   if (deps.config.payments === 'stripe') {
     const { secretKey, webhookSecret, apiBase, publishableKey } = deps.config.stripe;
@@ -20,7 +20,7 @@ export function createPaymentProvider(deps: AppDeps): PaymentProvider {
 }
 
 /**
- * Billing (decisions.md §7): subscribe through a hosted checkout or (Stripe with a publishable key)
+ * Billing (docs/decisions.md 34): subscribe through a hosted checkout or (Stripe with a publishable key)
  * the app's card dialog, confirm either server-side, list records, follow portal count.
  */
 export const billingModule: AppModule = async (app, deps) => {

@@ -39,7 +39,7 @@ export async function fulfilVerified(deps: AppDeps, principal: Principal, found:
 }
 
 /**
- * Applies a verified provider event once (security guide rule 8): its id is recorded in
+ * Applies a verified provider event once (docs/decisions.md 39, rule 8): its id is recorded in
  * `payment_events` in the same transaction as its effects, so a replay changes nothing.
  * Answers whether it was a duplicate.
  */

@@ -1,7 +1,7 @@
 import sanitizeHtml from 'sanitize-html';
 
 /**
- * The comment allow-list (decisions §6): paragraphs, line breaks, bold, italic,
+ * The comment allow-list (docs/decisions.md 31): paragraphs, line breaks, bold, italic,
  * underline, strike, lists, code, and links with http/https/mailto only, which
  * open in a new tab without access to the opener. Any other tag is dropped with
  * its text kept; script/style-like elements are dropped with their content.

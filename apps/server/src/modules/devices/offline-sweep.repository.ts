@@ -3,7 +3,7 @@ import { queryRows, type Executor } from '../../db/client.ts';
 import { OFFLINE, ONLINE } from '../../db/codes.ts';
 
 /**
- * Offline sweep (decisions.md §5): a device online with no report for its tenant's
+ * Offline sweep (docs/decisions.md 26): a device online with no report for its tenant's
  * `heartbeat_timeout` minutes goes offline AT `last_report_at + timeout` (not at the
  * time the sweep notices), so history and reliability do not depend on when the
  * sweep ran. Set-based across all tenants, in batches; idempotent (a device already

@@ -5,7 +5,7 @@ import { keptDeviceColumns } from '../../db/kept-counts.ts';
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 
 /**
- * Live-event rows (decisions.md §5): one per live portal with offline devices, offlineSince =
+ * Live-event rows (docs/decisions.md 28): one per live portal with offline devices, offlineSince =
  * the earliest status_since among them. `tenantId` undefined = every tenant (superAdmin).
  */
 

@@ -8,7 +8,7 @@ import { registerLiveStream } from './live-stream.ts';
 /** The hub of each app (by its deps), for tests and diagnostics (connected client count). */
 export const liveHubs = new WeakMap<AppDeps, LiveHub>();
 
-/** Live events: the list, stream tickets and the Server-Sent Events stream (decisions.md §5). */
+/** Live events: the list, stream tickets and the Server-Sent Events stream (docs/decisions.md 28). */
 export const liveEventsModule: AppModule = (app, deps) => {
   const hub = new LiveHub(deps);
   hub.start();

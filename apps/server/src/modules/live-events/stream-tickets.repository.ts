@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, lt, or, isNotNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { streamTickets } from '../../db/schema/index.ts';
 
-/** A ticket opens one EventSource within this time (decisions.md §5: short-lived, single use). */
+/** A ticket opens one EventSource within this time (docs/decisions.md 28: short-lived, single use). */
 export const STREAM_TICKET_TTL_MS = 60_000;
 
 const hashOf = (ticket: string) => createHash('sha256').update(ticket).digest('base64url');

@@ -77,7 +77,7 @@ describe('POST /customers (Add Portal)', () => {
   });
 });
 
-describe('the 402 rule (decisions.md §7)', () => {
+describe('the 402 rule (docs/decisions.md 36)', () => {
   async function adminOf(fields: Parameters<typeof createTenant>[1]) {
     return createUser(t, { tenant: await createTenant(t, fields), roles: ['Admin'] });
   }

@@ -112,7 +112,7 @@ export async function findPortal(executor: Executor, scope: Scope, id: number): 
   return row;
 }
 
-/** What decides whether the tenant may add a portal (decisions.md §7); locks the tenant row so two creations count right. */
+/** What decides whether the tenant may add a portal (docs/decisions.md 36); locks the tenant row so two creations count right. */
 export async function lockTenantForNewPortal(
   executor: Executor,
   tenantId: number,

@@ -10,11 +10,11 @@ import * as repo from './portals.repository.ts';
 import { toIso } from '../../db/sql-fragments.ts';
 
 const DAY_MS = 86_400_000;
-/** Reliability Score column window (decisions.md §5): the last 30 days. */
+/** Reliability Score column window (docs/decisions.md 27): the last 30 days. */
 const RELIABILITY_WINDOW_MS = 30 * DAY_MS;
 /** How long a rotated-out secret keeps verifying, so the device cloud can switch without losing messages. */
 export const PREVIOUS_SECRET_GRACE_MS = DAY_MS;
-/** Subscription states that allow adding portals (decisions.md §7). */
+/** Subscription states that allow adding portals (docs/decisions.md 36). */
 const PAYING_STATUSES = new Set(['trialing', 'active']);
 
 export const webhookUrlOf = (deps: AppDeps, portalId: number) => `${deps.config.publicUrl}/v0/webhooks/portals/${portalId}`;

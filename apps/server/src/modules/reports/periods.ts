@@ -1,7 +1,7 @@
 import { REPORT_PERIODS } from '@vigil/contracts';
 
 /**
- * Report periods (decisions.md §6): this week / month / quarter / year, calendar-aligned in
+ * Report periods (docs/decisions.md 33): this week / month / quarter / year, calendar-aligned in
  * the tenant's IANA time zone, from the period's first local midnight to now. Weeks are ISO
  * weeks (Monday first). Pure functions over Intl, so DST changes are handled by the platform.
  */

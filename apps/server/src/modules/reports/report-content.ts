@@ -8,7 +8,7 @@ import { caseFigures, deviceStatusCounts, tenantReportSettings, type PortalRef }
 export const TOP_OFFLINE_LIMIT = 10;
 
 /**
- * Computes a report's content for its period as it stands at `now` (decisions.md §6): only
+ * Computes a report's content for its period as it stands at `now` (docs/decisions.md 33): only
  * the sections named in `config` (0 open cases, 1 portal pulse, 2 reliability).
  */
 export async function computeReportContent(

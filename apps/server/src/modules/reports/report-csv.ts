@@ -4,7 +4,7 @@ import { formatLocalDate } from './periods.ts';
 /**
  * A report as CSV (RFC 4180: CRLF lines, fields quoted when they hold a comma, quote or line
  * break, quotes doubled). Text cells that a spreadsheet would run as a formula (starting with
- * = + - @, tab or CR) are prefixed with a single quote (security guide rule 4). Numbers are
+ * = + - @, tab or CR) are prefixed with a single quote (docs/decisions.md 39, rule 4). Numbers are
  * written as numbers: they come from the server, never from user input.
  */
 

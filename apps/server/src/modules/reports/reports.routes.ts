@@ -15,7 +15,7 @@ async function sendFile(reply: FastifyReply, content: ReportContent, tenantName:
   return file;
 }
 
-/** Reports (decisions.md §6): saved configs per customer, computed when read, exported to CSV and PDF. */
+/** Reports (docs/decisions.md 33): saved configs per customer, computed when read, exported to CSV and PDF. */
 export const reportsModule: AppModule = (app, deps) => {
   const now = () => deps.clock.now();
 

@@ -10,7 +10,7 @@ import { condsOf, inProgressAt, rolledDayParts } from './rollup-query.repository
  */
 
 const DAY_MS = 86_400_000;
-/** The window kept: the Portals list's Reliability Score column and Pulse's default (decisions.md §5). */
+/** The window kept: the Portals list's Reliability Score column and Pulse's default (docs/decisions.md 27). */
 export const KEPT_WINDOW_MS = 30 * DAY_MS;
 /**
  * How long before the job's run the base instant T lies. A period that starts before T but is

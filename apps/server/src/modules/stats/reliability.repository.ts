@@ -5,7 +5,7 @@ import { rolledScoresByPortal, rolledScoreTotal, rolledUntil } from './rollup-qu
 import { OFFLINE, ONLINE } from '../../db/codes.ts';
 
 /**
- * Reliability (decisions.md §5): online device-seconds / observed device-seconds x 100 over a
+ * Reliability (docs/decisions.md 27): online device-seconds / observed device-seconds x 100 over a
  * window, one decimal (half up), -1 when nothing was observed.
  *
  * Everything is computed from `device_status_periods`: each period is clipped to the window,

@@ -2,7 +2,7 @@ import { DEVICE_TYPES, statsEndpoints } from '@vigil/contracts';
 import { route, tenantOf, type AppModule } from '../../http/route.ts';
 import { customerDeviceSummary, customerStats, deviceStatsPage, pulseSummary, typeTotals, windowOf } from './stats.service.ts';
 
-/** Pulse and portal statistics (decisions.md §5; every role reads, superAdmin across tenants). */
+/** Pulse and portal statistics (docs/decisions.md 27; every role reads, superAdmin across tenants). */
 export const statsModule: AppModule = (app, deps) => {
   route(app, deps, statsEndpoints.pulseSummary, {
     permission: 'monitoring:read',

@@ -7,7 +7,7 @@ import { findPortal, statusCounts, tenantGoalScore, typeTotals } from './stats.r
 /** What the routes serve as the repository answers it. */
 export { deviceStatsPage, typeTotals } from './stats.repository.ts';
 
-/** Default reliability window (decisions.md §5): the last 30 days up to now. */
+/** Default reliability window (docs/decisions.md 27): the last 30 days up to now. */
 export const DEFAULT_WINDOW_MS = 30 * 86_400_000;
 
 /** The window of a stats call: `to` defaults to now, `from` to 30 days before `to`. */

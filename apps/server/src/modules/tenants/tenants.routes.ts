@@ -4,7 +4,7 @@ import { hasTenant, isSuperAdmin } from '../../http/permissions.ts';
 import { route, type AppModule } from '../../http/route.ts';
 import * as service from './tenants.service.ts';
 
-/** /v0/api/tenants (decisions.md §7, §8). Billing's checkout routes live in the billing module. */
+/** /v0/api/tenants (docs/decisions.md 36, 37). Billing's checkout routes live in the billing module. */
 export const tenantsModule: AppModule = (app, deps) => {
   route(app, deps, tenantsEndpoints.list, {
     permission: 'tenants:manage',

@@ -10,7 +10,7 @@ import * as repo from './tenants.repository.ts';
 /** What the routes serve as the repository answers it. */
 export { listTenantOptions, listTenants } from './tenants.repository.ts';
 
-/** Commercial terms (free portals, free tier, discount) are the platform's to set (decisions.md §7). */
+/** Commercial terms (free portals, free tier, discount) are the platform's to set (docs/decisions.md 36). */
 export function refusePlatformFields(principal: Principal, body: Partial<Record<(typeof PLATFORM_TENANT_FIELDS)[number], unknown>>): void {
   if (isSuperAdmin(principal)) return;
   if (PLATFORM_TENANT_FIELDS.some((f) => body[f] !== undefined)) throw forbidden(TENANT_MSG.platformFieldsOnly);

@@ -3,7 +3,7 @@ import { route, type AppModule } from '../../http/route.ts';
 import { sendInvitation } from './users.invitation.ts';
 import * as service from './users.service.ts';
 
-/** /v0/api/users: superAdmin over every tenant, Admin over its own (decisions.md §8); others 403. */
+/** /v0/api/users: superAdmin over every tenant, Admin over its own (docs/decisions.md 37); others 403. */
 export const usersModule: AppModule = (app, deps) => {
   route(app, deps, usersEndpoints.list, {
     permission: 'users:manage',

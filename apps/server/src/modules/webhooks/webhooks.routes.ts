@@ -4,7 +4,7 @@ import { AppError } from '../../http/errors.ts';
 import { route, type AppModule } from '../../http/route.ts';
 import { ingestWebhook } from './ingest.service.ts';
 
-/** decisions.md §2: webhook bodies up to 5 MiB (5,000 devices per message). */
+/** docs/decisions.md 18: webhook bodies up to 5 MiB (5,000 devices per message). */
 export const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
 
 /**
@@ -29,7 +29,7 @@ export const webhooksModule: AppModule = async (app, deps) => {
       handler: async ({ params, req }) => {
         const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         const result = await ingestWebhook(deps, { portalParam: params.id, headers: req.headers, raw }).catch((err: unknown) => {
-          // Failed access checks are logged (security guide rule 10); never the signature or the body.
+          // Failed access checks are logged (docs/decisions.md 39, rule 10); never the signature or the body.
           if (err instanceof AppError && err.status === 401) req.log.warn({ portal: params.id, webhookId: req.headers['webhook-id'] }, 'webhook rejected');
           throw err;
         });

@@ -7,7 +7,7 @@ import { useLazyRecentAlertsQuery } from './api.ts';
 const AlarmsPanel = lazy(() => import('./AlarmsPanel.tsx'));
 
 /**
- * 'Alarms' (spec §2): fetches the five most recent alerts every time it opens;
+ * 'Alarms' (docs/web.md "Shell"): fetches the five most recent alerts every time it opens;
  * no pagination; 'No alerts' when empty or on failure (logged).
  */
 export function AlarmsDropdown() {

@@ -11,7 +11,7 @@ import { SideNav } from './SideNav.tsx';
 const NavDrawer = lazy(() => import('./NavDrawer.tsx'));
 
 /**
- * The dashboard shell (spec §2): side navigation 80/250 px, collapsible and hideable;
+ * The dashboard shell (docs/web.md "Shell"): side navigation 80/250 px, collapsible and hideable;
  * at 769 px and below a 95vw drawer closed by tapping outside; sticky header.
  */
 export default function DashboardLayout() {

@@ -6,7 +6,7 @@ import { alertHidden } from '../../lib/state/uiSlices.ts';
 
 export const BANNER_HIDE_MS = 3000;
 
-/** The global alert banner (spec §2): shown while isShowAlert, hides after 3 s or on close. */
+/** The global alert banner (docs/web.md "Shell"): shown while isShowAlert, hides after 3 s or on close. */
 export function GlobalBanner() {
   const { isShowAlert, alarmContent, alertId } = useAppSelector((s) => s.pageInfo);
   const dispatch = useAppDispatch();

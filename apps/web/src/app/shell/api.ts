@@ -8,7 +8,7 @@ export interface RecentAlert {
   offlineCount: number;
 }
 
-/** The header's alarm calls (decisions.md §2 names their paths). Failures are silent: logged, empty list. */
+/** The header's alarm calls (docs/decisions.md 19 names their paths). Failures are silent: logged, empty list. */
 export const shellApi = api.injectEndpoints({
   endpoints: (build) => ({
     recentAlerts: build.query<RecentAlert[], void>({

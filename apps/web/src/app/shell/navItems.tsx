@@ -8,7 +8,7 @@ export interface NavItem {
   icon: ReactNode;
 }
 
-/** Side navigation by role (spec §2): Tenants (superAdmin) or Pulse first; Users for superAdmin/Admin. */
+/** Side navigation by role (docs/web.md "Shell"): Tenants (superAdmin) or Pulse first; Users for superAdmin/Admin. */
 export function navItemsFor(roles: readonly Role[]): NavItem[] {
   const superAdmin = roles.includes('superAdmin');
   const items: NavItem[] = [

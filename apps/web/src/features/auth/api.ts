@@ -4,7 +4,7 @@ import { api, request, type RequestBodyOf } from '../../lib/api/apiSlice.ts';
 
 type E = typeof authEndpoints;
 
-/** Auth calls (decisions.md §3). Login and refresh also set the httpOnly refresh cookie. */
+/** Auth calls (docs/decisions.md 20). Login and refresh also set the httpOnly refresh cookie. */
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
     login: build.mutation<ResponseOf<E['login']>, RequestBodyOf<E['login']>>({

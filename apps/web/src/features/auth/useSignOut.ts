@@ -6,7 +6,7 @@ import { api } from '../../lib/api/apiSlice.ts';
 import { useLogoutMutation } from './api.ts';
 import { signedOut } from '../../lib/session/authSlice.ts';
 
-/** Logout (spec §4): tell the server, clear auth state and cached data, go to the root. */
+/** Logout (docs/web.md "Session"): tell the server, clear auth state and cached data, go to the root. */
 export function useSignOut() {
   const [logout] = useLogoutMutation();
   const dispatch = useAppDispatch();

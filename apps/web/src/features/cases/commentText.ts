@@ -2,7 +2,7 @@ import DOMPurify from 'dompurify';
 
 /**
  * Whether the editor holds nothing worth saving: empty, or only empty paragraphs
- * (`<p></p>`, `<p><br></p>`, whitespace / &nbsp;). Save is disabled then (spec §4).
+ * (`<p></p>`, `<p><br></p>`, whitespace / &nbsp;). Save is disabled then (docs/product.md "Codes and states").
  */
 export function isEmptyComment(html: string | null | undefined): boolean {
   if (!html) return true;
@@ -24,7 +24,7 @@ export function initialsOf(name: string): string {
     .join('');
 }
 
-/** The allow-list of decisions.md §6, enforced again in the browser before rendering. */
+/** The allow-list of docs/decisions.md 31, enforced again in the browser before rendering. */
 const ALLOWED_TAGS = ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'strike', 'ul', 'ol', 'li', 'a', 'code'];
 
 export function sanitizeComment(html: string): string {

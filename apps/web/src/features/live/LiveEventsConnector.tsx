@@ -10,7 +10,7 @@ import { alertBannerText, reconnectDelay, streamUrl, throttle, type LiveAlert } 
 const REFRESH_MS = 750;
 
 /**
- * The live-events connection of the dashboard (decisions.md §5): a ticket from
+ * The live-events connection of the dashboard (docs/decisions.md 28): a ticket from
  * POST /live-events/ticket, then an EventSource on the stream; on error a fresh ticket.
  * Device changes refetch what shows them (live events, counts, donuts, device tables:
  * RTK Query invalidation, no reload); a new offline alert raises the global banner.

@@ -18,7 +18,7 @@ describe('portal formatters', () => {
   });
 });
 
-describe('Device Count rule (decisions.md §9: validate, never clamp)', () => {
+describe('Device Count rule (docs/decisions.md 38: validate, never clamp)', () => {
   it.each([0, -3, 1.5, null, undefined, ''])('rejects %j with the spec message', async (value) => {
     await expect(deviceCountRule.validator(null, value)).rejects.toThrow(MSG.deviceCount);
   });

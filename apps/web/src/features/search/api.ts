@@ -6,7 +6,7 @@ export interface CustomerOption {
   name?: string | null;
 }
 
-/** The customer search of the header and the Search page (decisions.md §2 names its path). Failures are silent: logged, empty list. */
+/** The customer search of the header and the Search page (docs/decisions.md 19 names its path). Failures are silent: logged, empty list. */
 export const searchApi = api.injectEndpoints({
   endpoints: (build) => ({
     searchCustomers: build.query<CustomerOption[], string>({

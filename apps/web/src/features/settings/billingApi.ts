@@ -3,7 +3,7 @@ import { api, request, type RequestBodyOf } from '../../lib/api/apiSlice.ts';
 
 type E = typeof billingEndpoints;
 
-/** Subscription calls (decisions.md §7): hosted checkout or card dialog, then a server-side confirmation. */
+/** Subscription calls (docs/decisions.md 35): hosted checkout or card dialog, then a server-side confirmation. */
 export const billingApi = api.injectEndpoints({
   endpoints: (build) => ({
     registerWithSubscription: build.mutation<ResponseOf<E['registerWithSubscription']>, RequestBodyOf<E['registerWithSubscription']>>({

@@ -7,7 +7,7 @@ import { tokensReceived } from '../../lib/session/authSlice.ts';
 
 /**
  * The card dialog's end once the server confirmed the payment with Stripe: the activated
- * session (its token carries the tenant), the spec §8 toast, then Pulse, as the hosted
+ * session (its token carries the tenant), the docs/product.md "Messages" toast, then Pulse, as the hosted
  * checkout's return does (useCheckoutReturn).
  */
 export function usePaymentDone(): (accessToken: string | undefined) => void {

@@ -3,7 +3,7 @@ import { tokensReceived } from './authSlice.ts';
 
 /**
  * A deliberate logout in progress: the session guard then stays quiet instead of
- * redirecting to sign-in, so logout lands on the root (spec §4). Not persisted.
+ * redirecting to sign-in, so logout lands on the root (docs/web.md "Session"). Not persisted.
  */
 const sessionSlice = createSlice({
   name: 'session',

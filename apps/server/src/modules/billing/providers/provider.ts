@@ -1,5 +1,5 @@
 /**
- * The payment provider seam (decisions.md §7). The product only ever asks a provider
+ * The payment provider seam (docs/decisions.md 34). The product only ever asks a provider
  * to open a hosted checkout, to tell the state of one (server-side lookup: the browser's
  * redirect flag is never trusted), to set a subscription's quantity, and to verify and
  * parse its webhooks. Two implementations: `sandbox` (local, default) and `stripe`.

@@ -35,7 +35,7 @@ function intentOf(sub: Stripe.Subscription): Pick<CardSubscription, 'intentType'
   throw new ProviderFailure(`subscription ${sub.id} has neither a pending SetupIntent nor an invoice to pay`);
 }
 
-/** Stripe subscriptions created server-side, whose card Stripe Elements collects (decisions.md §7). */
+/** Stripe subscriptions created server-side, whose card Stripe Elements collects (docs/decisions.md 34). */
 export function createStripeCards(stripe: Stripe): CardSubscriptions {
   let product: Promise<string> | undefined;
   const ensureProduct = () =>

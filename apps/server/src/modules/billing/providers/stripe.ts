@@ -14,7 +14,7 @@ export interface StripeOptions {
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
 
 function sdkOptions(apiBase?: string): ConstructorParameters<typeof Stripe>[1] {
-  // Provider calls get a timeout (security guide rule 9); one retry with Stripe's idempotency keys.
+  // Provider calls get a timeout (docs/decisions.md 39, rule 9); one retry with Stripe's idempotency keys.
   const base = { timeout: 20_000, maxNetworkRetries: 1, telemetry: false };
   if (!apiBase) return base;
   const url = new URL(apiBase);
@@ -32,7 +32,7 @@ export function checkoutStateOf(session: Stripe.Checkout.Session): CheckoutState
   };
 }
 
-/** The official SDK (decisions.md §7): subscription checkout with a 30-day trial, lookups, webhooks. */
+/** The official SDK (docs/decisions.md 34): subscription checkout with a 30-day trial, lookups, webhooks. */
 export function createStripeProvider(opts: StripeOptions): PaymentProvider {
   const stripe = new Stripe(opts.secretKey, sdkOptions(opts.apiBase));
   return {

@@ -4,7 +4,7 @@ import { notify } from '../../../lib/notify.ts';
 import { PortalSelect } from '../../../components/PortalSelect.tsx';
 import { useCreateAlertMutation } from '../api.ts';
 
-/** Add Alert (spec §2, §5): Select Type and Select Customer; success 'N devices are added to Alert.' */
+/** Add Alert (docs/web-pages.md "Pages", docs/product.md "Validation"): Select Type and Select Customer; success 'N devices are added to Alert.' */
 export function AddAlertDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<{ alertType?: number; customerId?: number }>();
   const [create, { isLoading }] = useCreateAlertMutation();

@@ -16,7 +16,7 @@ import { tenantOnly } from '../../../lib/tenantOnly.ts';
 import { alertDot, alertTypeLabel } from '../alertStatus.ts';
 import { useAlertDevicesQuery, useAlertQuery, useCreateCaseFromAlertMutation } from '../api.ts';
 
-/** Alert detail (spec §2): its devices with Is In Case; Create New Case (tenant users); View Portal. */
+/** Alert detail (docs/web-pages.md "Pages"): its devices with Is In Case; Create New Case (tenant users); View Portal. */
 export default function AlertDetailPage() {
   const id = Number(useParams().id);
   const location = useLocation();

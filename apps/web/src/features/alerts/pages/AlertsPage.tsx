@@ -16,7 +16,7 @@ import { useAlertsQuery } from '../api.ts';
 import { AddAlertDialog } from '../components/AddAlertDialog.tsx';
 
 /**
- * Alerts (spec §2): Tenant Name (superAdmin), status dot with its word, Customer (a link
+ * Alerts (docs/web-pages.md "Pages"): Tenant Name (superAdmin), status dot with its word, Customer (a link
  * to the alert only for Device Offline alerts), Alert Type, Nr. of Affected Devices.
  */
 export default function AlertsPage() {

@@ -13,7 +13,7 @@ interface ChangePasswordForm {
 }
 
 /**
- * Change Password (spec §5): current, new and confirm must be filled (nothing is
+ * Change Password (docs/product.md "Validation"): current, new and confirm must be filled (nothing is
  * sent otherwise); confirm must match ('Passwords do not match.'). The server ends
  * other sessions and returns fresh tokens, which replace ours.
  */

@@ -9,7 +9,7 @@ interface NewPasswordForm {
   confirmPassword: string;
 }
 
-/** Choose a password from a mailed link (`?token=`): invitations and resets (decisions.md §3). */
+/** Choose a password from a mailed link (`?token=`): invitations and resets (docs/decisions.md 21). */
 export default function PasswordConfirmationPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';

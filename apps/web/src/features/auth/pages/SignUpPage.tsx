@@ -13,7 +13,7 @@ interface SignUpForm {
   confirmPassword: string;
 }
 
-/** Sign up (spec §5): first and last name are sent combined as `name`; success leads to sign-in. */
+/** Sign up (docs/product.md "Validation"): first and last name are sent combined as `name`; success leads to sign-in. */
 export default function SignUpPage() {
   const [register, { isLoading }] = useRegisterMutation();
   const navigate = useNavigate();

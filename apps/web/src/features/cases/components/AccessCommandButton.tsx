@@ -2,7 +2,7 @@ import { ExportOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useCommandPortalUrl } from '../../../lib/api/clientConfigApi.ts';
 
-/** Access Command (spec §2): the deployment's external command portal, in a new tab. */
+/** Access Command (docs/web-pages.md "Pages"): the deployment's external command portal, in a new tab. */
 export function AccessCommandButton() {
   const url = useCommandPortalUrl();
   return (

@@ -5,7 +5,7 @@ import { useCreateCaseMutation } from '../api.ts';
 import { useGoToCreatedCase } from '../caseCreation.ts';
 
 /**
- * Add New Case (spec §2, §5): choose a portal; the case holds its offline devices not
+ * Add New Case (docs/web-pages.md "Pages", docs/product.md "Validation"): choose a portal; the case holds its offline devices not
  * already in an open case. `{data: {error: true, msg}}` shows msg as an error toast.
  */
 export function AddCaseDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

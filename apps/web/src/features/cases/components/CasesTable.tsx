@@ -25,7 +25,7 @@ interface Props {
 }
 
 /**
- * Cases table (spec §2): Tenant Name (superAdmin), Case Id (link carrying customerName
+ * Cases table (docs/web-pages.md "Pages"): Tenant Name (superAdmin), Case Id (link carrying customerName
  * and customerId), Customer Name, Offline Devices, Status, Date Created.
  */
 export function CasesTable({ list, result, superAdmin, emptyText, pager, size = 'middle' }: Props) {

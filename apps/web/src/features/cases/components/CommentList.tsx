@@ -40,7 +40,7 @@ interface Props {
   onDelete: (c: Comment) => void;
 }
 
-/** Comment list (spec §2): initials avatar, name, content, updated time; edit for the author, delete for the author or an Admin. */
+/** Comment list (docs/web-pages.md "Pages"): initials avatar, name, content, updated time; edit for the author, delete for the author or an Admin. */
 export function CommentList({ comments, isLoading, error, userId, isAdmin, onEdit, onDelete }: Props) {
   if (isLoading) return <Skeleton active avatar />;
   if (error) return <Alert type="error" showIcon title="Could not load the comments" description={messageOf(error)} />;

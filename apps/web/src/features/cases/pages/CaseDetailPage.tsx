@@ -14,10 +14,10 @@ import { portalLink, type CaseLinkState } from '../../../lib/links.ts';
 import { AccessCommandButton } from '../components/AccessCommandButton.tsx';
 import { CommentsSection } from '../components/CommentsSection.tsx';
 
-/** The status picker (spec §4): options 1..5 with the status labels; value = caseType + 1. */
+/** The status picker (docs/product.md "Codes and states"): options 1..5 with the status labels; value = caseType + 1. */
 export const STATUS_OPTIONS = CASE_STATUSES.map((label, code) => ({ value: code + 1, label }));
 
-/** Case detail (spec §2): title = customer name; status saved at once; devices; comments. */
+/** Case detail (docs/web-pages.md "Pages"): title = customer name; status saved at once; devices; comments. */
 export default function CaseDetailPage() {
   const id = Number(useParams().id);
   const location = useLocation();

@@ -12,7 +12,7 @@ import { useCasesQuery } from '../api.ts';
 import { AddCaseDialog } from '../components/AddCaseDialog.tsx';
 import { CasesTable } from '../components/CasesTable.tsx';
 
-/** Cases (spec §2): every case of the tenant; filter by status or customer; Add Case for tenant users. */
+/** Cases (docs/web-pages.md "Pages"): every case of the tenant; filter by status or customer; Add Case for tenant users. */
 export default function CasesPage() {
   const auth = useAuth();
   const superAdmin = isSuperAdmin(auth);

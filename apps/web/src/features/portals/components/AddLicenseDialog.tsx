@@ -11,13 +11,13 @@ interface LicenseForm {
   startDate?: Dayjs | null;
 }
 
-/** Device Count rule (decisions.md §9): a validation rule with the spec's message, never a silent clamp. */
+/** Device Count rule (docs/decisions.md 38): a validation rule with the spec's message, never a silent clamp. */
 export const deviceCountRule = {
   validator: (_: unknown, value: unknown) =>
     typeof value === 'number' && Number.isInteger(value) && value >= 1 ? Promise.resolve() : Promise.reject(new Error(MSG.deviceCount)),
 };
 
-/** Add New License (spec §2, §5): Device Type, Terms (1Y..10Y), Device Count (default 1), Start date. */
+/** Add New License (docs/web-pages.md "Pages", docs/product.md "Validation"): Device Type, Terms (1Y..10Y), Device Count (default 1), Start date. */
 export function AddLicenseDialog({ portal, open, onClose }: { portal: { id: number; name: string }; open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<LicenseForm>();
   const [create, { isLoading }] = useCreateLicenseMutation();

@@ -11,7 +11,7 @@ import { useCreatePortalMutation } from '../api.ts';
 export const API_KEY_HELP_URL = '/dashboards/help#api-key';
 
 /**
- * Add Portal (spec §2): Customer Name and API Key, width 726, a help link to the API-key
+ * Add Portal (docs/web-pages.md "Pages"): Customer Name and API Key, width 726, a help link to the API-key
  * video; while submitting the button is disabled and a spinner covers the form. A 402
  * (no free portal and no subscription) shows its message with a way to the subscription.
  */

@@ -26,7 +26,7 @@ function CopyField({ label, value }: { label: string; value: string | null }) {
 }
 
 /**
- * Edit Portal (spec §2): Customer Name and API Key required, read-only copyable
+ * Edit Portal (docs/web-pages.md "Pages"): Customer Name and API Key required, read-only copyable
  * Webhook URL and Shared Secret, rotate the secret, Scopes 'All Scopes', Save Portal.
  */
 export function EditPortalDialog({ portal, open, onClose }: { portal: PortalDetail; open: boolean; onClose: () => void }) {

@@ -10,7 +10,7 @@ import { deviceTypeLabel } from '../../../components/deviceColumns.tsx';
 
 export const formatTerms = (years: number) => `${years}Y`;
 
-/** Licenses of a portal (spec §2): 3 per page with a size changer; delete after 'Are you sure to delete this license?'. */
+/** Licenses of a portal (docs/web-pages.md "Pages"): 3 per page with a size changer; delete after 'Are you sure to delete this license?'. */
 export function LicensesTable({ customerId }: { customerId: number }) {
   const list = useListState({ prefix: 'lic.', pageSize: 3 });
   const { data, isLoading, isFetching, error, refetch } = useLicensesQuery({ ...list.query, filter: { ...list.filter, customerId } });

@@ -27,7 +27,7 @@ interface Props {
 }
 
 /**
- * Portals table (spec §2): Tenant Name (superAdmin), Customer (link with customerName in
+ * Portals table (docs/web-pages.md "Pages"): Tenant Name (superAdmin), Customer (link with customerName in
  * state), Cameras, Intercom, Access Control, Alarm, Environmental, Reliability Score; all
  * sortable; quick jumper and size changer.
  */

@@ -18,7 +18,7 @@ import { tenantOnly } from '../../../lib/tenantOnly.ts';
 import { usePaymentMarker } from '../usePaymentMarker.ts';
 
 /**
- * Portal detail (spec §2): the customer's devices (8), open cases (8), licenses (3),
+ * Portal detail (docs/web-pages.md "Pages"): the customer's devices (8), open cases (8), licenses (3),
  * Portal Pulse and reliability; Report, Edit Portal, View Cases; Add License; Open Case
  * from the offline devices.
  */

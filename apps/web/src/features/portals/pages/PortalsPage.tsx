@@ -11,7 +11,7 @@ import { AddPortalDialog } from '../components/AddPortalDialog.tsx';
 import { PortalsTable } from '../components/PortalsTable.tsx';
 import { tenantOnly } from '../../../lib/tenantOnly.ts';
 
-/** Portals (spec §2): the tenant's customers with device counts and reliability; Add Portal for tenant users. */
+/** Portals (docs/web-pages.md "Pages"): the tenant's customers with device counts and reliability; Add Portal for tenant users. */
 export default function PortalsPage() {
   const auth = useAuth();
   const superAdmin = isSuperAdmin(auth);

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { PRODUCT_NAME } from '@vigil/contracts';
 import { Section } from '../components.tsx';
 
-/** About (spec §2): breadcrumbs home > dashboards > about and a description. */
+/** About (docs/web.md "Shell"): breadcrumbs home > dashboards > about and a description. */
 export default function AboutPage() {
   return (
     <Section>

@@ -4,7 +4,7 @@ import { PRODUCT_NAME } from '@vigil/contracts';
 import { Benefits, PriceCard, Section } from '../components.tsx';
 import { ConsoleIllustration } from '../ConsoleIllustration.tsx';
 
-/** Landing (spec §2): image, product title and 'TO LOG IN' to the sign-in route. */
+/** Landing (docs/web.md "Routes"): image, product title and 'TO LOG IN' to the sign-in route. */
 export default function LandingPage() {
   const navigate = useNavigate();
   return (

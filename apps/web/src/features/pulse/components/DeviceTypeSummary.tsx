@@ -6,7 +6,7 @@ import { SecondaryText } from '../../../components/Text.tsx';
 import { useDeviceTypeTotalsQuery } from '../api.ts';
 import { rowsOf } from '../rows.ts';
 
-/** The Pulse summary labels (spec §2: Camera, Intercom, Access, Alarm, Environmental), by type code. */
+/** The Pulse summary labels (docs/web-pages.md "Pages": Camera, Intercom, Access, Alarm, Environmental), by type code. */
 export const SUMMARY_TYPES: { label: string; icon: ReactNode }[] = [
   { label: 'Camera', icon: <VideoCameraOutlined /> },
   { label: 'Intercom', icon: <ApiOutlined /> },

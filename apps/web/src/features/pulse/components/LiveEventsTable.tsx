@@ -9,7 +9,7 @@ import { useListState } from '../../../lib/useListState.ts';
 import { portalLink } from '../../../lib/links.ts';
 import { useLiveEventsQuery } from '../../live/index.ts';
 
-/** Live Events (spec §2): Customer, Device Count (offline), Offline Since (M/D/YY h:mm A); kept live by the stream. */
+/** Live Events (docs/web-pages.md "Pages"): Customer, Device Count (offline), Offline Since (M/D/YY h:mm A); kept live by the stream. */
 export function LiveEventsTable() {
   const list = useListState({ prefix: 'live.', pageSize: 5, sort: ['offlineSince', 'DESC'] });
   // The table mounts when its rows arrive, usually in the same frame as the other Pulse tables': deferred,

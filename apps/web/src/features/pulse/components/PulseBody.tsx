@@ -12,7 +12,7 @@ import { PulseCasesCard } from './PulseCasesCard.tsx';
 import { ReliabilityPanel, ReliabilityPanelSkeleton } from '../../../components/ReliabilityPanel.tsx';
 
 /**
- * The body of Pulse (spec §2) under its header: counts by type on top, then the donut and
+ * The body of Pulse (docs/web-pages.md "Pages") under its header: counts by type on top, then the donut and
  * reliability, open cases and live events, then every customer. The live-events stream
  * (mounted by the shell) keeps the counts, the donut and Live Events current.
  */

@@ -13,7 +13,7 @@ import { PulseBodySkeleton } from '../components/PulseBodySkeleton.tsx';
  */
 const PulseBody = lazy(() => import('../components/PulseBody.tsx'));
 
-/** Pulse (spec §2): "Pulse" and the dashboard's name, then the body. */
+/** Pulse (docs/web-pages.md "Pages"): "Pulse" and the dashboard's name, then the body. */
 export default function PulsePage() {
   const auth = useAuth();
   const title = auth.tenantName ? `Pulse ${auth.tenantName}` : 'Pulse';

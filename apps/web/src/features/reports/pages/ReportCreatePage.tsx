@@ -13,7 +13,7 @@ interface CreateForm {
 }
 
 /**
- * Report creation (spec §2): Customer Name, Interval (default This Week), Report Type
+ * Report creation (docs/web-pages.md "Pages"): Customer Name, Interval (default This Week), Report Type
  * (default all three). View Report opens reports/-1 with the configuration (unsaved).
  */
 export default function ReportCreatePage() {

@@ -14,7 +14,7 @@ import { useReportsQuery } from '../api.ts';
 
 export const periodLabel = (code: number) => REPORT_PERIODS[code] ?? 'Unknown';
 
-/** Reports (spec §2): Tenant Name (superAdmin), Customer Name (searchable, links to the report), Period, Created Date. */
+/** Reports (docs/web-pages.md "Pages"): Tenant Name (superAdmin), Customer Name (searchable, links to the report), Period, Created Date. */
 export default function ReportsPage() {
   const auth = useAuth();
   const superAdmin = isSuperAdmin(auth);

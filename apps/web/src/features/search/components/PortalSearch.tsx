@@ -24,7 +24,7 @@ export function Highlighted({ label, query }: { label: string; query: string }) 
 }
 
 /**
- * Customer search that opens the picked customer's portal: the header's, and the Search page's (spec §2, §5): queries at 2+ characters after 200 ms of
+ * Customer search that opens the picked customer's portal: the header's, and the Search page's (docs/web.md "Shell", docs/product.md "Validation"): queries at 2+ characters after 200 ms of
  * quiet; shorter text clears the results; a failure is logged and empties them.
  */
 export function PortalSearch() {

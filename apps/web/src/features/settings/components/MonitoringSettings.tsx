@@ -10,7 +10,7 @@ interface MonitoringForm {
 }
 
 /**
- * Tenant monitoring settings (decisions.md §5, §6): minutes without a report before a
+ * Tenant monitoring settings (docs/decisions.md 26, 33): minutes without a report before a
  * device counts as offline, and the time zone reports are aligned to.
  */
 export function MonitoringSettings({ tenant, disabled }: { tenant: Tenant; disabled: boolean }) {

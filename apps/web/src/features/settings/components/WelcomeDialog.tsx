@@ -21,7 +21,7 @@ export function useCardPayments(): { cards: boolean; deciding: boolean } {
 }
 
 /**
- * The welcome dialog before payment (spec §2, §9): trial and price text, 'Close' and
+ * The welcome dialog before payment (docs/web.md "Subscription", docs/product.md "Constants"): trial and price text, 'Close' and
  * 'Go To Payment', which for the tenant form's values opens the hosted checkout or, with
  * card payments, creates the subscription and hands its intent to the card dialog.
  */

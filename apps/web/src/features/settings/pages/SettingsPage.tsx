@@ -13,7 +13,7 @@ import { useCheckoutReturn } from '../useCheckoutReturn.ts';
 // Its own chunk with Stripe Elements: fetched (and Stripe.js loaded) only when a card is to be entered.
 const CardPaymentDialog = lazy(() => import('../components/CardPaymentDialog.tsx'));
 
-/** Settings (spec §2): superAdmin sees only the profile; others Profile and Tenant (Tenant first without a tenant). */
+/** Settings (docs/web.md "Pages of web I"): superAdmin sees only the profile; others Profile and Tenant (Tenant first without a tenant). */
 export default function SettingsPage() {
   const auth = useAuth();
   const [tab, setTab] = useState(auth.tenantId === -1 ? 'tenant' : 'profile');

@@ -5,7 +5,7 @@ import { validated } from '../../../lib/forms.ts';
 import { useCreateTenantMutation } from '../api.ts';
 import { cleanTenantForm, tenantFormDefaults, TenantFormFields, type TenantFormValues } from './TenantFormFields.tsx';
 
-/** Add Tenant dialog, then a success dialog pointing to the users page (spec §2). */
+/** Add Tenant dialog, then a success dialog pointing to the users page (docs/web.md "Pages of web I"). */
 export function AddTenantDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<TenantFormValues>();
   const [create, { isLoading }] = useCreateTenantMutation();

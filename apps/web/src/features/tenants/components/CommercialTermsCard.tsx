@@ -10,7 +10,7 @@ interface TermsForm {
   discount: number;
 }
 
-/** Commercial terms only the superAdmin sets (decisions.md §7): free portals, free tier, discount. */
+/** Commercial terms only the superAdmin sets (docs/decisions.md 36): free portals, free tier, discount. */
 export function CommercialTermsCard({ tenant }: { tenant: Tenant }) {
   const [form] = Form.useForm<TermsForm>();
   const [update, { isLoading }] = useUpdateTenantMutation();

@@ -10,7 +10,7 @@ import { useListState } from '../../../lib/useListState.ts';
 import { useDeleteTenantMutation, useTenantsQuery } from '../api.ts';
 import { AddTenantDialog } from '../components/AddTenantDialog.tsx';
 
-/** Tenants (superAdmin, spec §2): table, Add Tenant, delete with confirm. */
+/** Tenants (superAdmin, docs/web.md "Pages of web I"): table, Add Tenant, delete with confirm. */
 export default function TenantsPage() {
   const list = useListState();
   const { data, isLoading, isFetching, error, refetch } = useTenantsQuery(list.query);

@@ -13,7 +13,7 @@ interface AddUserForm {
   roles: CreateUserBody['roles'];
 }
 
-/** Add New User (spec §2, §5): the new user gets an invitation email to choose a password. */
+/** Add New User (docs/web.md "Pages of web I", docs/product.md "Validation"): the new user gets an invitation email to choose a password. */
 export function AddUserDialog({ open, onClose, superAdmin }: { open: boolean; onClose: () => void; superAdmin: boolean }) {
   const [form] = Form.useForm<AddUserForm>();
   const [create, { isLoading }] = useCreateUserMutation();

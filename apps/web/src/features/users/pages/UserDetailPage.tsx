@@ -20,7 +20,7 @@ interface UserForm {
   roles: UpdateUserBody['roles'];
 }
 
-/** User detail (spec §2): Tenant (superAdmin), names, email, phone, roles; Change Password for one's own account. */
+/** User detail (docs/web.md "Pages of web I"): Tenant (superAdmin), names, email, phone, roles; Change Password for one's own account. */
 export default function UserDetailPage() {
   const id = Number(useParams().id);
   const auth = useAuth();

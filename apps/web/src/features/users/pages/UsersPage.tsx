@@ -14,7 +14,7 @@ import { AddUserDialog } from '../components/AddUserDialog.tsx';
 
 export const rolesText = (roles: readonly string[]) => (roles.length ? roles.join(', ') : '-');
 
-/** Users (spec §2): Tenant Name for the superAdmin; Add User for superAdmin and Admin. */
+/** Users (docs/web.md "Pages of web I"): Tenant Name for the superAdmin; Add User for superAdmin and Admin. */
 export default function UsersPage() {
   const auth = useAuth();
   const superAdmin = isSuperAdmin(auth);
