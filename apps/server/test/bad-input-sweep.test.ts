@@ -10,7 +10,7 @@ import { exampleBody, exampleQuery, isActingUserParam, NO_BODY, paramKind, param
 import { buildWorld, type World } from './world.ts';
 
 /**
- * Bad-input sweep over every route of the table (security guide: "0 5xx over
+ * Bad-input sweep over every route of the table (docs/testing-guards.md: "0 5xx over
  * hundreds of generated bad inputs per route"). Each route gets SAMPLES_PER_ROUTE
  * requests drawn by a seeded PRNG from generated bad path parameters, query
  * strings, bodies, content types and authorization headers, sent with a valid

@@ -6,7 +6,7 @@ import { answerKind, exampleBody, exampleQuery, ID_KEY_KIND, isActingUserParam, 
 import { buildWorld, TENANT_ROLES, type IdKind, type TenantRole, type World, type WorldTenant } from './world.ts';
 
 /**
- * Tenant isolation over the whole route table (security guide: "0 cross-tenant
+ * Tenant isolation over the whole route table (docs/testing-guards.md: "0 cross-tenant
  * reads or writes over every route x every role x a foreign tenant's ids").
  * Every route with path parameters is called by each role of tenant A (Alpha)
  * with tenant B's (Bravo) ids; every list is read by A's roles; and B's world,

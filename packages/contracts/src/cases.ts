@@ -18,7 +18,7 @@ export const idField = (message: string) =>
     z.number({ error: message }).int(message).positive(message).max(2147483647, message),
   );
 
-/** A case status code (docs/product.md "Codes and states" display codes 0..4). */
+/** A case status code (docs/product.md "Codes and states": display codes 0..4). */
 export const caseTypeCode = z
   .number({ error: CASE_MSG.caseType })
   .int(CASE_MSG.caseType)
@@ -39,7 +39,7 @@ export const caseSchema = z.object({
 });
 export type Case = z.infer<typeof caseSchema>;
 
-/** A device row as the case and alert device tables show it: the devices list row (docs/product.md "Records" Device). */
+/** A device row as the case and alert device tables show it: the devices list row (docs/product.md "Records"). */
 export const serviceDeviceSchema = device.omit({ tenantName: true, createdAt: true });
 export type ServiceDevice = z.infer<typeof serviceDeviceSchema>;
 

@@ -3,7 +3,7 @@ import { endpoint } from './endpoint.ts';
 import { dataOf, idParams, isoDateTime, listOf } from './envelope.ts';
 import { idFilter, listQuery, qFilter } from './list-query.ts';
 
-/** A device (docs/product.md "Records" "Device"); removed devices are never listed. */
+/** A device (docs/product.md "Records"); removed devices are never listed. */
 export const device = z.object({
   id: z.number().int(),
   name: z.string(),

@@ -28,14 +28,14 @@ export type AlertStatus = (typeof ALERT_STATUS)[keyof typeof ALERT_STATUS];
 export const DEVICE_STATUS = { offline: 0, online: 1 } as const;
 export type DeviceStatus = (typeof DEVICE_STATUS)[keyof typeof DEVICE_STATUS];
 
-/** Report periods (docs/product.md "Screens" Reports, §4). */
+/** Report periods (docs/web-pages.md "Pages", docs/product.md "Codes and states"). */
 export const REPORT_PERIODS = ['This Week', 'This Month', 'This Quarter', 'This Year'] as const;
 export const REPORT_FREQUENCIES = ['Weekly', 'Monthly', 'Quarterly', 'Yearly'] as const;
 export const REPORT_TYPES = ['Open Cases', 'Portal Pulse', 'Reliability Score'] as const;
 
 export const LICENSE_TERMS = [1, 3, 5, 10] as const;
 
-/** Business constants (docs/product.md "Constants", decisions.md). */
+/** Business constants (docs/product.md "Constants", docs/decisions.md). */
 export const LIMITS = {
   pageSizeDefault: 10,
   pageSizeMax: 1000,

@@ -4,7 +4,7 @@ import { dataOf, isoDateTime, listOf } from './envelope.ts';
 import { idFilter, listQuery, qFilter } from './list-query.ts';
 
 /**
- * Live events (docs/web-pages.md "Pages" Live Events table, §3 "Live event"; docs/decisions.md 28): one row per portal
+ * Live events (docs/web-pages.md "Pages", docs/product.md "Records", docs/decisions.md 28): one row per portal
  * that has offline devices. Pushed by Server-Sent Events, listed by GET /live-events.
  */
 export const liveEvent = z.object({

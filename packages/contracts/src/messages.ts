@@ -1,4 +1,4 @@
-/** Visible texts of the spec (§5 validation, §8 catalogue): the contract, verbatim. */
+/** Visible texts of the product (docs/product.md "Validation", "Messages"): the contract, verbatim. */
 export const MSG = {
   required: 'This field is required.',
   selectCustomerForCase: 'You have to select Customer to add Case.',

@@ -6,9 +6,9 @@ import { listQuery, qFilter } from './list-query.ts';
 import { MSG } from './messages.ts';
 
 /**
- * Portals (spec "Customer / portal"; docs/decisions.md 19, 23, 36). A portal is a
+ * Portals (docs/product.md "Records"; docs/decisions.md 19, 23, 36). A portal is a
  * customer of the tenant; `customerId`/`customerName` repeat `id`/`name` because
- * the spec's screens read both names.
+ * the product's screens read both names.
  */
 export const PORTAL_MSG = {
   paymentRequired: 'Subscribe to add more portals: your free portals are used up.',

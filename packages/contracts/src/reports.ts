@@ -6,7 +6,7 @@ import { REPORT_PERIODS, REPORT_TYPES } from './enums.ts';
 
 const TAG = 'reports';
 
-/** Period code 0..3: This Week, This Month, This Quarter, This Year (docs/web-pages.md "Pages" Reports). */
+/** Period code 0..3: This Week, This Month, This Quarter, This Year (docs/web-pages.md "Pages"). */
 export const reportPeriod = z
   .number({ error: 'must be a number 0..3' })
   .int('must be a number 0..3')
@@ -46,7 +46,7 @@ export const reportPatchBody = z.strictObject({
   config: reportConfigList.optional(),
 });
 
-/** A saved report (docs/product.md "Records" Report). */
+/** A saved report (docs/product.md "Records"). */
 export const report = z.object({
   id: z.number().int(),
   customerId: z.number().int(),

@@ -4,8 +4,7 @@ import { dataOf, idParams, listOf } from './envelope.ts';
 import { idFilter, listQuery, qFilter } from './list-query.ts';
 
 /**
- * Pulse and portal statistics (docs/product.md "Records" "Portal stats", "Pulse summary", "Device stats rows",
- * "Device counts"; docs/decisions.md 19 and 27). Reliability windows default to the last 30 days;
+ * Pulse and portal statistics (docs/product.md "Records"; docs/decisions.md 19, 27). Reliability windows default to the last 30 days;
  * `from`/`to` (ISO timestamps) narrow or move them.
  */
 const isoInstant = z.iso.datetime({ offset: true, error: 'from and to must be ISO 8601 timestamps' });

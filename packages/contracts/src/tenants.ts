@@ -49,7 +49,7 @@ const timezoneField = z.string({ error: TENANT_MSG.timezone }).trim().min(1, TEN
 const brandField = z.string().trim().max(200, 'at most 200 characters');
 
 /**
- * The Tenant form of the spec (§5): each field 'Please input ...'. Shared with
+ * The Tenant form (docs/product.md "Validation"): each field 'Please input ...'. Shared with
  * billing's register-with-subscription-redirect, which takes the same fields flat.
  */
 export const tenantFormFields = {

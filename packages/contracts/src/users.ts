@@ -51,7 +51,7 @@ export const createUserBody = z.strictObject({
 export type CreateUserBody = z.infer<typeof createUserBody>;
 
 /**
- * User edit (docs/web.md "Pages of web I" User detail). Name comes as `name` or as firstName + lastName
+ * User edit (docs/web.md "Pages of web I"). Name comes as `name` or as firstName + lastName
  * (those win when both are sent). `tenantName` is derived from tenantId and ignored.
  */
 export const updateUserBody = z.strictObject({

@@ -6,7 +6,7 @@ import storage from 'redux-persist/es/storage';
 import { api } from '../lib/api/apiSlice.ts';
 import { rootReducer, type AppDispatch } from '../lib/state/rootReducer.ts';
 
-/** Spec §3/§9: persisted under a root key, version 1, timeout 5000 ms; auth and theme only. */
+/** docs/web.md "State and persistence": persisted under a root key, version 1, timeout 5000 ms; auth and theme only. */
 export const persistConfig = { key: 'root', version: 1, storage, timeout: 5000, whitelist: ['auth', 'theme'] };
 
 export function makeStore() {

@@ -11,7 +11,7 @@ export function LogoMark({ size = 32 }: { size?: number }) {
   );
 }
 
-/** Logo linking to the root (docs/web.md "Shell" Shell). `light` for dark backgrounds. */
+/** Logo linking to the root (docs/web.md "Shell"). `light` for dark backgrounds. */
 export function Logo({ collapsed = false, light = false }: { collapsed?: boolean; light?: boolean }) {
   return (
     <Link to="/" aria-label={`${PRODUCT_NAME} home`} style={{ display: 'inline-flex', alignItems: 'center', gap: 10, textDecoration: 'none' }}>

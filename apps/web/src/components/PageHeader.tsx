@@ -22,7 +22,7 @@ export interface PageHeaderProps {
 }
 
 /**
- * Page header (docs/web.md "Shell" Shell): breadcrumbs from the route handles (hidden when
+ * Page header (docs/web.md "Shell"): breadcrumbs from the route handles (hidden when
  * narrow), title, extra actions, 'Go back' and 'Refresh page'.
  */
 export function PageHeader({ title, titleText, extra, lastCrumb, onRefresh }: PageHeaderProps) {

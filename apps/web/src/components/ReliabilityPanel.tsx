@@ -5,7 +5,7 @@ import { SecondaryText } from './Text.tsx';
 export const formatScore = (score: number) => `${score.toFixed(1)}%`;
 
 /**
- * Reliability Score (docs/web-pages.md "Pages" Cards): a progress bar with the score and the goal percent;
+ * Reliability Score (docs/web-pages.md "Pages"): a progress bar with the score and the goal percent;
  * nothing at all while the score is -1 (not observed yet).
  */
 export function ReliabilityPanel({ score, goal, title = 'Reliability Score' }: { score: number | undefined; goal: number; title?: string }) {

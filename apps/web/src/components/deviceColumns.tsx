@@ -17,7 +17,7 @@ export const deviceTypeLabel = (code: number) => DEVICE_TYPES[code] ?? 'Unknown'
 type SortOrderOf = (field: string) => 'ascend' | 'descend' | null;
 
 /**
- * The devices columns (docs/web-pages.md "Pages" Devices): status dot (online green, offline faint, with
+ * The devices columns (docs/web-pages.md "Pages"): status dot (online green, offline faint, with
  * an Online/Offline filter), Name, Type, Model, Last Check-in. Sorting and the filter
  * come from the URL list state.
  */

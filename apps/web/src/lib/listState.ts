@@ -1,6 +1,6 @@
 import { LIMITS, type ListQueryInput, type SortDir } from '@vigil/contracts';
 
-/** List page state as it lives in the address bar (docs/product.md "Screens" List pages). */
+/** List page state as it lives in the address bar (docs/product.md "Screens"). */
 export interface ListState {
   page: number;
   pageSize: number;

@@ -3,7 +3,7 @@ import { bigserial, foreignKey, index, integer, pgTable, primaryKey, serial, sma
 import { tenants } from './accounts.ts';
 import { createdAt, tenantId, tstz, updatedAt } from './columns.ts';
 
-/** A customer's portal (spec "Customer / portal"). */
+/** A customer's portal (docs/product.md "Records"). */
 export const portals = pgTable(
   'portals',
   {

@@ -58,7 +58,7 @@ export const comments = pgTable(
     id: serial('id').notNull(),
     caseId: integer('case_id').notNull(),
     userId: integer('user_id').notNull().references(() => users.id),
-    /** Sanitized HTML (docs/decisions.md 31 allow-list). */
+    /** Sanitized HTML (allow-list of docs/decisions.md 31). */
     content: text('content').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

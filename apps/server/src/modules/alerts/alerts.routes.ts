@@ -2,7 +2,7 @@ import { alertEndpoints } from '@vigil/contracts';
 import { route, type AppModule } from '../../http/route.ts';
 import { createAlertByHand, createCaseFromAlert, getAlert, listAlertDevices, listAlerts } from './alerts.service.ts';
 
-/** Alerts (docs/product.md "Screens" Alerts, Alarms dropdown; docs/decisions.md 29). The automatic rules run as jobs (jobs/registry.ts). */
+/** Alerts (docs/web-pages.md "Pages", docs/web.md "Shell"; docs/decisions.md 29). The automatic rules run as jobs (jobs/registry.ts). */
 export const alertsModule: AppModule = (app, deps) => {
   route(app, deps, alertEndpoints.list, {
     permission: 'read',

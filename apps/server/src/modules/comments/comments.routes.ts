@@ -2,7 +2,7 @@ import { commentEndpoints } from '@vigil/contracts';
 import { route, type AppModule } from '../../http/route.ts';
 import { addComment, editComment, listComments, removeComment, requireCase } from './comments.service.ts';
 
-/** Comments of cases (docs/web-pages.md "Pages" Case detail, §7; docs/decisions.md 31 allow-list, §8 roles). */
+/** Comments of cases (docs/web-pages.md "Pages", docs/product.md "Calls"; docs/decisions.md 31, 37). */
 export const commentsModule: AppModule = (app, deps) => {
   route(app, deps, commentEndpoints.list, {
     permission: 'read',

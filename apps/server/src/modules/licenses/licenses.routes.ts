@@ -2,7 +2,7 @@ import { licenseEndpoints } from '@vigil/contracts';
 import { route, type AppModule } from '../../http/route.ts';
 import { addLicense, listLicenses, removeLicense } from './licenses.service.ts';
 
-/** Licenses of portals (docs/web-pages.md "Pages" Licenses table, Add New License; docs/decisions.md 32). */
+/** Licenses of portals (docs/web-pages.md "Pages"; docs/decisions.md 32). */
 export const licensesModule: AppModule = (app, deps) => {
   route(app, deps, licenseEndpoints.list, {
     permission: 'read',

@@ -2,7 +2,7 @@ import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'no
 import type { IncomingHttpHeaders } from 'node:http';
 
 /**
- * Standard Webhooks verification (docs/decisions.md 23, docs/decisions.md 39, rule 7):
+ * Standard Webhooks verification (docs/decisions.md 23; docs/decisions.md 39, rule 7):
  * HMAC-SHA256 over the raw bytes `{webhook-id}.{webhook-timestamp}.{body}` keyed
  * with the base64-decoded secret, compared in constant time against each `v1,`
  * signature of the header. Pure functions; the caller answers one 401 for all failures.

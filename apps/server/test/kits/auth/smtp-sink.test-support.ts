@@ -28,7 +28,7 @@ export function decodeQuotedPrintable(text: string): string {
 
 /**
  * A local SMTP server on a random port that keeps every message: the tests' stand-in
- * for the outside mail service (testing guide: fake only what is outside the process).
+ * for the outside mail service (docs/architecture.md "Tests": fake only what is outside the process).
  */
 export async function startSmtpSink() {
   const received: ReceivedMail[] = [];

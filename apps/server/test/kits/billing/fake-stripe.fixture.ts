@@ -31,7 +31,7 @@ export interface FakeSubscription {
 
 /**
  * A local fake of the parts of Stripe's HTTP API the product uses, answering JSON like
- * Stripe, so the real SDK is exercised end to end (testing guide). Tests flip session state.
+ * Stripe, so the real SDK is exercised end to end (docs/architecture.md "Tests"). Tests flip session state.
  */
 export class FakeStripe {
   readonly requests: RecordedRequest[] = [];

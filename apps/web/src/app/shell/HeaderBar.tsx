@@ -16,7 +16,7 @@ interface WideProps {
   onToggleHidden: () => void;
 }
 
-/** Sticky 100 px header of wide screens (docs/web.md "Shell" Shell). */
+/** Sticky 100 px header of wide screens (docs/web.md "Shell"). */
 export function WideHeader({ collapsed, hidden, onToggleCollapsed, onToggleHidden }: WideProps) {
   const navigate = useNavigate();
   const { token } = theme.useToken();

@@ -22,7 +22,7 @@ afterEach(() => {
 const arcRadii = (d: string) => [...d.matchAll(/A([\d.]+) /g)].map((m) => Number(m[1]));
 
 describe('chart geometry', () => {
-  it('keeps the donut inner radius at 0.6 and grows the outer one with the container width (docs/web-pages.md "Charts" Pulse)', () => {
+  it('keeps the donut inner radius at 0.6 and grows the outer one with the container width (docs/web-pages.md "Charts")', () => {
     expect(donutRadius(0)).toEqual({ inner: 0.6, outer: 0.75 });
     expect(donutRadius(299)).toEqual({ inner: 0.6, outer: 0.75 });
     expect(donutRadius(300)).toEqual({ inner: 0.6, outer: 0.8 });

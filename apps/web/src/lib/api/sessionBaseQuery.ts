@@ -27,7 +27,7 @@ export interface SessionBaseQueryOptions {
 }
 
 /**
- * fetchBaseQuery plus the session (docs/web.md "Session" Session, §7, §8): bearer token and JSON
+ * fetchBaseQuery plus the session (docs/web.md "Session", docs/product.md "Calls", "Messages"): bearer token and JSON
  * headers on every call, 30 s timeout; the first 401 or any 403 triggers ONE refresh
  * (single-flight: parallel failures wait for the same promise) and one retry;
  * a failed refresh signs out and goes to sign-in. Errors become notifications.

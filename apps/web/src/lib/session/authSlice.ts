@@ -3,7 +3,7 @@ import type { Role } from '@vigil/contracts';
 import { claimsOf } from '../jwt.ts';
 
 /**
- * Auth state, field names exactly as docs/web.md "State and persistence". `refreshTaken` stays empty in the
+ * Auth state, field names exactly as in docs/web.md "State and persistence". `refreshTaken` stays empty in the
  * store (and so in localStorage): the API also sets the refresh token as an
  * httpOnly cookie on /v0/auth, which refresh and logout read instead.
  */
@@ -55,7 +55,7 @@ export const { tokensReceived, signedOut } = authSlice.actions;
 export const authReducer = authSlice.reducer;
 
 export type HomeRoute = '/dashboards/tenants' | '/dashboards/settings' | '/dashboards/pulse';
-/** Where a user lands after signing in (docs/web.md "Session" Login). */
+/** Where a user lands after signing in (docs/web.md "Session"). */
 export function homeOf(auth: Pick<AuthState, 'roles' | 'tenantId'>): HomeRoute {
   if (auth.roles.includes('superAdmin')) return '/dashboards/tenants';
   if (auth.tenantId === -1 || auth.roles.length === 0) return '/dashboards/settings';

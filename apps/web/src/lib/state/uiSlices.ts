@@ -13,7 +13,7 @@ const themeSlice = createSlice({
 export const { themeToggled } = themeSlice.actions;
 export const themeReducer = themeSlice.reducer;
 
-/** Page info (docs/product.md "Records"): the page title and the global alert banner. */
+/** Page info (docs/web.md "State and persistence"): the page title and the global alert banner. */
 export interface PageInfoState {
   pagetitle: string;
   alarmContent: string;

@@ -17,7 +17,7 @@ interface SignInForm {
   password: string;
 }
 
-/** Sign in (docs/web.md "Session" Login): toast, tokens saved, then the role's home. */
+/** Sign in (docs/web.md "Session"): toast, tokens saved, then the role's home. */
 export default function SignInPage() {
   const [login, { isLoading }] = useLoginMutation();
   const dispatch = useAppDispatch();

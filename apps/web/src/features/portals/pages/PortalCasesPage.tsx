@@ -7,7 +7,7 @@ import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
 import { AccessCommandButton, CasesTable } from '../../cases/index.ts';
 import { usePortalCasesQuery, usePortalQuery } from '../api.ts';
 
-/** A portal's cases (docs/web-pages.md "Pages" Portal cases page): breadcrumbs, the cases table (8), Access Command. */
+/** A portal's cases (docs/web-pages.md "Pages"): breadcrumbs, the cases table (8), Access Command. */
 export default function PortalCasesPage() {
   const id = Number(useParams().id);
   const location = useLocation();

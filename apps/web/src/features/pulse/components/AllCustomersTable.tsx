@@ -3,7 +3,7 @@ import { useDeferredValue } from 'react';
 import { useListState } from '../../../lib/useListState.ts';
 import { usePortalsQuery, PortalsTable } from '../../portals/index.ts';
 
-/** All Customers (docs/web-pages.md "Pages" Pulse): the portals with their counts, 10 per page, size changer, quick jumper. */
+/** All Customers (docs/web-pages.md "Pages"): the portals with their counts, 10 per page, size changer, quick jumper. */
 export function AllCustomersTable({ superAdmin }: { superAdmin: boolean }) {
   const list = useListState({ prefix: 'customers.', pageSize: 10 });
   // The table mounts when its rows arrive, usually in the same frame as the other Pulse tables': deferred,

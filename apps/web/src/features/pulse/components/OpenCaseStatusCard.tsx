@@ -11,7 +11,7 @@ import { useMediaQuery } from '../../../lib/useMediaQuery.ts';
 import { rowsOf } from '../rows.ts';
 import { useCaseStatusCountsQuery, useQuarterCompletedQuery } from '../../cases/index.ts';
 
-/** Open Case Status (docs/web-pages.md "Pages" Cards): open cases by status, and a gauge of cases completed this quarter. */
+/** Open Case Status (docs/web-pages.md "Pages"): open cases by status, and a gauge of cases completed this quarter. */
 export function OpenCaseStatusCard() {
   const counts = useCaseStatusCountsQuery();
   const quarter = useQuarterCompletedQuery();

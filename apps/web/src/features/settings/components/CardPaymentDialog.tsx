@@ -35,7 +35,7 @@ export interface CardPaymentDialogProps {
 }
 
 /**
- * The card payment dialog of PAYMENTS=stripe (docs/web.md "Subscription" Subscription: 'Enter Payment Details',
+ * The card payment dialog of PAYMENTS=stripe (docs/web.md "Subscription": 'Enter Payment Details',
  * Pay). Loaded lazily from Settings (its own chunk): Stripe.js is fetched only when it opens.
  * If Stripe.js cannot load, Elements gets null and Pay answers 'Stripe has not loaded yet'.
  */

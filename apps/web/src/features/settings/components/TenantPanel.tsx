@@ -9,7 +9,7 @@ import { useCreateTenantMutation, useTenantQuery, useUpdateTenantMutation, clean
 import type { FormInstance } from 'antd';
 import { MonitoringSettings } from './MonitoringSettings.tsx';
 
-/** Spec §6: saving tenant info is for superAdmin, Admin, or a user with no roles and tenantId -1. */
+/** docs/decisions.md 37: saving tenant info is for superAdmin, Admin, or a user with no roles and tenantId -1. */
 export function maySaveTenant(auth: Pick<AuthState, 'roles' | 'tenantId'>): boolean {
   return auth.roles.includes('superAdmin') || auth.roles.includes('Admin') || (auth.roles.length === 0 && auth.tenantId === -1);
 }

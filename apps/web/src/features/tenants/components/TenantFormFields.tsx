@@ -1,7 +1,7 @@
 import { Col, Form, Input, InputNumber, Row } from 'antd';
 import { LIMITS, MSG } from '@vigil/contracts';
 
-/** The tenant form's values (docs/product.md "Validation" Tenant form). */
+/** The tenant form's values (docs/product.md "Validation"). */
 export interface TenantFormValues {
   name: string;
   contactName: string;
