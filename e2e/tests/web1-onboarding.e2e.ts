@@ -69,7 +69,7 @@ describe('a company signs up and starts its trial', () => {
     await welcome.getByRole('button', { name: 'Go To Payment' }).click();
 
     await poll(() => new URL(page.url()).pathname).toMatch(/^\/sandbox\/checkout\//);
-    // Cancel first: back on Settings with the spec's text, and the welcome dialog opens again.
+    // Cancel first: back on Settings with the product's text, and the welcome dialog opens again.
     await page.getByRole('button', { name: 'Cancel' }).click();
     await poll(() => page.getByText('Subscription setup was cancelled. You can try again later.').count(), 20_000).toBeGreaterThan(0);
     await poll(() => new URL(page.url()).pathname).toBe('/dashboards/settings');

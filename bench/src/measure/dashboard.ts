@@ -16,7 +16,7 @@ const q = (params: Record<string, unknown>) =>
     .map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
     .join('&');
 
-/** The calls the Pulse page makes on load (spec: device-type summary, case status, cases table page of 3, donut, reliability, live events, All Customers page of 10). */
+/** The calls the Pulse page makes on load (docs/web-pages.md "Pages": device-type summary, case status, cases table page of 3, donut, reliability, live events, All Customers page of 10). */
 export const PULSE_CALLS: [string, string][] = [
   ['device-summary/sumup', '/v0/api/device-summary/sumup'],
   ['device-stats/sumup', '/v0/api/device-stats/sumup'],

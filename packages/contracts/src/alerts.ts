@@ -46,7 +46,7 @@ export const alertDevicesListQuery = listQuery({
   filter: { status: z.number().int().min(0).max(1).optional(), q: qFilter },
 });
 
-/** The Add Alert dialog (docs/product.md "Validation"): customer first, then type, each with the spec's message. */
+/** The Add Alert dialog (docs/product.md "Validation"): customer first, then type, each with the product's message. */
 export const createAlertBody = z.strictObject({
   customerId: idField(MSG.selectCustomerForAlert),
   alertType: z

@@ -31,7 +31,7 @@ describe('sign-up body', () => {
 });
 
 describe('change password body', () => {
-  it('uses the generic required message and the spec mismatch message', () => {
+  it('uses the generic required message and the product mismatch message', () => {
     const body = authEndpoints.changePassword.body!;
     const base = { email: 'a@b.c', currentPassword: 'x', newPassword: 'new-password', confirmPassword: 'new-password' };
     expect(body.safeParse(base).success).toBe(true);

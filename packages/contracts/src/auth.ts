@@ -6,7 +6,7 @@ import { MSG } from './messages.ts';
 
 const TAG = 'auth';
 
-/** Texts of the auth flows that the spec leaves open (the spec's own texts live in MSG). */
+/** Texts of the auth flows that the product leaves open (the product's own texts live in MSG). */
 export const AUTH_MSG = {
   emailInUse: 'An account with this email already exists.',
   emailInvalid: 'Please enter a valid email address.',
@@ -51,10 +51,10 @@ export function passwordProblem(password: string): string | null {
   return null;
 }
 
-/** Sign-up's loose email check (the spec shows no format rule; a mail must still be deliverable). */
+/** Sign-up's loose email check (the product shows no format rule; a mail must still be deliverable). */
 export const looksLikeEmail = (email: string) => /^[^\s@]+@[^\s@]+$/.test(email);
 
-/** A new password in a request: required with the spec's message; the policy is checked by the server. */
+/** A new password in a request: required with the product's message; the policy is checked by the server. */
 export const newPasswordField = (requiredMsg: string = MSG.password) =>
   z.string({ error: requiredMsg }).min(1, requiredMsg).max(4096, AUTH_MSG.passwordTooLong).describe('8..128 characters, not a common password');
 
@@ -66,9 +66,9 @@ const loginEmail = z.string({ error: MSG.email }).trim().min(1, MSG.email).max(2
 const opaqueToken = (msg: string) => z.string({ error: msg }).trim().min(1, msg).max(512, msg);
 
 /**
- * Sign-up. The spec's client sends firstName and lastName combined as `name`; a client
+ * Sign-up. The web client sends firstName and lastName combined as `name`; a client
  * may also send firstName and lastName. Without a name, the missing parts fail with the
- * spec's messages, in form order (null makes the optional field report its message).
+ * product's messages, in form order (null makes the optional field report its message).
  */
 export const registerBody = z.preprocess(
   (input) => {
@@ -164,7 +164,7 @@ export const authEndpoints = {
     body: z
       .strictObject({
         email: loginEmail,
-        // The spec's change-password form: current, new and confirm non-blank, generic message.
+        // The product's change-password form: current, new and confirm non-blank, generic message.
         currentPassword: givenPassword(MSG.required),
         newPassword: newPasswordField(MSG.required),
         confirmPassword: z.string({ error: MSG.required }).min(1, MSG.required),

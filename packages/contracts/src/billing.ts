@@ -6,7 +6,7 @@ import { tenantFormFields, tenantSchema } from './tenants.ts';
 
 const TAG = 'billing';
 
-/** The tenant form's fields, flat (docs/decisions.md 36), with the spec's messages. */
+/** The tenant form's fields, flat (docs/decisions.md 36), with the product's messages. */
 export const subscriptionSignupBody = z.strictObject(tenantFormFields);
 
 export const checkoutSession = z.object({ sessionId: z.string(), url: z.string() });

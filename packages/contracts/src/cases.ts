@@ -43,7 +43,7 @@ export type Case = z.infer<typeof caseSchema>;
 export const serviceDeviceSchema = device.omit({ tenantName: true, createdAt: true });
 export type ServiceDevice = z.infer<typeof serviceDeviceSchema>;
 
-/** Answer of a case creation that found nothing to hold (the spec's client reads data.error / data.msg). */
+/** Answer of a case creation that found nothing to hold (the web client reads data.error / data.msg). */
 export const caseRefusalSchema = z.object({ error: z.literal(true), msg: z.string() });
 export const caseCreationResponse = dataOf(z.union([caseSchema, caseRefusalSchema]));
 
@@ -72,7 +72,7 @@ export const createCaseBody = z
   })
   .nullish();
 
-/** The spec's client patches "status or caseType"; both name the status code. */
+/** The web client patches "status or caseType"; both name the status code. */
 export const updateCaseBody = z
   .strictObject({ caseType: caseTypeCode.optional(), status: caseTypeCode.optional() })
   .refine((b) => b.caseType !== undefined || b.status !== undefined, { message: CASE_MSG.caseType });

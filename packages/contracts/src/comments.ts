@@ -28,7 +28,7 @@ export type Comment = z.infer<typeof commentSchema>;
 const content = z.string({ error: COMMENT_MSG.empty }).max(COMMENT_MAX_CHARS, COMMENT_MSG.tooLong);
 const positiveId = z.coerce.number().int().positive().max(2147483647);
 
-/** userId, userName and caseId are accepted as the spec's client sends them; the server uses the token and the path. */
+/** userId, userName and caseId are accepted as the web client sends them; the server uses the token and the path. */
 export const createCommentBody = z.strictObject({
   content,
   userId: positiveId.optional(),

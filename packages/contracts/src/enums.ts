@@ -1,4 +1,4 @@
-/** Role values exactly as the spec writes them (docs/decisions.md 37). */
+/** Role values exactly as the product writes them (docs/decisions.md 37). */
 export const ROLES = ['superAdmin', 'Admin', 'Project Manager', 'Salesman'] as const;
 export type Role = (typeof ROLES)[number];
 /** Selectable in user forms: every role except the first (docs/decisions.md 37). */

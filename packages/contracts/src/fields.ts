@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A required text field whose every failure (missing, not text, blank) answers the spec's message. */
+/** A required text field whose every failure (missing, not text, blank) answers the product's message. */
 export const requiredText = (message: string, max = 200) =>
   z.string({ error: message }).trim().min(1, message).max(max, `at most ${max} characters`);
 

@@ -43,7 +43,7 @@ const rangeSchema = z
 /**
  * Query schema of a list endpoint (docs/decisions.md 16): `range`, `sort` and `filter`
  * as JSON, with the sort fields and filter keys of this resource only. Anything
- * else is a 400. `extra` adds plain parameters the spec names (e.g. `customerId`).
+ * else is a 400. `extra` adds plain parameters the product names (e.g. `customerId`).
  */
 export function listQuery<S extends string, F extends z.ZodRawShape, X extends z.ZodRawShape = {}>(opts: {
   sort: readonly [S, ...S[]];

@@ -46,7 +46,7 @@ export const portalDetail = portal.extend({
 });
 export type PortalDetail = z.infer<typeof portalDetail>;
 
-/** Add Portal / Edit Portal form (docs/product.md "Validation"): both fields required with the spec's messages. */
+/** Add Portal / Edit Portal form (docs/product.md "Validation"): both fields required with the product's messages. */
 export const portalForm = z.strictObject({
   name: requiredText(MSG.customerName),
   apiKey: requiredText(MSG.apiKey, 500),
@@ -73,7 +73,7 @@ export const customerOption = z.object({ id: z.number().int(), name: z.string() 
 
 /**
  * Header search: `filter={"name":"ab"}`. Fewer than 2 characters (after trimming)
- * answers an empty list, as the spec's client clears its results then.
+ * answers an empty list, as the web client clears its results then.
  */
 export const customerSearchQuery = z.strictObject({
   filter: z

@@ -15,13 +15,13 @@ export const USER_MSG = {
   alreadyActive: 'This user has already set a password; no invitation is needed.',
 } as const;
 
-/** Splits a full name as the spec reads it: the first word is the first name, the rest the last name. */
+/** Splits a full name as the product reads it: the first word is the first name, the rest the last name. */
 export function splitName(name: string): { firstName: string; lastName: string } {
   const words = name.trim().split(/\s+/).filter(Boolean);
   return { firstName: words[0] ?? '', lastName: words.slice(1).join(' ') };
 }
 
-/** The spec's join: first plus last with a space (no trailing space when last is empty). */
+/** The product's join: first plus last with a space (no trailing space when last is empty). */
 export const joinName = (firstName: string, lastName: string) => [firstName.trim(), lastName.trim()].filter(Boolean).join(' ');
 
 const emailField = (message: string) =>

@@ -6,7 +6,7 @@ import { AppError } from './errors.ts';
 const SPEC_MESSAGES = new Set<string>((Object.values(MSG) as unknown[]).filter((m): m is string => typeof m === 'string'));
 const WHERE: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
-/** The first validation issue as a human message: the spec's text where it has one, else "where.path: problem". */
+/** The first validation issue as a human message: the product's text where it has one, else "where.path: problem". */
 function validationMessage(err: FastifyError & { validation: { instancePath: string; message?: string }[] }): string {
   const first = err.validation[0];
   const message = first?.message ?? 'Invalid input';
@@ -37,7 +37,7 @@ function dataExceptionMessage(state: string): string {
 const isDatabaseDown = (err: unknown) =>
   err instanceof Error && /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|timeout exceeded when trying to connect/i.test(err.message);
 
-/** One place maps every failure to `{"error": {"code", "msg"}}` with the spec's statuses. */
+/** One place maps every failure to `{"error": {"code", "msg"}}` with the product's statuses. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) {

@@ -17,7 +17,7 @@ export const deviceDotStatus = (status: number | null | undefined): DotStatus =>
 
 /**
  * A status dot that never relies on colour alone: the word beside it (default) or
- * in a tooltip (`compact`). `faint` is the spec's faint red for offline in dense tables.
+ * in a tooltip (`compact`). `faint` is the product's faint red for offline in dense tables.
  */
 export function StatusDot({ status, compact = false, faint = false, label }: { status: DotStatus; compact?: boolean; faint?: boolean; label?: string }) {
   const color = status === 'offline' && faint ? STATUS_COLORS.offlineFaint : COLOR[status];

@@ -17,7 +17,7 @@ export function bodyMessage(body: unknown): string | undefined {
 }
 
 /**
- * Status -> default message of the spec's catalogue, overridden by the body's own text.
+ * Status -> default message of the product's catalogue (docs/product.md "Messages"), overridden by the body's own text.
  * Takes RTK Query's error union as hooks and mutation results give it; a SerializedError
  * (an exception, not an HTTP answer) has no status or body and gets the generic message.
  */

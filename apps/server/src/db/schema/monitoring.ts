@@ -51,7 +51,7 @@ export const devices = pgTable(
     lastOnline: tstz('last_online'),
     statusSince: tstz('status_since').notNull(),
     firstSeenAt: tstz('first_seen_at').notNull(),
-    /** The open case holding this device (spec isClosed 0), null when none. */
+    /** The open case holding this device (isClosed 0), null when none. */
     openCaseId: integer('open_case_id'),
     removedAt: tstz('removed_at'),
     createdAt: createdAt(),

@@ -38,7 +38,7 @@ describe('POST /alert-stats', () => {
     expect(none.body.data.offlineCount).toBe(0);
   });
 
-  it('answers the spec messages', async () => {
+  it('answers the product messages', async () => {
     const { portal } = await portalWith([0]);
     expectError(await createAlert({}), 400, MSG.selectCustomerForAlert);
     expectError(await createAlert({ alertType: 0 }), 400, MSG.selectCustomerForAlert);

@@ -142,7 +142,7 @@ describe('POST /v0/auth/login', () => {
     [{ email: '', password: 'x' }, MSG.email],
     [{ email: 'a@b.c' }, MSG.password],
     [{ email: 'a@b.c', password: '' }, MSG.password],
-  ])('answers 400 with the spec message for %j', async (body, msg) => {
+  ])('answers 400 with the product message for %j', async (body, msg) => {
     const res = await t.call(ep.login, { body });
     expect(res.status).toBe(400);
     expect(res.body.error?.msg).toBe(msg);
@@ -189,7 +189,7 @@ describe('GET and PATCH /v0/auth/me', () => {
     [{ lastName: '' }, MSG.lastName],
     [{ name: '' }, MSG.fullName],
     [{ phone: '' }, MSG.phone],
-  ])('answers 400 with the spec message for %j', async (body, msg) => {
+  ])('answers 400 with the product message for %j', async (body, msg) => {
     const user = await createUser(t, { tenant: null, roles: [] });
     const res = await t.call(ep.updateMe, { token: user.token, body });
     expect(res.status).toBe(400);

@@ -9,7 +9,7 @@ import { findAccountById, isActive, updateUser, type AccountRow } from './auth.r
 import { issueTokens, revokeUserSessions, type TokenPair } from './sessions.ts';
 import { ACCOUNT_RULE, accountKey, assertNotThrottled, recordFailure } from './throttle.ts';
 
-/** The spec's rule: the first word is the first name, the rest the last name. */
+/** The product's rule: the first word is the first name, the rest the last name. */
 export function splitName(name: string): { firstName: string; lastName: string } {
   const [first = '', ...rest] = name.trim().split(/\s+/);
   return { firstName: first, lastName: rest.join(' ') };

@@ -218,7 +218,7 @@ describe('POST /v0/auth/account-delete', () => {
     expect((await t.call(ep.login, { body: { email: user.email, password: user.password } })).status).toBe(401);
   });
 
-  it('answers the spec message for a missing password', async () => {
+  it('answers the product message for a missing password', async () => {
     const user = await newUser();
     const res = await t.call(ep.accountDelete, { token: user.token, body: {} });
     expect(res.status).toBe(400);

@@ -54,7 +54,7 @@ export async function openBilling(deps: AppDeps, provider: PaymentProvider, prin
   });
 }
 
-/** The provider refused to open the payment: the pending row goes, and the spec's text is answered. */
+/** The provider refused to open the payment: the pending row goes, and the product's text is answered. */
 export async function abandonBilling(deps: AppDeps, provider: PaymentProvider, billing: repo.BillingRow, err: unknown): Promise<never> {
   deps.log.error({ err: (err as Error).message, tenantId: billing.tenantId, provider: provider.name }, 'checkout creation failed');
   await platform(deps, (tx) => repo.deleteBilling(tx, billing.tenantId, billing.id));
@@ -72,7 +72,7 @@ export async function recordBillingSession(deps: AppDeps, billing: repo.BillingR
 /**
  * register-with-subscription-redirect: the tenant and a pending billing row (openBilling),
  * then a hosted checkout. The provider is called outside any transaction; when it fails
- * the billing row is removed and the spec's 'Failed to create checkout session' is answered.
+ * the billing row is removed and the product's 'Failed to create checkout session' is answered.
  */
 export async function startSubscription(deps: AppDeps, provider: PaymentProvider, principal: Principal, body: SignupBody) {
   const { billing, quantity, unit } = await openBilling(deps, provider, principal, body);

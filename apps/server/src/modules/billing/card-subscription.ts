@@ -28,7 +28,7 @@ function cardsOf(deps: AppDeps, provider: PaymentProvider): { cards: CardSubscri
  * created incomplete: the answer carries the client secret of the intent the browser
  * confirms with Stripe.js (the trial's SetupIntent, or the first invoice's PaymentIntent).
  * The row's session id is the subscription id. Provider failure: the row goes and the
- * spec's 'Failed to create checkout session' is answered.
+ * product's 'Failed to create checkout session' is answered.
  */
 export async function startCardSubscription(deps: AppDeps, provider: PaymentProvider, principal: Principal, body: SignupBody): Promise<{ tenant: Tenant; intent: CardSubscriptionIntent }> {
   const { cards, publishableKey } = cardsOf(deps, provider);

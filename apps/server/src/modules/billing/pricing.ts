@@ -21,7 +21,7 @@ export const billablePortals = (terms: TenantTerms, portalCount: number) => (ter
 export const checkoutQuantity = (terms: TenantTerms, portalCount: number) => Math.max(1, billablePortals(terms, portalCount));
 
 /**
- * Where the checkout returns the browser (docs/decisions.md 35): Settings with the spec's query
+ * Where the checkout returns the browser (docs/decisions.md 35): Settings with the product's query
  * parameters; the web app then asks verify-checkout-session, never trusting the flag.
  */
 export function returnUrl(publicUrl: string, success: boolean, ids: { sessionId: string; tenantId: number; billingId: number }): string {

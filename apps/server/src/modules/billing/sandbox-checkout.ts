@@ -28,7 +28,7 @@ button.pay{background:#1d4ed8;color:#fff;border-color:#1d4ed8}.badge{display:inl
 /**
  * The sandbox provider's hosted checkout (docs/decisions.md 34): `GET /sandbox/checkout/:sessionId`
  * shows the amount with Pay and Cancel; both POST here and answer 303 to Settings with the
- * spec's query parameters. Outside /v0: it is a page of the provider, not of the API.
+ * product's query parameters. Outside /v0: it is a page of the provider, not of the API.
  */
 export async function registerSandboxCheckout(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(async (scoped) => {

@@ -23,7 +23,7 @@ export async function getCase(tx: Tx, scope: Scope, id: number): Promise<Case> {
   return found;
 }
 
-/** The answer of a case creation: the case, or the spec's `{error, msg}` when nothing was left to hold. */
+/** The answer of a case creation: the case, or the product's `{error, msg}` when nothing was left to hold. */
 export async function caseCreationAnswer(run: Run, scope: Scope, result: CaseOpeningResult): Promise<Case | { error: true; msg: string }> {
   if (!result.opened) return { error: true, msg: result.msg };
   return run((tx) => getCase(tx, scope, result.caseId));

@@ -62,7 +62,7 @@ async function list(token: string, query: Record<string, unknown> = {}) {
 const names = (rows: Device[]) => rows.map((d) => d.name);
 
 describe('GET /devices', () => {
-  it('lists the tenant’s devices (removed ones excluded) with the spec fields', async () => {
+  it('lists the tenant’s devices (removed ones excluded) with the product fields', async () => {
     const data = await list(cast.salesman.token, { sort: ['name', 'ASC'] });
     expect(data.count).toBe(5);
     expect(names(data.list)).toEqual(['alpha', 'Bravo', 'charlie', 'Delta', 'echo']);

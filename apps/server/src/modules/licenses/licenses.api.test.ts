@@ -53,7 +53,7 @@ describe('POST /customers/:id/licenses', () => {
     expect(leap.body.data.daysRemaining).toBeLessThan(0);
   });
 
-  it('answers the spec messages for each field', async () => {
+  it('answers the product messages for each field', async () => {
     const cases: [Record<string, unknown>, string | { endsWith: string }][] = [
       [{ ...valid, deviceType: undefined }, MSG.deviceType],
       [{ ...valid, deviceType: 'Camera' }, MSG.deviceType],

@@ -55,7 +55,7 @@ describe('POST /customers (Add Portal)', () => {
     [{ name: 'Acme' }, MSG.apiKey],
     [{ name: 'Acme', apiKey: '' }, MSG.apiKey],
     [{ name: 'Acme', apiKey: null }, MSG.apiKey],
-  ])('answers 400 with the spec message for %j', async (body, msg) => {
+  ])('answers 400 with the product message for %j', async (body, msg) => {
     const res = await create(cast.admin.token, body);
     expect(res.status).toBe(400);
     expect(res.body.error!.msg).toBe(msg);

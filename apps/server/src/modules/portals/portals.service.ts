@@ -88,7 +88,7 @@ export async function allPortalOptions(tx: Tx, scope: Scope) {
   return { list, count: list.length };
 }
 
-/** Header search; under the spec's 2 characters it answers an empty list (the client clears its results then). */
+/** Header search; under the product's 2 characters it answers an empty list (the client clears its results then). */
 export async function searchPortals(tx: Tx, scope: Scope, name: string | undefined) {
   const text = (name ?? '').trim();
   if (text.length < LIMITS.searchMinChars) return { list: [], count: 0 };

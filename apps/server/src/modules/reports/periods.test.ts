@@ -38,7 +38,7 @@ describe('report periods (calendar-aligned in the tenant time zone)', () => {
     expect(iso(3, now, 'UTC')[0]).toBe('2026-01-01T00:00:00.000Z');
   });
 
-  it('an unknown zone falls back to UTC; labels follow the spec', () => {
+  it('an unknown zone falls back to UTC; labels follow docs/product.md', () => {
     const p = reportPeriod(1, new Date('2026-11-18T12:00:00Z'), 'Not/AZone');
     expect(p.timezone).toBe('UTC');
     expect(p.label).toBe('This Month');

@@ -21,7 +21,7 @@ export const statsModule: AppModule = (app, deps) => {
     permission: 'monitoring:read',
     handler: async ({ query, scope, readTx }) => {
       const page = await readTx((reader) => deviceStatsPage(reader, tenantOf(scope), query));
-      // Tenant users do not see the tenant column (spec: superAdmin only).
+      // Tenant users do not see the tenant column (docs/web-pages.md "Pages": superAdmin only).
       const list = scope.kind === 'all' ? page.list : page.list.map(({ tenantName: _omit, ...row }) => row);
       return { data: { list, count: page.count } };
     },

@@ -84,7 +84,7 @@ describe('POST /tenants', () => {
     ['email', MSG.tenantEmail],
     ['address', MSG.address],
     ['goalScore', MSG.goalScore],
-  ])('answers the spec message when %s is missing, blank or of the wrong type', async (field, msg) => {
+  ])('answers the product message when %s is missing, blank or of the wrong type', async (field, msg) => {
     const missing = form();
     delete (missing as Record<string, unknown>)[field];
     for (const body of [missing, form({ [field]: field === 'goalScore' ? '' : '   ' }), form({ [field]: null })]) {

@@ -45,7 +45,7 @@ export async function openCaseOf(t: TestApp, deviceId: number): Promise<number |
 }
 
 /** An error answer with its status and message. */
-/** `msg` exact, or `{ endsWith }` for non-spec texts the error handler prefixes with the field (`body.caseType: ...`). */
+/** `msg` exact, or `{ endsWith }` for texts outside MSG the error handler prefixes with the field (`body.caseType: ...`). */
 export function expectError(res: { status: number; body: unknown }, status: number, msg?: string | { endsWith: string }): void {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   const error = (res.body as { error?: { msg: string } }).error;

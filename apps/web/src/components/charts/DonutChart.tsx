@@ -15,7 +15,7 @@ const HOVER_GROW = 3;
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
- * Online/offline donut (Company Wide Pulse, Portal Pulse) sized by the spec's radius rule for its
+ * Online/offline donut (Company Wide Pulse, Portal Pulse) sized by the radius rule (docs/web-pages.md "Charts") for its
  * container width, the device total in the hole, a legend below. One SVG, so `svgRef` can be
  * exported as an image as it is (see exportPng.ts).
  */

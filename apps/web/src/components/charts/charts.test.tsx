@@ -92,7 +92,7 @@ describe('chart series', () => {
 });
 
 describe('OnlineOfflineDonut', () => {
-  it('draws online green and offline red slices with the spec radii, the total in the hole and a legend', () => {
+  it('draws online green and offline red slices with the product radii, the total in the hole and a legend', () => {
     const { container } = render(<OnlineOfflineDonut onlineCount={7} offlineCount={3} label="Company Wide Pulse" />);
     const svg = screen.getByRole('img', { name: 'Company Wide Pulse: 7 online, 3 offline' });
     const online = svg.querySelector('[data-slice="Online"]')!;

@@ -1,5 +1,5 @@
 /**
- * A chart's SVG as a PNG download (the spec's export of Company Wide Pulse). The SVG is drawn on a
+ * A chart's SVG as a PNG download (the product's export of Company Wide Pulse). The SVG is drawn on a
  * canvas through an <img>, so it must stand alone: explicit size, its font and colours in
  * attributes (the charts write them so), and a background, so dark mode stays readable.
  */

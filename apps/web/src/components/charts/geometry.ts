@@ -1,10 +1,10 @@
 /**
- * The arithmetic of the console's charts (pure, unit tested): the spec's sizes, axis scales,
+ * The arithmetic of the console's charts (pure, unit tested): the product's sizes, axis scales,
  * arc paths. Angles are radians clockwise from 12 o'clock, as a clock reads.
  */
 
 /**
- * Donut radii of the spec (Pulse): inner 0.6; outer 0.75 under 300 px container width,
+ * Donut radii (docs/web-pages.md "Charts"): inner 0.6; outer 0.75 under 300 px container width,
  * 0.8 under 500, 0.85 under 700, else 0.9 (fractions of the chart's half-size).
  */
 export function donutRadius(containerWidth: number): { inner: number; outer: number } {
@@ -12,7 +12,7 @@ export function donutRadius(containerWidth: number): { inner: number; outer: num
   return { inner: 0.6, outer };
 }
 
-/** Chart height of the spec: 180 on mobile (769 px or narrower), 240 otherwise. */
+/** Chart height (docs/web-pages.md "Charts"): 180 on mobile (769 px or narrower), 240 otherwise. */
 export const chartHeight = (narrow: boolean) => (narrow ? 180 : 240);
 
 /** First draws animate this long (visual-design.md: <= 300 ms); updates of the same data do not animate. */

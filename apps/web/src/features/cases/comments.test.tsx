@@ -66,7 +66,7 @@ describe('CommentList', () => {
     expect(screen.queryAllByRole('button', { name: 'Edit comment' })).toHaveLength(0);
     expect(screen.getAllByRole('button', { name: 'Delete comment' })).toHaveLength(2);
   });
-  it('asks before deleting with the spec texts', async () => {
+  it('asks before deleting with the product texts', async () => {
     const onDelete = vi.fn();
     render(<CommentList comments={[list[0]!]} isLoading={false} userId={10} isAdmin={false} onEdit={() => {}} onDelete={onDelete} />);
     fireEvent.click(screen.getByRole('button', { name: 'Delete comment' }));

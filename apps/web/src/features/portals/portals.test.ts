@@ -19,7 +19,7 @@ describe('portal formatters', () => {
 });
 
 describe('Device Count rule (docs/decisions.md 38: validate, never clamp)', () => {
-  it.each([0, -3, 1.5, null, undefined, ''])('rejects %j with the spec message', async (value) => {
+  it.each([0, -3, 1.5, null, undefined, ''])('rejects %j with the product message', async (value) => {
     await expect(deviceCountRule.validator(null, value)).rejects.toThrow(MSG.deviceCount);
   });
   it.each([1, 2, 500])('accepts %j', async (value) => {

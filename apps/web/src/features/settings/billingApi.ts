@@ -12,7 +12,7 @@ export const billingApi = api.injectEndpoints({
     }),
     verifyCheckoutSession: build.mutation<ResponseOf<E['verifyCheckoutSession']>, RequestBodyOf<E['verifyCheckoutSession']>>({
       query: (body) => request(billingEndpoints.verifyCheckoutSession, { body }),
-      // The page shows the spec's own failure text instead of the generic notification.
+      // The page shows the product's own failure text instead of the generic notification.
       extraOptions: { silent: true },
       invalidatesTags: ['Tenant', 'Billing'],
     }),
@@ -23,7 +23,7 @@ export const billingApi = api.injectEndpoints({
     }),
     confirmCardSubscription: build.mutation<ResponseOf<E['confirmCardSubscription']>, RequestBodyOf<E['confirmCardSubscription']>>({
       query: (body) => request(billingEndpoints.confirmCardSubscription, { body }),
-      // The dialog shows the spec's own texts instead of the generic notification.
+      // The dialog shows the product's own texts instead of the generic notification.
       extraOptions: { silent: true },
       invalidatesTags: ['Tenant', 'Billing'],
     }),

@@ -11,7 +11,7 @@ const RETURN_PARAMS = ['stripe_success', 'session_id', 'tenant_id', 'billing_id'
 /**
  * The return from the hosted checkout (docs/decisions.md 35, docs/web.md "Subscription"): the flag is never trusted,
  * the server confirms with the provider. Paid: new tokens, toast, Pulse. Not paid:
- * toast and the welcome dialog again. Request failure: the spec's failure toast.
+ * toast and the welcome dialog again. Request failure: the product's failure toast.
  */
 export function useCheckoutReturn(onNotPaid: () => void) {
   const [params, setParams] = useSearchParams();

@@ -1,4 +1,4 @@
-/** Reads a list from `{data: {list}}` or `{data: [...]}` (the spec reads lists via a data field). */
+/** Reads a list from `{data: {list}}` or `{data: [...]}` (the product reads lists via a data field). */
 export function listFrom<T>(body: unknown): T[] {
   const data = (body as { data?: unknown } | undefined)?.data;
   if (Array.isArray(data)) return data as T[];

@@ -5,7 +5,7 @@ const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\
 const token = (claims: object) => `${b64({ alg: 'HS256' })}.${b64(claims)}.sig`;
 
 describe('auth state', () => {
-  it('holds exactly the spec fields, tenantId -1 and no refresh token when signed out', () => {
+  it('holds exactly the documented fields, tenantId -1 and no refresh token when signed out', () => {
     expect(Object.keys(signedOutState).sort()).toEqual(['accessTaken', 'refreshTaken', 'roles', 'tenantId', 'tenantName', 'userId', 'userName']);
     expect(signedOutState).toMatchObject({ tenantId: -1, roles: [], refreshTaken: '' });
   });

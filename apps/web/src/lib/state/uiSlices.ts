@@ -18,7 +18,7 @@ export interface PageInfoState {
   pagetitle: string;
   alarmContent: string;
   isShowAlert: boolean;
-  /** The alert 'View Event' opens (not in the spec's fields; needed to open it). */
+  /** The alert 'View Event' opens (not in the product's fields; needed to open it). */
   alertId?: number;
 }
 const pageInfoSlice = createSlice({

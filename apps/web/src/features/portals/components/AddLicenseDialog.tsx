@@ -11,7 +11,7 @@ interface LicenseForm {
   startDate?: Dayjs | null;
 }
 
-/** Device Count rule (docs/decisions.md 38): a validation rule with the spec's message, never a silent clamp. */
+/** Device Count rule (docs/decisions.md 38): a validation rule with the product's message, never a silent clamp. */
 export const deviceCountRule = {
   validator: (_: unknown, value: unknown) =>
     typeof value === 'number' && Number.isInteger(value) && value >= 1 ? Promise.resolve() : Promise.reject(new Error(MSG.deviceCount)),
