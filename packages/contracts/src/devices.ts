@@ -14,7 +14,7 @@ export const device = z.object({
   status: z.number().int(),
   /** Last time seen online (the 'Last Check-in' column); null when never. */
   lastOnline: isoDateTime.nullable(),
-  /** 0 when the device is in an open case, else 1 (docs/product.md "Codes and states"). */
+  /** 0 when the device is in an open case, else 1 (docs/product.md "Records"). */
   isClosed: z.number().int(),
   /** The open case holding the device, or null. */
   caseId: z.number().int().nullable(),

@@ -4,7 +4,7 @@ import { dataOf } from './envelope.ts';
 import { LIMITS } from './enums.ts';
 
 /**
- * The portal webhook (docs/decisions.md 24): a device cloud posts signed messages
+ * The portal webhook (docs/decisions.md 23-24): a device cloud posts signed messages
  * (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`).
  * The body is validated with these schemas only after the signature was checked
  * over the raw bytes; the first failing path is named in the 400 answer.

@@ -4,7 +4,7 @@ import { useAppSelector, useAuth } from '../lib/state/hooks.ts';
 
 export const SIGN_IN = '/auth/signin';
 
-/** /dashboards and /useraccount need a session (docs/web.md "Shell"). */
+/** /dashboards and /useraccount need a session (docs/web.md "Routes"). */
 export function RequireSession() {
   const auth = useAuth();
   const location = useLocation();
@@ -14,7 +14,7 @@ export function RequireSession() {
   return <Outlet />;
 }
 
-/** The tenants route is for the superAdmin; others go to sign-in (docs/web.md "Shell"). */
+/** The tenants route is for the superAdmin; others go to sign-in (docs/web.md "Routes"). */
 export function RequireSuperAdmin() {
   const auth = useAuth();
   if (!isSuperAdmin(auth)) return <Navigate to={SIGN_IN} replace />;

@@ -78,7 +78,7 @@ async function recordAndApplyReports(deps: AppDeps, tx: Executor, now: Date, gro
 }
 
 /**
- * Applies a group of messages and records their ids in ONE transaction (docs/decisions.md 24): each
+ * Applies a group of messages and records their ids in ONE transaction (docs/decisions.md 39, rule 7): each
  * message is either a duplicate of a committed one or applied in full, never half. A removal is
  * always alone in its group (GroupCommitter `alone`), so its order against reports is kept.
  */

@@ -2,7 +2,7 @@ import DOMPurify from 'dompurify';
 
 /**
  * Whether the editor holds nothing worth saving: empty, or only empty paragraphs
- * (`<p></p>`, `<p><br></p>`, whitespace / &nbsp;). Save is disabled then (docs/product.md "Codes and states").
+ * (`<p></p>`, `<p><br></p>`, whitespace / &nbsp;). Save is disabled then (docs/operations.md "Comments").
  */
 export function isEmptyComment(html: string | null | undefined): boolean {
   if (!html) return true;

@@ -7,7 +7,7 @@ import { usePasswordResetMutation } from '../api.ts';
 
 export const RESET_REDIRECT_MS = 5000;
 
-/** Password reset (docs/product.md "Codes and states"): success toast, then home after 5 seconds. */
+/** Password reset (docs/web.md "Pages of web I"): success toast, then home after 5 seconds. */
 export default function PasswordResetPage() {
   const [reset, { isLoading }] = usePasswordResetMutation();
   const [sent, setSent] = useState(false);
