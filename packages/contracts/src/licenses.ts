@@ -51,7 +51,7 @@ export const createLicenseBody = z.strictObject({
 
 const licenseColumns = ['id', 'customerName', 'deviceType', 'deviceCount', 'terms', 'startDate', 'endDate', 'daysRemaining'] as const;
 
-/** `customerId` as a plain parameter (docs/product.md "Calls") or in the filter. */
+/** `customerId` as a plain parameter (docs/decisions.md 16) or in the filter. */
 export const licensesListQuery = listQuery({
   sort: licenseColumns,
   filter: { customerId: idFilter, deviceType: z.number().int().min(0).max(DEVICE_TYPES.length - 1).optional(), q: qFilter },

@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 
-/** YYYY-MM-DD, or '-' when there is no valid date (docs/product.md "Screens"). */
+/** YYYY-MM-DD, or '-' when there is no valid date (docs/product.md "Constants"). */
 export function formatDate(value: string | number | Date | null | undefined): string {
   if (value === null || value === undefined || value === '') return '-';
   const d = dayjs(value);

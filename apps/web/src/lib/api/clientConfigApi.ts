@@ -26,7 +26,7 @@ export const { useClientConfigQuery } = clientConfigApi;
 export const FALLBACK_COMMAND_PORTAL_URL: string =
   (import.meta.env.VITE_COMMAND_PORTAL_URL as string | undefined) || 'https://command.example.com';
 
-/** The external command portal Access Command opens (docs/product.md "Screens"). */
+/** The external command portal Access Command opens (docs/web-pages.md "Pages"). */
 export function useCommandPortalUrl(): string {
   return useClientConfigQuery().data?.commandPortalUrl ?? FALLBACK_COMMAND_PORTAL_URL;
 }
