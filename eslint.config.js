@@ -75,15 +75,7 @@ const vitestImports = {
 const sqlMessage = "drizzle-orm's sql goes only in *.repository.ts files and src/db/: move the query into a repository.";
 
 export default defineConfig([
-  globalIgnores([
-    '**/node_modules/',
-    '**/dist/',
-    '**/coverage/',
-    '.artifacts/',
-    'data/',
-    'bench/results/',
-    `${SERVER}/db/migrations/`,
-  ]),
+  globalIgnores(['**/node_modules/', '**/dist/', '**/coverage/', '.artifacts/', 'data/', 'bench/results/', `${SERVER}/db/migrations/`]),
 
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },
@@ -141,6 +133,10 @@ export default defineConfig([
     files: ['**/*.{ts,tsx,mts,cts,js,mjs}'],
     plugins: { 'import-x': importX },
     settings: {
+      // Without these, import-x skips .ts/.tsx dependencies and no-cycle silently finds nothing.
+      'import-x/extensions': ['.ts', '.tsx', '.cts', '.mts', '.js', '.jsx', '.cjs', '.mjs'],
+      'import-x/external-module-folders': ['node_modules', 'node_modules/@types'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx', '.cts', '.mts'] },
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
           project: ['packages/*/tsconfig.json', 'apps/*/tsconfig.json', 'e2e/tsconfig.json', 'bench/tsconfig.json'],
