@@ -98,9 +98,9 @@ export default defineConfig([
       },
     },
     rules: {
-      // The compiler (strict, isolatedModules) reports unused locals where it matters; keep `_`-prefixed ones.
       // React and antd ignore what an event handler returns (onClick={async () => ...}); promises passed as arguments are still checked.
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      // A `_` prefix marks a parameter or binding kept on purpose (positional arguments, omitted fields).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
     },
   },
