@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The whole test suite, as the README says: type checks, web build, then every vitest
+// The whole test suite, as the README says: type checks, lint (Prettier and ESLint), web build, then every vitest
 // project (contracts, server on PGlite, server on PostgreSQL when TEST_DATABASE_URL
 // is set, web components, end-to-end in Chromium against the built app).
 import { spawnSync } from 'node:child_process';
@@ -14,6 +14,10 @@ const extra = process.argv.slice(2);
 
 if (run('npm', ['run', '--silent', 'typecheck']) !== 0) {
   console.error('Type check failed.');
+  process.exit(1);
+}
+if (run('npm', ['run', '--silent', 'lint']) !== 0) {
+  console.error('Lint failed: `npm run format` rewrites the formatting; fix the ESLint errors listed above (docs/linting.md).');
   process.exit(1);
 }
 if (run('npm', ['run', '--silent', 'build']) !== 0) {
