@@ -23,7 +23,15 @@ export default defineConfig({
   test: {
     projects: [
       // Groups run one after another (2 cores): contracts, web, server on PGlite, on PostgreSQL, e2e.
-      { test: { name: 'contracts', root: './packages/contracts', include: ['src/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } } },
+      {
+        test: {
+          name: 'contracts',
+          root: './packages/contracts',
+          include: ['src/**/*.test.ts'],
+          environment: 'node',
+          sequence: { groupOrder: 0 },
+        },
+      },
       serverProject('server', 'pglite', 2),
       ...(pg ? [serverProject('server-postgres', 'postgres', 3)] : []),
       './apps/web/vitest.config.ts',

@@ -17,7 +17,9 @@ const newest = (dir) => {
 };
 const built = path.join(root, 'apps/web/dist/index.html');
 const sources = ['apps/web/src', 'apps/web/public', 'packages/contracts/src'].map((d) => path.join(root, d));
-const stale = !existsSync(built) || Math.max(...sources.map(newest), statSync(path.join(root, 'apps/web/index.html')).mtimeMs) > statSync(built).mtimeMs;
+const stale =
+  !existsSync(built) ||
+  Math.max(...sources.map(newest), statSync(path.join(root, 'apps/web/index.html')).mtimeMs) > statSync(built).mtimeMs;
 if (stale) {
   console.log('Building the web app...');
   const res = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });

@@ -67,7 +67,10 @@ const ALL = [...new Set([...DB_PHASES, ...HTTP_PHASES].map(([name]) => name))];
 
 /** BENCH_REUSE_SEED: where the record of what was seeded into this database at this size is kept. */
 function seedRecordFile(databaseUrl: string, size: SizeSpec): string {
-  return path.join(tmpdir(), `vigil-bench-seed-${createHash('sha256').update(`${databaseUrl} ${size.name}`).digest('hex').slice(0, 16)}.json`);
+  return path.join(
+    tmpdir(),
+    `vigil-bench-seed-${createHash('sha256').update(`${databaseUrl} ${size.name}`).digest('hex').slice(0, 16)}.json`,
+  );
 }
 
 /** The recorded seed, if the database still holds it (same tenants and portals); else undefined. */
@@ -75,7 +78,9 @@ async function recordedSeed(database: Database, file: string): Promise<SeededDat
   if (!existsSync(file)) return undefined;
   const seeded = JSON.parse(readFileSync(file, 'utf8')) as SeededData;
   try {
-    const rows = (await database.db.execute(sql`select (select count(*)::int from tenants) as tenants, (select count(*)::int from portals) as portals`)) as unknown as {
+    const rows = (await database.db.execute(
+      sql`select (select count(*)::int from tenants) as tenants, (select count(*)::int from portals) as portals`,
+    )) as unknown as {
       rows: { tenants: number; portals: number }[];
     };
     const row = rows.rows[0];
@@ -170,7 +175,11 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, asked:
       const summary = summarizeProfiles(cpuProfileDir);
       ctx.shared.cpuProfile = { dir: cpuProfileDir, ...summary };
       console.log(`server CPU profile (${cpuProfileDir}), share of busy time:`);
-      console.log(`  by kind: ${Object.entries(summary.categories).map(([k, v]) => `${k} ${v}%`).join(', ')}`);
+      console.log(
+        `  by kind: ${Object.entries(summary.categories)
+          .map(([k, v]) => `${k} ${v}%`)
+          .join(', ')}`,
+      );
       console.log(summary.hot.map((h) => `  ${h.share}%  ${h.frame}`).join('\n'));
     }
     const file = writeResults(`${size.name}-${kind}`, {

@@ -73,31 +73,45 @@ export async function seedDatabase(database: Database, size: SizeSpec, appSecret
 
   for (const [index, t] of size.tenants.entries()) {
     const name = `Bench Tenant ${index + 1}`;
-    const [tenant] = await run<{ id: number }>(database, sql`
+    const [tenant] = await run<{ id: number }>(
+      database,
+      sql`
       insert into tenants (name, contact_name, email, subscription_status, heartbeat_timeout, goal_score)
       values (${name}, 'Bench Admin', ${`tenant${index + 1}@bench.vigil.test`}, 'active', 10080, 95)
-      returning id`);
+      returning id`,
+    );
     const tenantId = tenant!.id;
-    const [admin] = await run<{ id: number }>(database, sql`
+    const [admin] = await run<{ id: number }>(
+      database,
+      sql`
       insert into users (tenant_id, email, name, roles, email_verified_at)
       values (${tenantId}, ${`admin${index + 1}@bench.vigil.test`}, 'Bench Admin', '{Admin}'::text[], ${nowIso}::timestamptz)
-      returning id`);
+      returning id`,
+    );
 
     const dpp = Math.floor(t.devices / t.portals);
-    const portals: SeededPortal[] = Array.from({ length: t.portals }, (_, i) => ({ id: portalBase + i + 1, secret: portalSecret(index + 1, i + 1) }));
+    const portals: SeededPortal[] = Array.from({ length: t.portals }, (_, i) => ({
+      id: portalBase + i + 1,
+      secret: portalSecret(index + 1, i + 1),
+    }));
     const portalRows = portals.map((p, i) => ({
       id: p.id,
       name: `Customer ${index + 1}-${String(i + 1).padStart(4, '0')}`,
       api: box.seal(`bench-api-key-${p.id}`),
       secret: box.seal(p.secret),
     }));
-    await run(database, sql`
+    await run(
+      database,
+      sql`
       insert into portals (tenant_id, id, name, api_key_enc, webhook_secret_enc)
       select ${tenantId}::int, x.id, x.name, x.api, x.secret
-        from jsonb_to_recordset(${JSON.stringify(portalRows)}::jsonb) as x(id int, name text, api text, secret text)`);
+        from jsonb_to_recordset(${JSON.stringify(portalRows)}::jsonb) as x(id int, name text, api text, secret text)`,
+    );
 
     const P = t.portals;
-    await run(database, sql`
+    await run(
+      database,
+      sql`
       with g as (
         select ${deviceBase}::int + pi * ${dpp}::int + j as id, ${portalBase}::int + pi + 1 as portal_id, j
           from generate_series(0, ${P - 1}::int) pi, generate_series(1, ${dpp}::int) j
@@ -120,9 +134,12 @@ export async function seedDatabase(database: Database, size: SizeSpec, appSecret
              case w.st when 1 then ${nowIso}::timestamptz - (w.id % 5) * interval '1 minute' else w.off_since end,
              case w.st when 1 then w.sc else w.off_since end,
              w.fs
-        from w`);
+        from w`,
+    );
 
-    await run(database, sql`
+    await run(
+      database,
+      sql`
       with d as (
         select id, portal_id, status, first_seen_at as fs, status_since,
                floor(extract(epoch from (${nowIso}::timestamptz - interval '1 hour' - first_seen_at)) / ${cycleSec}::int)::int as c
@@ -144,33 +161,46 @@ export async function seedDatabase(database: Database, size: SizeSpec, appSecret
              case when status = 1 then null else status_since end
         from d
       union all
-      select ${tenantId}::int, id, portal_id, 0::smallint, status_since, null from d where status = 0`);
+      select ${tenantId}::int, id, portal_id, 0::smallint, status_since, null from d where status = 0`,
+    );
 
     const hours = size.days * 24;
-    await run(database, sql`
+    await run(
+      database,
+      sql`
       insert into cases (tenant_id, id, portal_id, case_type, offline_count, created_by, completed_at, created_at, updated_at)
       select ${tenantId}::int, ${caseBase}::int + i, ${portalBase}::int + 1 + (i % ${P}::int), i % 5, i % 7, ${admin!.id}::int,
              case when i % 5 = 4 then least(created + interval '1 day', ${nowIso}::timestamptz) end, created, created
         from (select i, ${nowIso}::timestamptz - ((i * 13) % ${hours}::int) * interval '1 hour' as created
-                from generate_series(1, ${t.cases}::int) i) s`);
-    await run(database, sql`
+                from generate_series(1, ${t.cases}::int) i) s`,
+    );
+    await run(
+      database,
+      sql`
       insert into case_devices (tenant_id, case_id, device_id, released_at)
       select ${tenantId}::int, ${caseBase}::int + i, ${deviceBase}::int + (i % ${P}::int) * ${dpp}::int + 1 + (i % ${dpp}::int),
              case when i % 5 = 4 then ${nowIso}::timestamptz end
-        from generate_series(1, ${t.cases}::int) i`);
+        from generate_series(1, ${t.cases}::int) i`,
+    );
 
     const minutes = size.days * 24 * 60;
-    await run(database, sql`
+    await run(
+      database,
+      sql`
       insert into alerts (tenant_id, id, portal_id, alert_type, offline_count, critical, resolved_at, created_at, updated_at)
       select ${tenantId}::int, ${alertBase}::int + i, ${portalBase}::int + 1 + (i % ${P}::int),
              case when i % 10 = 0 then 1 else 0 end, 1 + i % 3, case when i % 17 = 0 then 1 else 0 end,
              case when i % 5 = 0 then null else created + interval '2 hours' end, created, created
         from (select i, ${nowIso}::timestamptz - ((i * 7) % ${minutes}::int) * interval '1 minute' as created
-                from generate_series(1, ${t.alerts}::int) i) s`);
-    await run(database, sql`
+                from generate_series(1, ${t.alerts}::int) i) s`,
+    );
+    await run(
+      database,
+      sql`
       insert into alert_devices (tenant_id, alert_id, device_id)
       select ${tenantId}::int, ${alertBase}::int + i, ${deviceBase}::int + (i % ${P}::int) * ${dpp}::int + 1 + (i % ${dpp}::int)
-        from generate_series(1, ${t.alerts}::int) i where i % 10 <> 0`);
+        from generate_series(1, ${t.alerts}::int) i where i % 10 <> 0`,
+    );
 
     tenants.push({
       id: tenantId,

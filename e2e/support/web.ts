@@ -9,7 +9,10 @@ export async function mailedLink(server: StartedServer, kind: 'verify-email' | '
   await expect
     .poll(
       () => {
-        const lines = server.output().split('\n').filter((l) => l.includes(`/auth/${kind}?token=`) && (!email || l.includes(email)));
+        const lines = server
+          .output()
+          .split('\n')
+          .filter((l) => l.includes(`/auth/${kind}?token=`) && (!email || l.includes(email)));
         const last = lines.at(-1);
         const match = last?.match(new RegExp(`/auth/${kind}\\?token=([A-Za-z0-9_\\-.~%]+)`));
         found = match ? `/auth/${kind}?token=${match[1]}` : undefined;
@@ -41,7 +44,10 @@ export async function signIn(page: Page, base: string, email: string, password: 
 }
 
 export async function signOut(page: Page): Promise<void> {
-  await page.getByRole('button', { name: /Account menu/ }).first().click();
+  await page
+    .getByRole('button', { name: /Account menu/ })
+    .first()
+    .click();
   await page.getByRole('menuitem', { name: 'logout' }).click();
   await poll(() => new URL(page.url()).pathname).toBe('/');
 }
@@ -61,13 +67,21 @@ export async function shootBoth(page: Page, name: string): Promise<void> {
 
 /** Signs in through the API (setup only; the UI flows under test sign in through the page). */
 export async function apiToken(base: string, email: string, password: string): Promise<string> {
-  const res = await fetch(`${base}/v0/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const res = await fetch(`${base}/v0/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { data: { accessToken: string } }).data.accessToken;
 }
 
 export async function apiPost<T>(base: string, path: string, token: string, body: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${path} failed: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }

@@ -57,7 +57,13 @@ describe('the platform administrator sets up a tenant and its first user', () =>
     await page.getByRole('button', { name: 'Add User' }).click();
     const userDialog = page.getByRole('dialog').filter({ hasText: 'Add New User' });
     await userDialog.getByRole('button', { name: 'Add User' }).click();
-    for (const text of ['Please select a tenant', 'Please input full name', 'Please input email', 'Please input phone number', 'Please select at least one role'])
+    for (const text of [
+      'Please select a tenant',
+      'Please input full name',
+      'Please input email',
+      'Please input phone number',
+      'Please select at least one role',
+    ])
       await poll(() => userDialog.getByText(text).count()).toBe(1);
     await userDialog.getByLabel('Tenant').click();
     await page.locator('.ant-select-item-option').filter({ hasText: 'Northwind Alarms' }).click();
@@ -66,7 +72,10 @@ describe('the platform administrator sets up a tenant and its first user', () =>
     await userDialog.getByLabel('Email').fill(email);
     await userDialog.getByLabel('Phone Number').fill('+1 555 0142');
     await userDialog.getByLabel('Role').click();
-    await page.locator('.ant-select-item-option').filter({ hasText: /^Admin$/ }).click();
+    await page
+      .locator('.ant-select-item-option')
+      .filter({ hasText: /^Admin$/ })
+      .click();
     await page.keyboard.press('Escape');
     await userDialog.getByRole('button', { name: 'Add User' }).click();
     await poll(() => page.getByText(`Invitation sent to ${email}.`).count()).toBeGreaterThan(0);

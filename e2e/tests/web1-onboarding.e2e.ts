@@ -79,7 +79,9 @@ describe('a company signs up and starts its trial', () => {
     await poll(() => new URL(page.url()).pathname).toMatch(/^\/sandbox\/checkout\//);
     await page.getByRole('button', { name: 'Pay' }).click();
 
-    await poll(() => page.getByText('Subscription activated successfully! Your 30-day trial has started.').count(), 20_000).toBeGreaterThan(0);
+    await poll(() => page.getByText('Subscription activated successfully! Your 30-day trial has started.').count(), 20_000).toBeGreaterThan(
+      0,
+    );
     await poll(() => new URL(page.url()).pathname).toBe('/dashboards/pulse');
     // The new tokens carry the tenant and the Admin role: the Users menu appears.
     await poll(() => page.getByRole('menuitem', { name: 'Users' }).count()).toBe(1);

@@ -11,7 +11,14 @@ beforeAll(async () => {
   server = await startConsole({ SUPERADMIN_EMAIL: ROOT.email, SUPERADMIN_PASSWORD: ROOT.password });
   browser = await launchBrowser();
   const token = await apiToken(server.url, ROOT.email, ROOT.password);
-  await apiPost(server.url, '/v0/api/tenants', token, { name: 'Harbor Guard', contactName: 'Hal Port', email: 'hal@harbor.test', phone: '555 0110', address: '2 Quay', goalScore: 95 });
+  await apiPost(server.url, '/v0/api/tenants', token, {
+    name: 'Harbor Guard',
+    contactName: 'Hal Port',
+    email: 'hal@harbor.test',
+    phone: '555 0110',
+    address: '2 Quay',
+    goalScore: 95,
+  });
 });
 afterAll(async () => {
   await browser?.close();

@@ -35,7 +35,8 @@ const option = (text: string | RegExp) => page.locator('.ant-select-item-option'
 const toast = (text: string) => page.locator('.ant-notification-notice').filter({ hasText: text });
 const path = () => new URL(page.url()).pathname;
 /** expect.poll with a browser-sized timeout (vitest's default is 1 s). */
-const poll = <T>(fn: () => T | Promise<T>, options: { timeout?: number; interval?: number } = {}) => expect.poll(fn, { timeout: 15_000, interval: 100, ...options });
+const poll = <T>(fn: () => T | Promise<T>, options: { timeout?: number; interval?: number } = {}) =>
+  expect.poll(fn, { timeout: 15_000, interval: 100, ...options });
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -60,10 +61,15 @@ describe('Pulse', () => {
     await poll(path).toBe('/dashboards/pulse');
     await poll(() => page.getByRole('heading', { name: 'Pulse Harbor Security' }).count()).toBe(1);
     const counts = { Camera: 3, Intercom: 1, Access: 1 + 1, Alarm: 1, Environmental: 1 };
-    for (const [label, n] of Object.entries(counts)) await poll(() => page.getByTestId(`device-count-${label}`).textContent()).toBe(String(n));
+    for (const [label, n] of Object.entries(counts))
+      await poll(() => page.getByTestId(`device-count-${label}`).textContent()).toBe(String(n));
     await poll(() => page.getByRole('img', { name: 'Company Wide Pulse: 7 online, 1 offline' }).count()).toBe(1);
     // Open Case Status: the bars and the quarter's gauge are drawn (SVG, named with their values).
-    await poll(() => page.getByRole('img', { name: /^Open cases by status: New \d+, In Progress \d+, Awaiting Delivery \d+, Requires Testing \d+$/ }).count()).toBe(1);
+    await poll(() =>
+      page
+        .getByRole('img', { name: /^Open cases by status: New \d+, In Progress \d+, Awaiting Delivery \d+, Requires Testing \d+$/ })
+        .count(),
+    ).toBe(1);
     await poll(() => page.getByRole('img', { name: /^\d+ cases completed this quarter$/ }).count()).toBe(1);
     await poll(() => page.getByRole('link', { name: 'Harbor View Hotel' }).count()).toBeGreaterThan(0);
   });
@@ -71,15 +77,21 @@ describe('Pulse', () => {
   it('updates Live Events and the donut without a reload when a webhook takes a device offline, and raises the banner', async () => {
     await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
     const liveEvents = page.locator('.ant-card').filter({ has: page.getByText('Live Events', { exact: true }) });
-    await poll(() => liveEvents.getByRole('row').filter({ hasText: 'Harbor View Hotel' }).getByRole('cell').nth(1).textContent(), { timeout: 15_000 }).toBe('1');
+    await poll(() => liveEvents.getByRole('row').filter({ hasText: 'Harbor View Hotel' }).getByRole('cell').nth(1).textContent(), {
+      timeout: 15_000,
+    }).toBe('1');
     await reportDevices(harbor, [{ ...HARBOR_DEVICES[0], status: 0 }]);
     // The offline alert opens within seconds and raises the banner (shown for 3 s).
     const banner = page.getByRole('button', { name: 'View Event' });
     await poll(() => banner.count(), { timeout: 20_000, interval: 50 }).toBeGreaterThan(0);
     await poll(() => page.getByRole('img', { name: 'Company Wide Pulse: 6 online, 2 offline' }).count(), { timeout: 15_000 }).toBe(1);
-    await poll(() => liveEvents.getByRole('row').filter({ hasText: 'Harbor View Hotel' }).getByRole('cell').nth(1).textContent(), { timeout: 15_000 }).toBe('2');
+    await poll(() => liveEvents.getByRole('row').filter({ hasText: 'Harbor View Hotel' }).getByRole('cell').nth(1).textContent(), {
+      timeout: 15_000,
+    }).toBe('2');
     // The row's Offline Since is written M/D/YY h:mm A.
-    expect(await liveEvents.getByRole('row').filter({ hasText: 'Harbor View Hotel' }).getByRole('cell').nth(2).textContent()).toMatch(/^\d{1,2}\/\d{1,2}\/\d{2} \d{1,2}:\d{2} (AM|PM)$/);
+    expect(await liveEvents.getByRole('row').filter({ hasText: 'Harbor View Hotel' }).getByRole('cell').nth(2).textContent()).toMatch(
+      /^\d{1,2}\/\d{1,2}\/\d{2} \d{1,2}:\d{2} (AM|PM)$/,
+    );
     await poll(() => page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
     if (SHOOT) await shootAll(page, 'pulse', 1800);
   });
@@ -140,7 +152,9 @@ describe('Portals, licenses, cases and comments', () => {
     await poll(() => dialog.isVisible()).toBe(false);
     const row = page.getByRole('row').filter({ hasText: '2026-01-15' });
     await poll(() => row.count()).toBe(1);
-    expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['Camera', '4', '3Y', '2026-01-15', '2029-01-15']));
+    expect(await row.getByRole('cell').allTextContents()).toEqual(
+      expect.arrayContaining(['Camera', '4', '3Y', '2026-01-15', '2029-01-15']),
+    );
   });
 
   it("opens a case from the portal's offline devices, changes its status, writes, edits and deletes a comment", async () => {
@@ -204,7 +218,10 @@ describe('Alerts', () => {
     if (SHOOT) await shootAll(page, 'alerts');
 
     // The new alert holds both offline devices (older automatic ones hold one each).
-    const newAlert = page.getByRole('row').filter({ hasText: 'Harbor View Hotel' }).filter({ has: page.getByRole('cell', { name: '2', exact: true }) });
+    const newAlert = page
+      .getByRole('row')
+      .filter({ hasText: 'Harbor View Hotel' })
+      .filter({ has: page.getByRole('cell', { name: '2', exact: true }) });
     await poll(() => newAlert.count()).toBeGreaterThan(0);
     await newAlert.first().getByRole('link', { name: 'Harbor View Hotel' }).click();
     await poll(path).toMatch(/^\/dashboards\/alerts\/\d+$/);
@@ -241,7 +258,11 @@ describe('Reports', () => {
     await page.getByRole('button', { name: 'Save Report' }).click();
     await poll(path).toMatch(/^\/dashboards\/reports\/\d+$/);
     const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
-    expect(readFileSync((await pdf.path())!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(
+      readFileSync((await pdf.path())!)
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
     if (SHOOT) await shootAll(page, 'report-detail', 1800);
 
     await page.goto(`${server.url}/dashboards/reports`);

@@ -31,7 +31,13 @@ export async function setUpTenant(server: StartedServer, tenantName: string): Pr
     freeTier: true,
   });
   const email = `admin-${Date.now()}@web2.test`;
-  await apiPost(server.url, '/v0/api/users', root, { tenantId: tenant.data.id, name: 'Dana Whitfield', email, phone: '+1 555 0101', roles: ['Admin'] });
+  await apiPost(server.url, '/v0/api/users', root, {
+    tenantId: tenant.data.id,
+    name: 'Dana Whitfield',
+    email,
+    phone: '+1 555 0101',
+    roles: ['Admin'],
+  });
   const token = await invitationToken(server, email);
   const res = await fetch(`${server.url}/v0/auth/password-confirmation`, {
     method: 'POST',

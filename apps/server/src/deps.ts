@@ -28,12 +28,7 @@ export interface AppDeps {
   jobs: boolean;
 }
 
-export function createDeps(
-  config: Config,
-  database: Database,
-  log: FastifyBaseLogger,
-  overrides: Partial<AppDeps> = {},
-): AppDeps {
+export function createDeps(config: Config, database: Database, log: FastifyBaseLogger, overrides: Partial<AppDeps> = {}): AppDeps {
   const clock = overrides.clock ?? systemClock;
   return {
     config,

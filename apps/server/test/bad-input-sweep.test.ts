@@ -3,7 +3,18 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../src/http/permissions.ts';
 import type { RegisteredRoute } from '../src/http/route.ts';
-import { BAD_AUTH, BAD_PARAMS, BAD_QUERIES, BAD_VALUES, CONTENT_TYPES, EXTRA_KEYS, NUL_TEXTS, pick, RAW_BODIES, seededRandom } from './bad-inputs.ts';
+import {
+  BAD_AUTH,
+  BAD_PARAMS,
+  BAD_QUERIES,
+  BAD_VALUES,
+  CONTENT_TYPES,
+  EXTRA_KEYS,
+  NUL_TEXTS,
+  pick,
+  RAW_BODIES,
+  seededRandom,
+} from './bad-inputs.ts';
 import { createUser, type TestUser } from './factories.ts';
 import { createTestApp, type TestApp } from './harness.ts';
 import { exampleBody, exampleQuery, isActingUserParam, NO_BODY, paramKind, paramNames, routeKey, schemaKeys } from './route-inputs.ts';
@@ -19,7 +30,8 @@ import { buildWorld, type World } from './world.ts';
 
 const SAMPLES_PER_ROUTE = 200;
 /** Routes whose accepted input costs a password hash or a rendered report: fewer samples keep the file near a minute. */
-const COSTLY = /^POST \/v0\/auth\/(register|login|changePassword|password-confirmation|account-delete)$|export\.pdf$|^GET \/v0\/api\/reports\/:id$/;
+const COSTLY =
+  /^POST \/v0\/auth\/(register|login|changePassword|password-confirmation|account-delete)$|export\.pdf$|^GET \/v0\/api\/reports\/:id$/;
 const COSTLY_SAMPLES = 100;
 /** Requests in flight at once: password hashing runs off the main thread, so a few overlap usefully. */
 const CONCURRENCY = 4;
@@ -34,7 +46,12 @@ let selfUser: TestUser;
 beforeAll(async () => {
   t = await createTestApp();
   world = await buildWorld(t);
-  selfUser = await createUser(t, { tenant: { id: world.a.id, name: world.a.name }, roles: ['Salesman'], name: 'Alpha Sweeper', email: 'sweeper@alpha.test' });
+  selfUser = await createUser(t, {
+    tenant: { id: world.a.id, name: world.a.name },
+    roles: ['Salesman'],
+    name: 'Alpha Sweeper',
+    email: 'sweeper@alpha.test',
+  });
 }, 120_000);
 afterAll(() => t.close());
 
@@ -135,7 +152,11 @@ function signed(body: string): Record<string, string> {
   const id = `msg_${randomUUID()}`;
   const at = t.clock.now();
   const secret = world.a.webhookSecrets.get(world.a.ids.portal[0]!)!;
-  return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(id, at, body) };
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(id, at, body),
+  };
 }
 
 /** A valid body with one change: a field removed, a field set to a bad value, a key added, or the whole reshaped. */
@@ -158,7 +179,13 @@ function mutateBody(route: RegisteredRoute, valid: unknown, random: () => number
     const value = pick(random, BAD_VALUES);
     return { text: JSON.stringify({ ...base, [key]: value }), what: `extra ${key.slice(0, 20)}=${JSON.stringify(value)?.slice(0, 40)}` };
   }
-  const shapes: [string, unknown][] = [['[body]', [base]], ['{data: body}', { data: base }], ['null', null], ['{}', {}], ['every field null', Object.fromEntries(keys.map((k) => [k, null]))]];
+  const shapes: [string, unknown][] = [
+    ['[body]', [base]],
+    ['{data: body}', { data: base }],
+    ['null', null],
+    ['{}', {}],
+    ['every field null', Object.fromEntries(keys.map((k) => [k, null]))],
+  ];
   const [what, value] = pick(random, shapes);
   return { text: JSON.stringify(value), what };
 }
@@ -179,12 +206,20 @@ describe('bad-input sweep', () => {
       const samples = new Map<string, Sample>();
       for (let i = 0; i < budget * 3 && samples.size < budget; i++) {
         const sample = generate(route, caller, random);
-        samples.set(`${sample.url} ${JSON.stringify(sample.headers['content-type'])} ${sample.headers.authorization?.length} ${sample.payload}`, sample);
+        samples.set(
+          `${sample.url} ${JSON.stringify(sample.headers['content-type'])} ${sample.headers.authorization?.length} ${sample.payload}`,
+          sample,
+        );
       }
       const queue = [...samples.values()];
       const worker = async () => {
         for (let sample = queue.shift(); sample; sample = queue.shift()) {
-          const res = await t.app.inject({ method: route.method, url: sample.url, headers: sample.headers, ...(sample.payload !== undefined && { payload: sample.payload }) });
+          const res = await t.app.inject({
+            method: route.method,
+            url: sample.url,
+            headers: sample.headers,
+            ...(sample.payload !== undefined && { payload: sample.payload }),
+          });
           sent++;
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
           if (res.statusCode >= 500) failures.push(`${routeKey(route)} ${sample.what} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
@@ -193,9 +228,16 @@ describe('bad-input sweep', () => {
       await Promise.all(Array.from({ length: CONCURRENCY }, worker));
       timings.push([routeKey(route), Date.now() - routeStarted]);
     }
-    const slowest = timings.sort(([, a], [, b]) => b - a).slice(0, 8).map(([r, ms]) => `${r} ${ms} ms`).join(', ');
+    const slowest = timings
+      .sort(([, a], [, b]) => b - a)
+      .slice(0, 8)
+      .map(([r, ms]) => `${r} ${ms} ms`)
+      .join(', ');
     console.log(`slowest routes: ${slowest}`);
-    const histogram = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(' ');
+    const histogram = [...statuses.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}:${n}`)
+      .join(' ');
     console.log(`bad-input sweep: ${routes.length} routes, ${sent} requests in ${Date.now() - started} ms; statuses ${histogram}`);
     expect(failures).toEqual([]);
     expect(statuses.get(400) ?? 0, 'most bad input must be refused as 400').toBeGreaterThan(sent / 4);
@@ -222,15 +264,23 @@ describe('bad-input sweep', () => {
       for (const key of ['q', 'name', 'tenantName']) {
         const filter = JSON.stringify({ [key]: 'x' });
         if (!route.endpoint.query?.safeParse({ ...Object.fromEntries(baseQuery), filter }).success) continue;
-        for (const text of NUL_TEXTS) requests.push({ what: `filter.${key}=${JSON.stringify(text)}`, query: encodeQuery([...baseQuery, ['filter', JSON.stringify({ [key]: text })]]) });
+        for (const text of NUL_TEXTS)
+          requests.push({
+            what: `filter.${key}=${JSON.stringify(text)}`,
+            query: encodeQuery([...baseQuery, ['filter', JSON.stringify({ [key]: text })]]),
+          });
       }
       const example = ['POST', 'PATCH', 'PUT'].includes(route.method) ? exampleBody(route, numeric, world.a) : NO_BODY;
       if (example !== NO_BODY) {
         const base = example && typeof example === 'object' ? (example as Record<string, unknown>) : {};
         // The example's text fields, and the optional fields it leaves out (a number field just answers 400).
-        const keys = [...Object.keys(base).filter((k) => typeof base[k] === 'string'), ...schemaKeys(route.endpoint.body).filter((k) => !(k in base))];
+        const keys = [
+          ...Object.keys(base).filter((k) => typeof base[k] === 'string'),
+          ...schemaKeys(route.endpoint.body).filter((k) => !(k in base)),
+        ];
         for (const key of keys) {
-          for (const text of NUL_TEXTS) requests.push({ what: `body.${key}=${JSON.stringify(text)}`, body: JSON.stringify({ ...base, [key]: text }) });
+          for (const text of NUL_TEXTS)
+            requests.push({ what: `body.${key}=${JSON.stringify(text)}`, body: JSON.stringify({ ...base, [key]: text }) });
         }
       }
       for (const r of requests) {
@@ -251,7 +301,9 @@ describe('bad-input sweep', () => {
   /** Pages and streams mounted outside route() (sandbox checkout, OpenAPI, live stream) get the same treatment. */
   it('routes outside the table never answer 5xx to bad input', async () => {
     const registered = new Set(t.deps.routes.map((r) => routeKey(r)));
-    const outside = t.deps.mounted.filter((r) => r.method !== 'HEAD' && /^\/(v0|sandbox)\//.test(r.url) && !registered.has(`${r.method} ${r.url}`));
+    const outside = t.deps.mounted.filter(
+      (r) => r.method !== 'HEAD' && /^\/(v0|sandbox)\//.test(r.url) && !registered.has(`${r.method} ${r.url}`),
+    );
     const random = seededRandom(SEED + 1);
     const failures: string[] = [];
     let sent = 0;
@@ -262,9 +314,17 @@ describe('bad-input sweep', () => {
         const query = encodeQuery(pick(random, BAD_QUERIES));
         const payload = r.method === 'POST' ? pick(random, RAW_BODIES) : undefined;
         const type = pick(random, ['application/x-www-form-urlencoded', 'application/json', ...CONTENT_TYPES]);
-        const res = await t.app.inject({ method: r.method as 'GET', url: `${url}?${query}`, headers: { 'content-type': type, authorization: `Bearer ${world.a.users.Admin.token}` }, ...(payload !== undefined && { payload }) });
+        const res = await t.app.inject({
+          method: r.method as 'GET',
+          url: `${url}?${query}`,
+          headers: { 'content-type': type, authorization: `Bearer ${world.a.users.Admin.token}` },
+          ...(payload !== undefined && { payload }),
+        });
         sent++;
-        if (res.statusCode >= 500) failures.push(`${r.method} ${r.url} url=${url.slice(0, 80)}?${query.slice(0, 80)} -> ${res.statusCode} ${res.body.slice(0, 120)}`);
+        if (res.statusCode >= 500)
+          failures.push(
+            `${r.method} ${r.url} url=${url.slice(0, 80)}?${query.slice(0, 80)} -> ${res.statusCode} ${res.body.slice(0, 120)}`,
+          );
       }
     }
     console.log(`outside-table sweep: ${outside.map((r) => `${r.method} ${r.url}`).join(', ')} -> ${sent} requests`);
@@ -272,4 +332,3 @@ describe('bad-input sweep', () => {
     expect(failures).toEqual([]);
   });
 });
-

@@ -40,8 +40,19 @@ describe('server core', () => {
     expect(res.headers['x-request-id']).toBeTruthy();
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     // helmet's headers on answers of every kind, the same as on a 200.
-    const helmets = ['content-security-policy', 'strict-transport-security', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'x-content-type-options'];
-    for (const other of [await t.app.inject({ method: 'GET', url: '/v0/api/nowhere' }), await t.app.inject({ method: 'GET', url: '/v0/api/devices' })]) {
+    const helmets = [
+      'content-security-policy',
+      'strict-transport-security',
+      'x-frame-options',
+      'referrer-policy',
+      'cross-origin-opener-policy',
+      'cross-origin-resource-policy',
+      'x-content-type-options',
+    ];
+    for (const other of [
+      await t.app.inject({ method: 'GET', url: '/v0/api/nowhere' }),
+      await t.app.inject({ method: 'GET', url: '/v0/api/devices' }),
+    ]) {
       expect(other.statusCode).toBeGreaterThanOrEqual(400);
       for (const name of helmets) expect(other.headers[name], name).toBe(res.headers[name]);
     }
@@ -49,17 +60,32 @@ describe('server core', () => {
   });
 
   it('rejects malformed JSON and oversized bodies with 4xx, never 5xx', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/v0/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/v0/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('VALIDATION_FAILED');
-    const big = await t.app.inject({ method: 'POST', url: '/v0/auth/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: 'x'.repeat(1024 * 1024 + 10) }) });
+    const big = await t.app.inject({
+      method: 'POST',
+      url: '/v0/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'x'.repeat(1024 * 1024 + 10) }),
+    });
     expect(big.statusCode).toBe(413);
   });
 });
 
 describe('HTTP edge cases', () => {
   it('treats an empty JSON body as no body (the route schema decides)', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v0/auth/logout', headers: { 'content-type': 'application/json' }, payload: '' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v0/auth/logout',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(res.statusCode).toBe(200);
   });
 
@@ -73,7 +99,10 @@ describe('HTTP edge cases', () => {
         codes.push(last.statusCode);
       }
       expect(codes).toEqual([200, 200, 429]);
-      expect(last!.json().error).toEqual({ code: 'RATE_LIMITED', msg: expect.stringMatching(/^Too many requests\. Try again in \d+ seconds\.$/) });
+      expect(last!.json().error).toEqual({
+        code: 'RATE_LIMITED',
+        msg: expect.stringMatching(/^Too many requests\. Try again in \d+ seconds\.$/),
+      });
       expect(last!.headers['retry-after']).toBeDefined();
     } finally {
       await limited.close();

@@ -17,7 +17,15 @@ export async function createTenant(t: TestApp, fields: Partial<typeof tenants.$i
   const n = next();
   const [row] = await t.database.db
     .insert(tenants)
-    .values({ name: `Tenant ${n}`, contactName: `Contact ${n}`, email: `tenant${n}@example.com`, phone: '555-0100', address: `${n} Main St`, subscriptionStatus: 'active', ...fields })
+    .values({
+      name: `Tenant ${n}`,
+      contactName: `Contact ${n}`,
+      email: `tenant${n}@example.com`,
+      phone: '555-0100',
+      address: `${n} Main St`,
+      subscriptionStatus: 'active',
+      ...fields,
+    })
     .returning({ id: tenants.id, name: tenants.name });
   return row!;
 }
@@ -45,7 +53,15 @@ export async function createUser(
   const name = opts.name ?? `User${n} Tester`;
   const [row] = await t.database.db
     .insert(users)
-    .values({ tenantId: opts.tenant?.id ?? null, email, name, phone: '555-0101', roles: opts.roles, passwordHash: await hashPassword(password), emailVerifiedAt: t.clock.now() })
+    .values({
+      tenantId: opts.tenant?.id ?? null,
+      email,
+      name,
+      phone: '555-0101',
+      roles: opts.roles,
+      passwordHash: await hashPassword(password),
+      emailVerifiedAt: t.clock.now(),
+    })
     .returning({ id: users.id });
   const principal = {
     userId: row!.id,
@@ -83,7 +99,12 @@ export async function createPortal(t: TestApp, tenant: TestTenant, name = `Porta
   const webhookSecret = newWebhookSecret();
   const [row] = await t.database.db
     .insert(portals)
-    .values({ tenantId: tenant.id, name, apiKeyEnc: t.deps.secretBox.seal(`key-${name}`), webhookSecretEnc: t.deps.secretBox.seal(webhookSecret) })
+    .values({
+      tenantId: tenant.id,
+      name,
+      apiKeyEnc: t.deps.secretBox.seal(`key-${name}`),
+      webhookSecretEnc: t.deps.secretBox.seal(webhookSecret),
+    })
     .returning({ id: portals.id });
   return { id: row!.id, tenantId: tenant.id, name, webhookSecret };
 }
@@ -100,7 +121,11 @@ export interface DeviceSpec {
  * Devices with one open status period each, written directly (for tests of
  * features that read devices). Ingestion tests send signed webhooks instead.
  */
-export async function createDevices(t: TestApp, portal: TestPortal, specs: DeviceSpec[]): Promise<{ id: number; name: string; status: number }[]> {
+export async function createDevices(
+  t: TestApp,
+  portal: TestPortal,
+  specs: DeviceSpec[],
+): Promise<{ id: number; name: string; status: number }[]> {
   const created: { id: number; name: string; status: number }[] = [];
   for (const spec of specs) {
     const n = next();
@@ -122,7 +147,9 @@ export async function createDevices(t: TestApp, portal: TestPortal, specs: Devic
         firstSeenAt: since,
       })
       .returning({ id: devices.id, name: devices.name, status: devices.status });
-    await t.database.db.insert(deviceStatusPeriods).values({ tenantId: portal.tenantId, deviceId: row!.id, portalId: portal.id, status, startedAt: since });
+    await t.database.db
+      .insert(deviceStatusPeriods)
+      .values({ tenantId: portal.tenantId, deviceId: row!.id, portalId: portal.id, status, startedAt: since });
     created.push(row!);
   }
   return created;

@@ -81,7 +81,14 @@ export interface TestAppOptions {
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const database = await sharedDatabase();
   await resetDatabase(database);
-  const config = loadConfig({ APP_SECRET: 'test-secret-test-secret-test-secret-0123', SEED: 'none', SIMULATOR: 'off', LOG_LEVEL: 'silent', DATA_DIR: '/tmp/vigil-test-data', ...opts.env });
+  const config = loadConfig({
+    APP_SECRET: 'test-secret-test-secret-test-secret-0123',
+    SEED: 'none',
+    SIMULATOR: 'off',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/tmp/vigil-test-data',
+    ...opts.env,
+  });
   const clock = new FakeClock(new Date());
   const mailer = new CapturingMailer();
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });

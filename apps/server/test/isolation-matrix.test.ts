@@ -2,7 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../src/http/permissions.ts';
 import type { RegisteredRoute } from '../src/http/route.ts';
 import { createTestApp, type TestApp } from './harness.ts';
-import { answerKind, exampleBody, exampleQuery, ID_KEY_KIND, isActingUserParam, OBJECT_KEY_KIND, NO_BODY, paramKind, paramNames, routeKey, schemaKeys } from './route-inputs.ts';
+import {
+  answerKind,
+  exampleBody,
+  exampleQuery,
+  ID_KEY_KIND,
+  isActingUserParam,
+  OBJECT_KEY_KIND,
+  NO_BODY,
+  paramKind,
+  paramNames,
+  routeKey,
+  schemaKeys,
+} from './route-inputs.ts';
 import { buildWorld, TENANT_ROLES, type IdKind, type TenantRole, type World, type WorldTenant } from './world.ts';
 
 /**
@@ -16,8 +28,15 @@ import { buildWorld, TENANT_ROLES, type IdKind, type TenantRole, type World, typ
 
 /** Routes the matrix does not call with a user token, and why. */
 export const EXEMPT: { test: (r: RegisteredRoute) => boolean; reason: string }[] = [
-  { test: (r) => r.path.startsWith('/v0/webhooks/'), reason: 'authenticated by a per-portal signature, not a user token; a portal only accepts messages signed with its own secret (webhooks and stripe API tests)' },
-  { test: (r) => r.permission === 'public', reason: 'public (sign-in, sign-up, mail links, health): no tenant object is addressed by a user token' },
+  {
+    test: (r) => r.path.startsWith('/v0/webhooks/'),
+    reason:
+      'authenticated by a per-portal signature, not a user token; a portal only accepts messages signed with its own secret (webhooks and stripe API tests)',
+  },
+  {
+    test: (r) => r.permission === 'public',
+    reason: 'public (sign-in, sign-up, mail links, health): no tenant object is addressed by a user token',
+  },
 ];
 const exempt = (r: RegisteredRoute) => EXEMPT.some((e) => e.test(r));
 
@@ -32,7 +51,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const mayDo = (route: RegisteredRoute, role: TenantRole | 'superAdmin') =>
-  route.permission === 'self' || (route.permission !== 'public' && route.permission !== 'onboarding' && (PERMISSIONS[route.permission] as readonly string[]).includes(role));
+  route.permission === 'self' ||
+  (route.permission !== 'public' &&
+    route.permission !== 'onboarding' &&
+    (PERMISSIONS[route.permission] as readonly string[]).includes(role));
 
 /** A few ids of a kind: first, middle and last, so the matrix stays small but not one-sided. */
 function someIds(tenant: WorldTenant, kind: IdKind): number[] {
@@ -60,9 +82,20 @@ function foreignFills(route: RegisteredRoute, caller: { id: number }): Record<st
   return fills;
 }
 
-async function send(route: RegisteredRoute, token: string, params: Record<string, number>, tenant: WorldTenant, query?: Record<string, unknown>) {
+async function send(
+  route: RegisteredRoute,
+  token: string,
+  params: Record<string, number>,
+  tenant: WorldTenant,
+  query?: Record<string, unknown>,
+) {
   const body = ['POST', 'PATCH', 'PUT'].includes(route.method) ? exampleBody(route, params, tenant) : NO_BODY;
-  return t.call(route.endpoint, { token, params, query: (query ?? exampleQuery(route, tenant)) as Record<string, string>, ...(body !== NO_BODY && { body }) });
+  return t.call(route.endpoint, {
+    token,
+    params,
+    query: (query ?? exampleQuery(route, tenant)) as Record<string, string>,
+    ...(body !== NO_BODY && { body }),
+  });
 }
 
 const bravoIds = () => new Map((Object.keys(world.b.ids) as IdKind[]).map((k) => [k, new Set(world.b.ids[k])]));
@@ -97,13 +130,22 @@ async function snapshotOfB(): Promise<Map<string, string>> {
       fills = fills.flatMap((f) => values.map((v) => ({ ...f, [name]: v })));
     }
     for (const params of fills) {
-      const res = await send(route, admin.token, params, world.b, names.length ? undefined : paged(route, { ...exampleQuery(route, world.b) }));
+      const res = await send(
+        route,
+        admin.token,
+        params,
+        world.b,
+        names.length ? undefined : paged(route, { ...exampleQuery(route, world.b) }),
+      );
       const key = `${routeKey(route)} ${JSON.stringify(params)}`;
       // B's own ids must read back: otherwise a 404 in the matrix would prove nothing.
       expect(res.status, `${key} as B's Admin: ${JSON.stringify(res.body).slice(0, 200)}`).toBeLessThan(300);
       // A PDF stamps its own creation time: only its status and type are compared.
       const binary = !/json|text|csv/.test(String(res.headers['content-type']));
-      snap.set(key, binary ? `${res.status} ${res.headers['content-type']}` : typeof res.body === 'string' ? res.body : JSON.stringify(res.body));
+      snap.set(
+        key,
+        binary ? `${res.status} ${res.headers['content-type']}` : typeof res.body === 'string' ? res.body : JSON.stringify(res.body),
+      );
     }
   }
   return snap;
@@ -136,11 +178,16 @@ describe('tenant isolation matrix', () => {
             ...(res.body && typeof res.body === 'object' && 'data' in res.body ? ['answer carries data'] : []),
             ...leaksOfB(route, text, res.body),
           ];
-          if (problems.length) failures.push(`${routeKey(route)} as A ${role} params=${JSON.stringify(params)}: ${problems.join('; ')} -> ${text.slice(0, 200)}`);
+          if (problems.length)
+            failures.push(
+              `${routeKey(route)} as A ${role} params=${JSON.stringify(params)}: ${problems.join('; ')} -> ${text.slice(0, 200)}`,
+            );
         }
       }
     }
-    console.log(`isolation matrix: ${routes.length} routes with path parameters x ${TENANT_ROLES.length} roles -> ${cells} foreign-id calls`);
+    console.log(
+      `isolation matrix: ${routes.length} routes with path parameters x ${TENANT_ROLES.length} roles -> ${cells} foreign-id calls`,
+    );
     expect(failures).toEqual([]);
   });
 
@@ -154,7 +201,10 @@ describe('tenant isolation matrix', () => {
         const res = await send(route, caller.token, params, world.a);
         calls++;
         const ok = mayDo(route, role) ? res.status === 200 : res.status === 403;
-        if (!ok) failures.push(`${routeKey(route)} as A ${role} ${JSON.stringify(params)}: ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
+        if (!ok)
+          failures.push(
+            `${routeKey(route)} as A ${role} ${JSON.stringify(params)}: ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`,
+          );
       }
     }
     console.log(`isolation sanity: ${calls} own-id reads`);
@@ -162,7 +212,9 @@ describe('tenant isolation matrix', () => {
   });
 
   it("A's lists, searches and counts never show B, whatever B id they are filtered by", async () => {
-    const lists = t.deps.routes.filter((r) => r.method === 'GET' && r.path.startsWith('/v0/') && paramNames(r.path).length === 0 && !exempt(r));
+    const lists = t.deps.routes.filter(
+      (r) => r.method === 'GET' && r.path.startsWith('/v0/') && paramNames(r.path).length === 0 && !exempt(r),
+    );
     const failures: string[] = [];
     let calls = 0;
     for (const route of lists) {
@@ -228,7 +280,10 @@ describe('tenant isolation matrix', () => {
           calls++;
           const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
           const leaks = res.status < 300 ? leaksOfB(route, text, res.body) : [];
-          if (res.status >= 500 || leaks.length) failures.push(`${routeKey(route)} as A ${role} body=${JSON.stringify(body)}: ${res.status} ${leaks.join('; ')} ${text.slice(0, 160)}`);
+          if (res.status >= 500 || leaks.length)
+            failures.push(
+              `${routeKey(route)} as A ${role} body=${JSON.stringify(body)}: ${res.status} ${leaks.join('; ')} ${text.slice(0, 160)}`,
+            );
         }
       }
     }
@@ -238,7 +293,9 @@ describe('tenant isolation matrix', () => {
 
   it("B's world is unchanged after every call A made", async () => {
     const after = await snapshotOfB();
-    const changed = [...before.keys()].filter((k) => before.get(k) !== after.get(k)).map((k) => `${k}\n  before ${before.get(k)!.slice(0, 300)}\n  after  ${after.get(k)?.slice(0, 300)}`);
+    const changed = [...before.keys()]
+      .filter((k) => before.get(k) !== after.get(k))
+      .map((k) => `${k}\n  before ${before.get(k)!.slice(0, 300)}\n  after  ${after.get(k)?.slice(0, 300)}`);
     expect(changed).toEqual([]);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
   });
@@ -264,7 +321,6 @@ function listVariants(route: RegisteredRoute): { query: Record<string, unknown>;
   return variants;
 }
 
-
 /** Whether the route's query schema takes this query (range/sort/filter given as values, sent as JSON). */
 function acceptsQuery(route: RegisteredRoute, q: Record<string, unknown>): boolean {
   const raw = Object.fromEntries(Object.entries(q).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]));
@@ -272,4 +328,5 @@ function acceptsQuery(route: RegisteredRoute, q: Record<string, unknown>): boole
 }
 
 /** The query with a page large enough for the whole world, when the route pages. */
-const paged = (route: RegisteredRoute, q: Record<string, unknown>) => (acceptsQuery(route, { ...q, range: [0, 100] }) ? { ...q, range: [0, 100] } : q);
+const paged = (route: RegisteredRoute, q: Record<string, unknown>) =>
+  acceptsQuery(route, { ...q, range: [0, 100] }) ? { ...q, range: [0, 100] } : q;

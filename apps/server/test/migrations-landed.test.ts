@@ -41,7 +41,8 @@ if (process.env.UPDATE_MIGRATION_CHECKSUMS) {
   if (missing.length) writeFileSync(checksumsFile, `${JSON.stringify(recorded, null, 2)}\n`);
 }
 
-const HOW_TO_RECORD = 'record it with UPDATE_MIGRATION_CHECKSUMS=1 npx vitest run --project server apps/server/test/migrations-landed.test.ts';
+const HOW_TO_RECORD =
+  'record it with UPDATE_MIGRATION_CHECKSUMS=1 npx vitest run --project server apps/server/test/migrations-landed.test.ts';
 
 describe('landed migrations', () => {
   it('are unchanged and still in the journal', () => {
@@ -49,14 +50,20 @@ describe('landed migrations', () => {
     for (const [file, sum] of Object.entries(recorded)) {
       const actual = sha256Of(file);
       if (actual === undefined) problems.push(`${shown(file)} was removed, but it has landed`);
-      else if (actual !== sum) problems.push(`${shown(file)} changed after it landed (sha256 ${sum.slice(0, 12)}... is now ${actual.slice(0, 12)}...)`);
+      else if (actual !== sum)
+        problems.push(`${shown(file)} changed after it landed (sha256 ${sum.slice(0, 12)}... is now ${actual.slice(0, 12)}...)`);
       if (!journalFiles.includes(file)) problems.push(`${shown(file)} is no longer in meta/_journal.json, but it has landed`);
     }
-    expect(problems, 'A landed migration has run on deployed databases and will not run again: restore it and put the change in a new migration').toEqual([]);
+    expect(
+      problems,
+      'A landed migration has run on deployed databases and will not run again: restore it and put the change in a new migration',
+    ).toEqual([]);
   });
 
   it('each have a recorded checksum', () => {
     const unrecorded = journalFiles.filter((file) => !(file in recorded)).map(shown);
-    expect(unrecorded, `Migrations of the journal without a checksum in apps/server/test/migrations-landed.json: ${HOW_TO_RECORD}`).toEqual([]);
+    expect(unrecorded, `Migrations of the journal without a checksum in apps/server/test/migrations-landed.json: ${HOW_TO_RECORD}`).toEqual(
+      [],
+    );
   });
 });

@@ -55,7 +55,10 @@ async function startProcess(): Promise<Proc> {
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output.join('')}`);
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return { child, url, output };
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -83,13 +86,28 @@ describe.runIf(usesPostgres())('several server processes on one PostgreSQL datab
     database = await sharedDatabase();
     await resetDatabase(database);
     const db = database.db;
-    const [tenant] = await db.insert(tenants).values({ name: 'Multi Process Co', subscriptionStatus: 'active' }).returning({ id: tenants.id, name: tenants.name });
-    const [user] = await db.insert(users).values({ tenantId: tenant!.id, email: 'mp@example.com', name: 'Multi Proc', roles: ['Admin'], emailVerifiedAt: new Date() }).returning({ id: users.id });
+    const [tenant] = await db
+      .insert(tenants)
+      .values({ name: 'Multi Process Co', subscriptionStatus: 'active' })
+      .returning({ id: tenants.id, name: tenants.name });
+    const [user] = await db
+      .insert(users)
+      .values({ tenantId: tenant!.id, email: 'mp@example.com', name: 'Multi Proc', roles: ['Admin'], emailVerifiedAt: new Date() })
+      .returning({ id: users.id });
     const secret = newWebhookSecret();
     const box = createSecretBox(APP_SECRET);
-    const [row] = await db.insert(portals).values({ tenantId: tenant!.id, name: 'Twin Towers Garage', apiKeyEnc: box.seal('key'), webhookSecretEnc: box.seal(secret) }).returning({ id: portals.id });
+    const [row] = await db
+      .insert(portals)
+      .values({ tenantId: tenant!.id, name: 'Twin Towers Garage', apiKeyEnc: box.seal('key'), webhookSecretEnc: box.seal(secret) })
+      .returning({ id: portals.id });
     portal = { id: row!.id, tenantId: tenant!.id, secret };
-    token = await createAccessTokens(APP_SECRET, systemClock).sign({ userId: user!.id, userName: 'Multi Proc', tenantId: tenant!.id, tenantName: tenant!.name, roles: ['Admin'] });
+    token = await createAccessTokens(APP_SECRET, systemClock).sign({
+      userId: user!.id,
+      userName: 'Multi Proc',
+      tenantId: tenant!.id,
+      tenantName: tenant!.name,
+      roles: ['Admin'],
+    });
     procs = await Promise.all([startProcess(), startProcess()]);
   }, 90_000);
 
@@ -99,7 +117,11 @@ describe.runIf(usesPostgres())('several server processes on one PostgreSQL datab
   }, 30_000);
 
   async function connect(proc: Proc): Promise<SseConnection> {
-    const res = await fetch(`${proc.url}${liveEventsEndpoints.ticket.path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${proc.url}${liveEventsEndpoints.ticket.path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: { ticket: string } };
     const sse = await openSse(`${proc.url}${LIVE_EVENTS_STREAM_PATH}?ticket=${encodeURIComponent(data.ticket)}`);
@@ -113,7 +135,12 @@ describe.runIf(usesPostgres())('several server processes on one PostgreSQL datab
     const [a, b] = await Promise.all(procs.map(connect));
     const at = new Date();
     const send = async (status: 0 | 1, when: Date) => {
-      const msg = signWebhook(portal.secret, devicesReported([{ externalId: 'gate-1', name: 'North Gate Camera', deviceType: 0, deviceModel: 'Axis P3265-LVE', status, at: when.toISOString() }]));
+      const msg = signWebhook(
+        portal.secret,
+        devicesReported([
+          { externalId: 'gate-1', name: 'North Gate Camera', deviceType: 0, deviceModel: 'Axis P3265-LVE', status, at: when.toISOString() },
+        ]),
+      );
       const res = await fetch(webhookUrlOf(procs[0]!.url, portal.id), { method: 'POST', headers: msg.headers, body: msg.body });
       expect(res.status).toBe(202);
     };
@@ -132,9 +159,22 @@ describe.runIf(usesPostgres())('several server processes on one PostgreSQL datab
     const silentSince = new Date(Date.now() - 20 * 60_000);
     const [device] = await database.db
       .insert(devices)
-      .values({ tenantId: portal.tenantId, portalId: portal.id, externalId: 'silent-1', name: 'Silent Sensor', deviceType: 4, status: 1, lastReportAt: silentSince, lastOnline: silentSince, statusSince: silentSince, firstSeenAt: silentSince })
+      .values({
+        tenantId: portal.tenantId,
+        portalId: portal.id,
+        externalId: 'silent-1',
+        name: 'Silent Sensor',
+        deviceType: 4,
+        status: 1,
+        lastReportAt: silentSince,
+        lastOnline: silentSince,
+        statusSince: silentSince,
+        firstSeenAt: silentSince,
+      })
       .returning({ id: devices.id });
-    await database.db.insert(deviceStatusPeriods).values({ tenantId: portal.tenantId, deviceId: device!.id, portalId: portal.id, status: 1, startedAt: silentSince });
+    await database.db
+      .insert(deviceStatusPeriods)
+      .values({ tenantId: portal.tenantId, deviceId: device!.id, portalId: portal.id, status: 1, startedAt: silentSince });
     const firstTick = await queryRows<{ n: string }>(database.db, sql`select count(*) as n from job_runs where job = 'offline-sweep'`);
 
     // Wait for the device to be swept, then for one more tick so several ticks ran with both processes up.
@@ -145,7 +185,9 @@ describe.runIf(usesPostgres())('several server processes on one PostgreSQL datab
       await new Promise((r) => setTimeout(r, 1000));
       const [state] = await queryRows<{ status: number }>(database.db, sql`select status from devices where id = ${device!.id}`);
       offline = state!.status === 0;
-      ticksAfter = Number((await queryRows<{ n: string }>(database.db, sql`select count(*) as n from job_runs where job = 'offline-sweep'`))[0]!.n);
+      ticksAfter = Number(
+        (await queryRows<{ n: string }>(database.db, sql`select count(*) as n from job_runs where job = 'offline-sweep'`))[0]!.n,
+      );
     }
     expect(offline).toBe(true);
     expect(procs.every((p) => p.child.exitCode === null)).toBe(true);

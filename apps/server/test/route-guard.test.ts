@@ -8,7 +8,10 @@ import { createTestApp, type TestApp } from './harness.ts';
  */
 const EXEMPT = new Map<string, string>([
   ['GET /v0/openapi.json', 'the generated document itself'],
-  ['GET /v0/api/live-events/stream', 'Server-Sent Events (text/event-stream, not JSON); authenticated by a single-use ticket from POST /v0/api/live-events/ticket because an EventSource cannot send a bearer token'],
+  [
+    'GET /v0/api/live-events/stream',
+    'Server-Sent Events (text/event-stream, not JSON); authenticated by a single-use ticket from POST /v0/api/live-events/ticket because an EventSource cannot send a bearer token',
+  ],
 ]);
 
 let t: TestApp;

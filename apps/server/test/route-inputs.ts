@@ -50,14 +50,27 @@ export const ID_KEY_KIND: Record<string, IdKind> = {
 };
 
 /** Objects nested under these keys are of this kind (`{portal: {id, name}}` in a report). */
-export const OBJECT_KEY_KIND: Record<string, IdKind> = { portal: 'portal', customer: 'portal', tenant: 'tenant', user: 'user', case: 'case', alert: 'alert', license: 'license', report: 'report', device: 'device' };
+export const OBJECT_KEY_KIND: Record<string, IdKind> = {
+  portal: 'portal',
+  customer: 'portal',
+  tenant: 'tenant',
+  user: 'user',
+  case: 'case',
+  alert: 'alert',
+  license: 'license',
+  report: 'report',
+  device: 'device',
+};
 
 /** Sub-collections whose rows are devices. */
 const DEVICE_COLLECTIONS = new Set(['case-devices', 'devices']);
 
 /** The kind of the rows an answer holds: the path's last collection (`/alert-stats/devices/:id` lists devices). */
 export function answerKind(path: string): IdKind | undefined {
-  const segments = path.replace(/^\/v0\/api\//, '').split('/').filter((s) => !s.startsWith(':'));
+  const segments = path
+    .replace(/^\/v0\/api\//, '')
+    .split('/')
+    .filter((s) => !s.startsWith(':'));
   for (const segment of segments.reverse()) {
     if (DEVICE_COLLECTIONS.has(segment)) return 'device';
     if (COLLECTION_KIND[segment]) return COLLECTION_KIND[segment];
@@ -102,20 +115,60 @@ const BODY_EXAMPLES: Record<string, BodyExample> = {
   'PATCH /v0/api/users/:id': () => ({ name: 'Renamed User' }),
   'PATCH /v0/api/tenants/:id': () => ({ name: 'Renamed Tenant' }),
   'POST /v0/api/alert-stats': (_p, tenant) => ({ customerId: tenant.ids.portal[0], alertType: 0 }),
-  'POST /v0/api/users': (_p, tenant) => ({ name: 'Sweep User', email: `sweep-${tenant.label.toLowerCase()}@example.test`, phone: '555', roles: ['Salesman'] }),
+  'POST /v0/api/users': (_p, tenant) => ({
+    name: 'Sweep User',
+    email: `sweep-${tenant.label.toLowerCase()}@example.test`,
+    phone: '555',
+    roles: ['Salesman'],
+  }),
   'POST /v0/api/customers': () => ({ name: 'Sweep Portal', apiKey: 'sweep-key' }),
-  'POST /v0/api/tenants': () => ({ name: 'Sweep Tenant', contactName: 'C', email: 'c@sweep.test', phone: '1', address: 'A', goalScore: 90 }),
-  'POST /v0/api/tenants/register-with-subscription-redirect': (_p, tenant) => ({ name: tenant.name, contactName: 'C', email: 'c@sweep.test', phone: '1', address: 'A', goalScore: 90 }),
+  'POST /v0/api/tenants': () => ({
+    name: 'Sweep Tenant',
+    contactName: 'C',
+    email: 'c@sweep.test',
+    phone: '1',
+    address: 'A',
+    goalScore: 90,
+  }),
+  'POST /v0/api/tenants/register-with-subscription-redirect': (_p, tenant) => ({
+    name: tenant.name,
+    contactName: 'C',
+    email: 'c@sweep.test',
+    phone: '1',
+    address: 'A',
+    goalScore: 90,
+  }),
   'POST /v0/api/tenants/verify-checkout-session': () => ({ sessionId: 'cs_unknown' }),
-  'POST /v0/api/tenants/register-with-subscription-intent': (_p, tenant) => ({ name: tenant.name, contactName: 'C', email: 'c@sweep.test', phone: '1', address: 'A', goalScore: 90 }),
+  'POST /v0/api/tenants/register-with-subscription-intent': (_p, tenant) => ({
+    name: tenant.name,
+    contactName: 'C',
+    email: 'c@sweep.test',
+    phone: '1',
+    address: 'A',
+    goalScore: 90,
+  }),
   'POST /v0/api/tenants/confirm-subscription-intent': (_p, tenant) => ({ billingId: tenant.ids.billing[0] }),
   'POST /v0/auth/login': () => ({ email: 'nobody@example.test', password: 'wrong-password-1' }),
-  'POST /v0/auth/register': () => ({ name: 'Sweep Person', email: 'sweep-register@example.test', phone: '555', password: 'a-long-sweep-password' }),
-  'POST /v0/auth/changePassword': () => ({ email: 'nobody@example.test', currentPassword: 'not-the-password', newPassword: 'another-long-password', confirmPassword: 'another-long-password' }),
+  'POST /v0/auth/register': () => ({
+    name: 'Sweep Person',
+    email: 'sweep-register@example.test',
+    phone: '555',
+    password: 'a-long-sweep-password',
+  }),
+  'POST /v0/auth/changePassword': () => ({
+    email: 'nobody@example.test',
+    currentPassword: 'not-the-password',
+    newPassword: 'another-long-password',
+    confirmPassword: 'another-long-password',
+  }),
   'POST /v0/auth/account-delete': () => ({ password: 'not-the-password' }),
   'POST /v0/auth/password-reset': () => ({ email: 'nobody@example.test' }),
   'POST /v0/auth/verify-email': () => ({ token: 'not-a-token' }),
-  'POST /v0/auth/password-confirmation': () => ({ token: 'not-a-token', newPassword: 'another-long-password', confirmPassword: 'another-long-password' }),
+  'POST /v0/auth/password-confirmation': () => ({
+    token: 'not-a-token',
+    newPassword: 'another-long-password',
+    confirmPassword: 'another-long-password',
+  }),
 };
 
 /** Query parameters a route requires (the others read fine without any). */

@@ -15,7 +15,9 @@ describe('job scheduler', () => {
     let runs = 0;
     const job: Job = { name: 'counting', everyMs: 60_000, run: async () => void runs++ };
     t.clock.set('2026-11-22T10:00:10.000Z');
-    expect(await Promise.all([runTickOnce(t.deps, job), runTickOnce(t.deps, job), runTickOnce(t.deps, job)])).toEqual(expect.arrayContaining([true, false, false]));
+    expect(await Promise.all([runTickOnce(t.deps, job), runTickOnce(t.deps, job), runTickOnce(t.deps, job)])).toEqual(
+      expect.arrayContaining([true, false, false]),
+    );
     expect(runs).toBe(1);
     t.clock.advance(60_000);
     expect(await runTickOnce(t.deps, job)).toBe(true);
@@ -25,7 +27,9 @@ describe('job scheduler', () => {
 
   it('prunes claims older than a day by the clock, keeping recent ones', async () => {
     t.clock.set('2026-11-22T10:00:00.000Z');
-    await t.database.db.execute(sql`insert into job_runs (job, tick, created_at) values ('old', 'a', '2026-11-20T09:00:00Z'), ('recent', 'b', '2026-11-22T09:00:00Z')`);
+    await t.database.db.execute(
+      sql`insert into job_runs (job, tick, created_at) values ('old', 'a', '2026-11-20T09:00:00Z'), ('recent', 'b', '2026-11-22T09:00:00Z')`,
+    );
     expect(await claimTick(t.deps, 'recent', new Date('2026-11-22T09:30:00Z'))).toBe(true);
     expect(await pruneJobRuns(t.deps)).toBe(1);
     const left = await queryRows<{ job: string }>(t.database.db, sql`select job from job_runs where job in ('old', 'recent') order by job`);

@@ -62,7 +62,12 @@ function expectStatus<T>(res: CallResult<T>, want: number[], what: string): Call
 }
 
 /** Signs and posts one Standard Webhooks message to a portal's webhook, as the device cloud does. */
-export async function sendSignedWebhook(t: TestApp, portalId: number, secret: string, payload: unknown): Promise<{ status: number; body: string }> {
+export async function sendSignedWebhook(
+  t: TestApp,
+  portalId: number,
+  secret: string,
+  payload: unknown,
+): Promise<{ status: number; body: string }> {
   const body = JSON.stringify(payload);
   const id = `msg_${randomUUID()}`;
   const at = t.clock.now();
@@ -91,7 +96,15 @@ async function buildTenant(t: TestApp, superAdmin: TestUser, label: 'Alpha' | 'B
   const created = expectStatus(
     await t.call(tenantsEndpoints.create, {
       token: superAdmin.token,
-      body: { name: `${label} Security`, contactName: `${label} Contact`, email: `${lower}@${lower}.test`, phone: '555-0100', address: `1 ${label} Road`, goalScore: 95, freeCount: 10 },
+      body: {
+        name: `${label} Security`,
+        contactName: `${label} Contact`,
+        email: `${lower}@${lower}.test`,
+        phone: '555-0100',
+        address: `1 ${label} Road`,
+        goalScore: 95,
+        freeCount: 10,
+      },
     }),
     [201],
     `create tenant ${label}`,
@@ -108,7 +121,10 @@ async function buildTenant(t: TestApp, superAdmin: TestUser, label: 'Alpha' | 'B
   const admin = users.Admin.token;
   const pm = users['Project Manager'].token;
   const invited = expectStatus(
-    await t.call(usersEndpoints.create, { token: admin, body: { name: `${label} Invitee`, email: `invitee@${lower}.test`, phone: '555-0102', roles: ['Salesman'] } }),
+    await t.call(usersEndpoints.create, {
+      token: admin,
+      body: { name: `${label} Invitee`, email: `invitee@${lower}.test`, phone: '555-0102', roles: ['Salesman'] },
+    }),
     [201],
     `invite user of ${label}`,
   ).body.data;
@@ -118,7 +134,14 @@ async function buildTenant(t: TestApp, superAdmin: TestUser, label: 'Alpha' | 'B
   expectStatus(
     await t.call(billingEndpoints.registerWithSubscription, {
       token: admin,
-      body: { name: tenant.name, contactName: `${label} Contact`, email: `${lower}@${lower}.test`, phone: '555-0100', address: `1 ${label} Road`, goalScore: 95 },
+      body: {
+        name: tenant.name,
+        contactName: `${label} Contact`,
+        email: `${lower}@${lower}.test`,
+        phone: '555-0100',
+        address: `1 ${label} Road`,
+        goalScore: 95,
+      },
     }),
     [200],
     `checkout of ${label}`,
@@ -134,7 +157,10 @@ async function buildTenant(t: TestApp, superAdmin: TestUser, label: 'Alpha' | 'B
   const sizes = DEVICES_PER_PORTAL[label];
   for (const [p, size] of sizes.entries()) {
     const portal = expectStatus(
-      await t.call(portalEndpoints.create, { token: p === 0 ? admin : pm, body: { name: `${label} Portal ${p + 1}`, apiKey: `${lower}-key-${p + 1}` } }),
+      await t.call(portalEndpoints.create, {
+        token: p === 0 ? admin : pm,
+        body: { name: `${label} Portal ${p + 1}`, apiKey: `${lower}-key-${p + 1}` },
+      }),
       [201],
       `create portal of ${label}`,
     ).body.data;
@@ -144,16 +170,31 @@ async function buildTenant(t: TestApp, superAdmin: TestUser, label: 'Alpha' | 'B
     const statuses = Array.from({ length: size }, (_, i) => (i === 0 ? 0 : 1) as 0 | 1);
     const at = new Date(t.clock.now().getTime() - 60_000).toISOString();
     if (webhooksMounted) {
-      const devices = statuses.map((status, i) => ({ externalId: `${lower}-${p + 1}-${i + 1}`, name: `${label} Device ${p + 1}.${i + 1}`, deviceType: i % 5, deviceModel: `${label} Model`, status, at }));
+      const devices = statuses.map((status, i) => ({
+        externalId: `${lower}-${p + 1}-${i + 1}`,
+        name: `${label} Device ${p + 1}.${i + 1}`,
+        deviceType: i % 5,
+        deviceModel: `${label} Model`,
+        status,
+        at,
+      }));
       const res = await sendSignedWebhook(t, portal.id, portal.webhookSecret!, { type: 'devices.reported', data: { devices } });
       if (res.status !== 202) throw new Error(`world: webhook of ${label} answered ${res.status} ${res.body}`);
     } else {
-      await createDevices(t, { id: portal.id, tenantId: tenant.id, name: portal.name, webhookSecret: portal.webhookSecret! }, statuses.map((status, i) => ({ status, name: `${label} Device ${p + 1}.${i + 1}` })));
+      await createDevices(
+        t,
+        { id: portal.id, tenantId: tenant.id, name: portal.name, webhookSecret: portal.webhookSecret! },
+        statuses.map((status, i) => ({ status, name: `${label} Device ${p + 1}.${i + 1}` })),
+      );
     }
     portalsWithOffline.push(portal.id);
   }
   // Device ids as the API lists them (whichever way they were made).
-  const devices = expectStatus(await t.call(deviceEndpoints.list, { token: admin, query: { range: [0, 100] } }), [200], `devices of ${label}`).body.data.list;
+  const devices = expectStatus(
+    await t.call(deviceEndpoints.list, { token: admin, query: { range: [0, 100] } }),
+    [200],
+    `devices of ${label}`,
+  ).body.data.list;
   for (const d of devices) {
     ids.device.push(d.id);
     if (d.status === 0) offlineDeviceIds.push(d.id);
@@ -161,10 +202,19 @@ async function buildTenant(t: TestApp, superAdmin: TestUser, label: 'Alpha' | 'B
 
   // Portal 1: an offline alert, and a case opened from it. Portal 2: a case opened on the portal.
   const [portal1, portal2] = ids.portal as [number, number];
-  const alert = expectStatus(await t.call(alertEndpoints.create, { token: pm, body: { customerId: portal1, alertType: 0 } }), [201], `alert of ${label}`).body.data;
+  const alert = expectStatus(
+    await t.call(alertEndpoints.create, { token: pm, body: { customerId: portal1, alertType: 0 } }),
+    [201],
+    `alert of ${label}`,
+  ).body.data;
   ids.alert.push(alert.id);
-  const fromAlert = expectStatus(await t.call(alertEndpoints.createCase, { token: pm, params: { id: alert.id } }), [201], `case from alert of ${label}`).body.data;
-  const onPortal = expectStatus(await t.call(caseEndpoints.create, { token: admin, params: { id: portal2 } }), [201], `case of ${label}`).body.data;
+  const fromAlert = expectStatus(
+    await t.call(alertEndpoints.createCase, { token: pm, params: { id: alert.id } }),
+    [201],
+    `case from alert of ${label}`,
+  ).body.data;
+  const onPortal = expectStatus(await t.call(caseEndpoints.create, { token: admin, params: { id: portal2 } }), [201], `case of ${label}`)
+    .body.data;
   for (const c of [fromAlert, onPortal]) {
     if ('error' in c) throw new Error(`world: a case of ${label} was refused: ${c.msg}`);
     ids.case.push(c.id);
@@ -172,7 +222,11 @@ async function buildTenant(t: TestApp, superAdmin: TestUser, label: 'Alpha' | 'B
 
   for (const role of TENANT_ROLES) {
     const comment = expectStatus(
-      await t.call(commentEndpoints.create, { token: users[role].token, params: { userId: users[role].id, caseId: ids.case[0]! }, body: { content: `<p>${label} comment by ${role}</p>` } }),
+      await t.call(commentEndpoints.create, {
+        token: users[role].token,
+        params: { userId: users[role].id, caseId: ids.case[0]! },
+        body: { content: `<p>${label} comment by ${role}</p>` },
+      }),
       [201],
       `comment of ${label}`,
     ).body.data;
@@ -182,25 +236,45 @@ async function buildTenant(t: TestApp, superAdmin: TestUser, label: 'Alpha' | 'B
   // Ends within 90 days, so a License Renewal Pending alert can be opened for it.
   const startDate = new Date(t.clock.now().getTime() - 335 * 86_400_000).toISOString().slice(0, 10);
   const license = expectStatus(
-    await t.call(licenseEndpoints.create, { token: users.Salesman.token, params: { id: portal1 }, body: { deviceType: 0, terms: 1, deviceCount: 3, startDate } }),
+    await t.call(licenseEndpoints.create, {
+      token: users.Salesman.token,
+      params: { id: portal1 },
+      body: { deviceType: 0, terms: 1, deviceCount: 3, startDate },
+    }),
     [201],
     `license of ${label}`,
   ).body.data;
   ids.license.push(license.id);
   // A license ending within 90 days opens its renewal alert by itself (or it can be opened by hand).
   await t.call(alertEndpoints.create, { token: pm, body: { customerId: portal1, alertType: 1 } });
-  const alerts = expectStatus(await t.call(alertEndpoints.list, { token: pm, query: { range: [0, 100] } }), [200], `alerts of ${label}`).body.data.list;
+  const alerts = expectStatus(await t.call(alertEndpoints.list, { token: pm, query: { range: [0, 100] } }), [200], `alerts of ${label}`)
+    .body.data.list;
   ids.alert = alerts.map((a) => a.id).sort((x, y) => x - y);
   if (!alerts.some((a) => a.alertType === 1)) throw new Error(`world: no license renewal alert in ${label}`);
 
   const report = expectStatus(
-    await t.call(reportEndpoints.create, { token: users.Salesman.token, params: { id: portal1 }, body: { customerId: portal1, period: 1, config: [0, 1, 2] } }),
+    await t.call(reportEndpoints.create, {
+      token: users.Salesman.token,
+      params: { id: portal1 },
+      body: { customerId: portal1, period: 1, config: [0, 1, 2] },
+    }),
     [201],
     `report of ${label}`,
   ).body.data;
   ids.report.push(report.id);
 
-  return { label, id: tenant.id, name: tenant.name, users, ids, webhookSecrets, billingSessions, offlineDeviceIds, portalsWithOffline, openCaseIds: [...ids.case] };
+  return {
+    label,
+    id: tenant.id,
+    name: tenant.name,
+    users,
+    ids,
+    webhookSecrets,
+    billingSessions,
+    offlineDeviceIds,
+    portalsWithOffline,
+    openCaseIds: [...ids.case],
+  };
 }
 
 /** Builds tenants A ("Alpha") and B ("Bravo") and a superAdmin on a freshly reset test app. */

@@ -44,7 +44,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   });
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, v]) => [code, Number(v.count)]));
   const ok = result['2xx'];
-  if (ok === 0 && !opts.allowNone) throw new Error(`no successful response (status codes ${JSON.stringify(statusCodes)}, errors ${result.errors})`);
+  if (ok === 0 && !opts.allowNone)
+    throw new Error(`no successful response (status codes ${JSON.stringify(statusCodes)}, errors ${result.errors})`);
   return {
     reqPerSec: ok / result.duration,
     p50: result.latency.p50,

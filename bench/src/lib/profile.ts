@@ -48,7 +48,15 @@ export function summarizeProfiles(dir: string, top = 12): ProfileSummary {
   }
   const share = (n: number) => Math.round((1000 * n) / Math.max(busy, 1)) / 10;
   return {
-    categories: Object.fromEntries([...categories.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([k, n]) => [k, share(n)])),
-    hot: [...frames.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([frame, n]) => ({ frame, share: share(n) })),
+    categories: Object.fromEntries(
+      [...categories.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 10)
+        .map(([k, n]) => [k, share(n)]),
+    ),
+    hot: [...frames.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([frame, n]) => ({ frame, share: share(n) })),
   };
 }

@@ -55,7 +55,9 @@ export function markdownTable(rows: ResultRow[]): string {
     const figure = `${fmt(r.value)} ${r.unit}${r.detail ? ` (${r.detail})` : ''}`;
     const base = r.baseline ? `${r.baseline.name}: ${fmt(r.baseline.value)} ${r.baseline.unit}` : '';
     const met = r.met === true ? 'met' : r.met === false ? '**missed**' : '';
-    lines.push(`| ${r.group} | ${r.name} | ${figure} | ${base} | ${r.ratio !== undefined ? `${fmt(r.ratio)}x` : ''} | ${r.target ?? ''} | ${met} |`);
+    lines.push(
+      `| ${r.group} | ${r.name} | ${figure} | ${base} | ${r.ratio !== undefined ? `${fmt(r.ratio)}x` : ''} | ${r.target ?? ''} | ${met} |`,
+    );
   }
   return lines.join('\n');
 }

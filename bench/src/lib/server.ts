@@ -42,7 +42,9 @@ export interface ServerOptions {
 function procStatusBytes(pid: number, field: string): number {
   const file = `/proc/${pid}/status`;
   if (!existsSync(file)) return 0;
-  const line = readFileSync(file, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+  const line = readFileSync(file, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
   return line ? Number(line.replace(/\D+/g, '')) * 1024 : 0;
 }
 

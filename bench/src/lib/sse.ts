@@ -82,7 +82,9 @@ export function openSseClient(url: string, tenantId: number, timeoutMs = 30_000)
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error('stream connect timeout')));
     socket.on('error', (err) => (head !== null ? reject(err) : undefined));
     socket.on('connect', () =>
-      socket.write(`GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\nConnection: keep-alive\r\n\r\n`),
+      socket.write(
+        `GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\nConnection: keep-alive\r\n\r\n`,
+      ),
     );
     socket.on('data', (chunk: Buffer) => {
       const at = performance.now();

@@ -12,7 +12,10 @@ export interface DeviceReport {
 }
 
 /** A devices.reported message signed per Standard Webhooks with the portal's secret. */
-export function signedReport(portal: SeededPortal, devices: DeviceReport[]): { path: string; headers: Record<string, string>; body: string } {
+export function signedReport(
+  portal: SeededPortal,
+  devices: DeviceReport[],
+): { path: string; headers: Record<string, string>; body: string } {
   const body = JSON.stringify({ type: 'devices.reported', data: { devices } });
   const id = `msg_${randomUUID()}`;
   const now = new Date();

@@ -55,7 +55,14 @@ async function naiveReliability(database: Database, tenantId: number): Promise<N
         from device_status_periods p join devices d on d.tenant_id = p.tenant_id and d.id = p.device_id
        where p.tenant_id = ${tenantId}::int and p.id > ${lastId}::bigint
        order by p.id limit 100000`)) as unknown as {
-      rows: { id: number | string; portal_id: number; status: number; started_at: Date | string; ended_at: Date | string | null; removed_at: Date | string | null }[];
+      rows: {
+        id: number | string;
+        portal_id: number;
+        status: number;
+        started_at: Date | string;
+        ended_at: Date | string | null;
+        removed_at: Date | string | null;
+      }[];
     };
     if (res.rows.length === 0) break;
     lastId = Number(res.rows[res.rows.length - 1]!.id);
@@ -74,7 +81,13 @@ async function naiveReliability(database: Database, tenantId: number): Promise<N
   }
   const byPortal: Record<number, number> = {};
   for (const [portal, obs] of observed) byPortal[portal] = score(online.get(portal) ?? 0, obs);
-  return { from: from.toISOString(), to: to.toISOString(), tenantScore: score(allOnline, allObserved), byPortal, ms: performance.now() - t0 };
+  return {
+    from: from.toISOString(),
+    to: to.toISOString(),
+    tenantScore: score(allOnline, allObserved),
+    byPortal,
+    ms: performance.now() - t0,
+  };
 }
 
 /** DB phase: the naive baseline (timed a few times) and the reference answers. */

@@ -61,7 +61,10 @@ export async function measureQueryPlans(ctx: BenchContext, database: Database): 
   const tenantId = ctx.main.id;
   const cases: [string, (e: Executor) => Promise<unknown>][] = [
     ['reliabilityOfTenant (company-wide score)', (e) => reliabilityOfTenant(e, { tenantId, from, to })],
-    ['reliabilityByPortal (a page of 10 portals)', (e) => reliabilityByPortal(e, { tenantId, from, to, portalIds: ctx.main.portals.slice(0, 10).map((p) => p.id) })],
+    [
+      'reliabilityByPortal (a page of 10 portals)',
+      (e) => reliabilityByPortal(e, { tenantId, from, to, portalIds: ctx.main.portals.slice(0, 10).map((p) => p.id) }),
+    ],
   ];
   const scope = { kind: 'tenant' as const, tenantId };
   const last = (count: number) => ({ offset: Math.max(0, count - 10), limit: 10 });
@@ -71,13 +74,19 @@ export async function measureQueryPlans(ctx: BenchContext, database: Database): 
     ['portals page (10, by name)', (e) => listPortals(e, { scope, sort: { field: 'name', dir: 'ASC' }, ...first })],
     ['devices first page', (e) => listDevices(e as Tx, scope, { ...first, sort: undefined, filter: {} })],
     ['devices last page', (e) => listDevices(e as Tx, scope, { ...last(ctx.main.deviceCount), sort: undefined, filter: {} })],
-    ['devices sorted by lastOnline', (e) => listDevices(e as Tx, scope, { ...first, sort: { field: 'lastOnline', dir: 'DESC' }, filter: {} })],
+    [
+      'devices sorted by lastOnline',
+      (e) => listDevices(e as Tx, scope, { ...first, sort: { field: 'lastOnline', dir: 'DESC' }, filter: {} }),
+    ],
     ['devices filtered offline', (e) => listDevices(e as Tx, scope, { ...first, sort: undefined, filter: { status: 0 } })],
     ['cases first page', (e) => listCases(e as Tx, scope, { ...first, filter: {} })],
     ['cases last page', (e) => listCases(e as Tx, scope, { ...last(ctx.main.caseCount), filter: {} })],
     ['alerts first page', (e) => listAlerts(e as Tx, scope, { ...first, filter: {} }, now)],
     ['alerts last page', (e) => listAlerts(e as Tx, scope, { ...last(ctx.main.alertCount), filter: {} }, now)],
-    ['alerts sorted by createdAt', (e) => listAlerts(e as Tx, scope, { ...first, sort: { field: 'createdAt', dir: 'DESC' }, filter: {} }, now)],
+    [
+      'alerts sorted by createdAt',
+      (e) => listAlerts(e as Tx, scope, { ...first, sort: { field: 'createdAt', dir: 'DESC' }, filter: {} }, now),
+    ],
     ['Pulse online/offline counts', (e) => statusCounts(e, tenantId)],
   );
   const plans: Record<string, string[]> = {};
@@ -85,8 +94,19 @@ export async function measureQueryPlans(ctx: BenchContext, database: Database): 
     try {
       const plan = await explain(database, tenantId, run);
       plans[name] = plan;
-      ctx.results.add({ group: 'Query plan (EXPLAIN ANALYZE)', name, value: executionMs(plan), unit: 'ms execution', detail: `${statements(plan)} statements; heaviest top node: ${heaviestTop(plan)}` });
-      console.log(plan.slice(0, 40).map((l) => `      ${l}`).join('\n'));
+      ctx.results.add({
+        group: 'Query plan (EXPLAIN ANALYZE)',
+        name,
+        value: executionMs(plan),
+        unit: 'ms execution',
+        detail: `${statements(plan)} statements; heaviest top node: ${heaviestTop(plan)}`,
+      });
+      console.log(
+        plan
+          .slice(0, 40)
+          .map((l) => `      ${l}`)
+          .join('\n'),
+      );
     } catch (err) {
       ctx.results.fail(`explain ${name}`, err);
     }

@@ -37,7 +37,10 @@ function serverCpuSeconds(pid: number): number | undefined {
 }
 
 /** The run's messages per CPU-second of the server process (on PostgreSQL the database's own CPU is not in it). */
-async function withServerCpu<T extends { ok: number }>(server: BenchServer, run: () => Promise<T>): Promise<T & { perServerCpuSecond?: number }> {
+async function withServerCpu<T extends { ok: number }>(
+  server: BenchServer,
+  run: () => Promise<T>,
+): Promise<T & { perServerCpuSecond?: number }> {
   const before = serverCpuSeconds(server.pid);
   const result = await run();
   const after = serverCpuSeconds(server.pid);
@@ -76,7 +79,14 @@ function flipOf(ctx: BenchContext, portalId: number, n: number): 0 | 1 {
   return next;
 }
 
-function webhookLoad(ctx: BenchContext, server: BenchServer, batch: number, connections: number, allowNone = false, seconds = ctx.size.duration): Promise<LoadResult> {
+function webhookLoad(
+  ctx: BenchContext,
+  server: BenchServer,
+  batch: number,
+  connections: number,
+  allowNone = false,
+  seconds = ctx.size.duration,
+): Promise<LoadResult> {
   const portals = ctx.main.portals;
   const dpp = ctx.main.devicesPerPortal;
   let sent = sentSoFar.get(ctx);
@@ -88,7 +98,10 @@ function webhookLoad(ctx: BenchContext, server: BenchServer, batch: number, conn
     const round = Math.floor(k / portals.length);
     // Batch 1: walk the portal's devices; larger batches: devices 1..batch (past the seeded ones they are created).
     const first = batch === 1 ? 1 + (round % dpp) : 1;
-    const msg = signedReport(portal, reportsFor(first, batch, (n) => flipOf(ctx, portal.id, n)));
+    const msg = signedReport(
+      portal,
+      reportsFor(first, batch, (n) => flipOf(ctx, portal.id, n)),
+    );
     return { ...req, method: 'POST', path: msg.path, headers: msg.headers, body: msg.body };
   };
   return runLoad({
@@ -120,7 +133,9 @@ const BROWSERS_SCRIPT = fileURLToPath(new URL('./ingestion-pulse-browsers.ts', i
  * process's CPU (the load generator's), so the server's CPU stays the server's.
  */
 function startPulseBrowsers(url: string, token: string, count: number): { start(): void; stop(): Promise<BrowserCounts> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', BROWSERS_SCRIPT, url, token, String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', BROWSERS_SCRIPT, url, token, String(count)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -137,8 +152,16 @@ function startPulseBrowsers(url: string, token: string, count: number): { start(
 
 async function drain(ctx: BenchContext, server: BenchServer): Promise<void> {
   const portal = ctx.main.portals[0]!;
-  const msg = signedReport(portal, reportsFor(1, 1, (n) => flipOf(ctx, portal.id, n)));
-  const res = await fetch(`${server.url}${msg.path}`, { method: 'POST', headers: msg.headers, body: msg.body, signal: AbortSignal.timeout(120_000) });
+  const msg = signedReport(
+    portal,
+    reportsFor(1, 1, (n) => flipOf(ctx, portal.id, n)),
+  );
+  const res = await fetch(`${server.url}${msg.path}`, {
+    method: 'POST',
+    headers: msg.headers,
+    body: msg.body,
+    signal: AbortSignal.timeout(120_000),
+  });
   if (res.status >= 300) throw new Error(`drain: webhook answered ${res.status}`);
 }
 
@@ -205,7 +228,13 @@ interface PerEvent {
   messages: number;
 }
 
-async function perEventDuring<T>(ctx: BenchContext, server: BenchServer, batch: number, counters: CountersReader, run: () => Promise<T>): Promise<{ result: T; perEvent?: PerEvent }> {
+async function perEventDuring<T>(
+  ctx: BenchContext,
+  server: BenchServer,
+  batch: number,
+  counters: CountersReader,
+  run: () => Promise<T>,
+): Promise<{ result: T; perEvent?: PerEvent }> {
   const before = counters ? { read: await counters.read(), sent: eventsSent(ctx, batch) } : undefined;
   const result = await run();
   if (!counters || !before) return { result };
@@ -254,7 +283,8 @@ export async function measureIngestion(ctx: BenchContext, server: BenchServer): 
   const runs = batches.map((batch) => ({ batch, connections: connectionsOf[batch]! }));
   // Warm-up, not measured: the server's first job ticks (5 s after its start), JIT and prepared
   // statements are start-up work; with --only ingestion they fell into the first run.
-  if (!ctx.size.amount) await webhookLoad(ctx, server, 1, 50, true, WARM_UP_SECONDS).catch((err: unknown) => ctx.results.fail('ingestion warm-up', err));
+  if (!ctx.size.amount)
+    await webhookLoad(ctx, server, 1, 50, true, WARM_UP_SECONDS).catch((err: unknown) => ctx.results.fail('ingestion warm-up', err));
   const counters = await databaseCounters(ctx);
   try {
     await measureRuns(ctx, server, runs, counters);
@@ -264,14 +294,21 @@ export async function measureIngestion(ctx: BenchContext, server: BenchServer): 
   }
 }
 
-async function measureRuns(ctx: BenchContext, server: BenchServer, runs: { batch: number; connections: number }[], counters: CountersReader): Promise<void> {
+async function measureRuns(
+  ctx: BenchContext,
+  server: BenchServer,
+  runs: { batch: number; connections: number }[],
+  counters: CountersReader,
+): Promise<void> {
   const rowLoop = ctx.shared.rowLoopEventsPerSec as number | undefined;
   const setBased = ctx.shared.setBasedEventsPerSec as number | undefined;
   const pg = ctx.kind === 'postgres';
   for (const { batch, connections } of runs) {
     try {
       await readyForRun(ctx, server, counters);
-      const { result: r, perEvent } = await perEventDuring(ctx, server, batch, counters, () => withServerCpu(server, () => webhookLoad(ctx, server, batch, connections)));
+      const { result: r, perEvent } = await perEventDuring(ctx, server, batch, counters, () =>
+        withServerCpu(server, () => webhookLoad(ctx, server, batch, connections)),
+      );
       const events = r.reqPerSec * batch;
       let target: string | undefined;
       let met: boolean | null = null;
@@ -290,7 +327,9 @@ async function measureRuns(ctx: BenchContext, server: BenchServer, runs: { batch
         unit: 'events/s',
         detail:
           `${Math.round(r.reqPerSec)} msg/s, p50 ${r.p50} ms, p99 ${r.p99} ms` +
-          (r.perServerCpuSecond ? `, ${Math.round(r.perServerCpuSecond * batch)} events per server CPU-second${pg ? ' (database not counted)' : ''}` : '') +
+          (r.perServerCpuSecond
+            ? `, ${Math.round(r.perServerCpuSecond * batch)} events per server CPU-second${pg ? ' (database not counted)' : ''}`
+            : '') +
           perEventDetail(perEvent, r.ok) +
           (r.non2xx ? `, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}` : ''),
         ...(rowLoop && { baseline: { name: 'row loop', value: rowLoop, unit: 'events/s' }, ratio: events / rowLoop }),

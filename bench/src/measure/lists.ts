@@ -53,7 +53,8 @@ async function listCases(ctx: BenchContext, server: BenchServer): Promise<ListCa
     ['cases', '/v0/api/case-stats', ['createdAt', 'DESC'], { caseType: 1 }],
     ['alerts', '/v0/api/alert-stats', ['createdAt', 'DESC'], { alertType: 0 }],
   ];
-  for (const [resource, base, sort, filter] of specs) resources.push({ resource, base, count: await totalOf(ctx, server, base), sort, filter });
+  for (const [resource, base, sort, filter] of specs)
+    resources.push({ resource, base, count: await totalOf(ctx, server, base), sort, filter });
   return resources.flatMap((r) => [
     { resource: r.resource, variant: 'first page' as const, path: `${r.base}?${page(0)}` },
     { resource: r.resource, variant: 'deep page' as const, path: `${r.base}?${page(deep(r.count))}` },
@@ -100,9 +101,17 @@ export async function measureLists(ctx: BenchContext, server: BenchServer): Prom
   for (const wanted of levels) {
     const connections = Math.min(wanted, ctx.size.maxConnections ?? wanted);
     const trivial = await loadOf('/healthz', connections);
-    ctx.results.add({ group: `Lists @${connections} conn`, name: 'baseline: GET /healthz', value: trivial.reqPerSec, unit: 'req/s', detail: `p50 ${trivial.p50} ms, p99 ${trivial.p99} ms` });
+    ctx.results.add({
+      group: `Lists @${connections} conn`,
+      name: 'baseline: GET /healthz',
+      value: trivial.reqPerSec,
+      unit: 'req/s',
+      detail: `p50 ${trivial.p50} ms, p99 ${trivial.p99} ms`,
+    });
     const firstPages = new Map<string, LoadResult>();
-    const wantedVariants = process.env.BENCH_LIST_VARIANTS?.split(',').map((v) => v.trim()).filter(Boolean);
+    const wantedVariants = process.env.BENCH_LIST_VARIANTS?.split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
     const chosen = (c: ListCase) => !wantedVariants || wantedVariants.some((w) => `${c.resource}: ${c.variant}`.includes(w));
     for (const c of (await listCases(ctx, server)).filter(chosen)) {
       try {

@@ -74,13 +74,19 @@ async function startPageProfile(page: Page): Promise<{ stop(): Promise<void> }> 
       const { profile } = await cdp.send('Profiler.stop');
       const traceJson = (await browser.stopTracing()).toString('utf8');
       const trace = JSON.parse(traceJson) as { traceEvents: TraceEvent[] };
-      console.log(`browser main thread before first contentful paint, by top-level trace event: ${mainThreadBeforeFcp(trace.traceEvents, page.url())}`);
+      console.log(
+        `browser main thread before first contentful paint, by top-level trace event: ${mainThreadBeforeFcp(trace.traceEvents, page.url())}`,
+      );
       const dir = mkdtempSync(path.join(tmpdir(), 'vigil-bench-web-prof-'));
       writeFileSync(path.join(dir, 'pulse-cold-load.cpuprofile'), JSON.stringify(profile));
       writeFileSync(path.join(dir, 'pulse-cold-load.trace.json'), traceJson);
       const summary = summarizeProfiles(dir, 25);
       console.log(`browser main-thread profile of one cold load (${dir}), share of busy time:`);
-      console.log(`  by file: ${Object.entries(summary.categories).map(([k, v]) => `${k} ${v}%`).join(', ')}`);
+      console.log(
+        `  by file: ${Object.entries(summary.categories)
+          .map(([k, v]) => `${k} ${v}%`)
+          .join(', ')}`,
+      );
       console.log(summary.hot.map((h) => `  ${h.share}%  ${h.frame}`).join('\n'));
     },
   };
@@ -140,7 +146,15 @@ async function launchOn(cpus: string): Promise<Browser> {
     // first document by ~1.5 s on this machine (navigation responseEnd 1,711 ms -> 148 ms with them).
     return await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   } finally {
     if (load !== undefined) pinTo(process.pid, load);
@@ -180,8 +194,11 @@ export async function measureWebVitals(ctx: BenchContext, server: BenchServer): 
     return;
   }
   const load = cpuPlan().load;
-  const setups: { cpus: string; where: string; judged: boolean }[] = [{ cpus: allCpus(), where: `browser on all ${machineCpus()} CPUs`, judged: true }];
-  if (load !== undefined && ctx.size.name !== 'tiny') setups.push({ cpus: String(load), where: `browser on CPU ${load} only`, judged: false });
+  const setups: { cpus: string; where: string; judged: boolean }[] = [
+    { cpus: allCpus(), where: `browser on all ${machineCpus()} CPUs`, judged: true },
+  ];
+  if (load !== undefined && ctx.size.name !== 'tiny')
+    setups.push({ cpus: String(load), where: `browser on CPU ${load} only`, judged: false });
   for (const setup of setups) {
     let browser: Browser | undefined;
     try {
@@ -225,13 +242,17 @@ async function coldLoads(ctx: BenchContext, server: BenchServer, browser: Browse
     // Rendered: the page title "Pulse ..." is on screen (then a second for late shifts and long tasks).
     const rendered = await page
       .waitForFunction(() => document.body.innerText.includes('Pulse'), null, { timeout: 60_000 })
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     await page.waitForTimeout(1000);
     if (profiler) await profiler.stop();
     if (process.env.BENCH_DEBUG) console.log('body:', (await page.innerText('body')).slice(0, 300));
     if (process.env.BENCH_DEBUG && pageErrors.length) console.log('page errors:', pageErrors.slice(0, 5));
     if (process.env.BENCH_DEBUG && !rendered) await page.screenshot({ path: '/tmp/vigil-bench-pulse.png' });
-    if (!rendered) throw new Error(`the Pulse page did not render "Pulse" within 60 s; page errors: ${JSON.stringify(pageErrors.slice(0, 3))}`);
+    if (!rendered)
+      throw new Error(`the Pulse page did not render "Pulse" within 60 s; page errors: ${JSON.stringify(pageErrors.slice(0, 3))}`);
     const landed = new URL(page.url()).pathname;
     if (!landed.startsWith('/dashboards/pulse')) throw new Error(`the Pulse page redirected to ${landed}`);
     const v = (await page.evaluate('window.__vitals')) as { lcp: number; cls: number; fcp: number; longTasks: [number, number][] };

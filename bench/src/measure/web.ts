@@ -79,14 +79,17 @@ class Bundle {
 export function analyzeBundle(dist = WEB_DIST) {
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
   // Every script index.html loads: the module entry, its preloads, and any classic script.
-  const entries = [...html.matchAll(/<script[^>]+src="([^"]+)"/g), ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) =>
-    m[1]!.replace(/^\//, ''),
-  );
+  const entries = [
+    ...html.matchAll(/<script[^>]+src="([^"]+)"/g),
+    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
+  ].map((m) => m[1]!.replace(/^\//, ''));
   // Stylesheets every route loads before its first paint (render-blocking): not JavaScript, reported beside it.
   const stylesheets = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => m[1]!.replace(/^\//, ''));
   const b = new Bundle(dist);
   const initial = b.closure(entries);
-  const allJs = readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js')).map((f) => `assets/${f}`);
+  const allJs = readdirSync(path.join(dist, 'assets'))
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => `assets/${f}`);
   const lazyRoots = [...new Set([...initial].flatMap((f) => b.edges(f, 'dynamic')))].filter((f) => !initial.has(f));
   const routeChunk = (re: RegExp) => lazyRoots.find((f) => re.test(path.basename(f)));
   // A route loads its layout's lazy chunk too (the auth card, the dashboard shell), then its page's.
@@ -118,7 +121,12 @@ export function analyzeBundle(dist = WEB_DIST) {
     lazyChunks: lazyRoots.length,
     signIn: { chunk: signIn ?? null, layout: authLayout ?? null, gz: b.gz(routeInitial(authLayout, signIn)) },
     shell: { chunk: shell ?? null, gz: b.gz(shellInitial) },
-    pulse: { chunk: pulse ?? null, gz: b.gz(routeInitial(shell, pulse)), withLazyGz: b.gz(pulseAll), lazyFiles: [...pulseAll].filter((f) => !routeInitial(shell, pulse).has(f)).map((f) => path.basename(f)) },
+    pulse: {
+      chunk: pulse ?? null,
+      gz: b.gz(routeInitial(shell, pulse)),
+      withLazyGz: b.gz(pulseAll),
+      lazyFiles: [...pulseAll].filter((f) => !routeInitial(shell, pulse).has(f)).map((f) => path.basename(f)),
+    },
     routes: Object.fromEntries(lazyRoots.map((f) => [path.basename(f), b.gz(routeInitial(f))])),
   };
 }

@@ -34,7 +34,11 @@ export const alertDeviceSchema = serviceDeviceSchema.extend({
 });
 export type AlertDevice = z.infer<typeof alertDeviceSchema>;
 
-const alertTypeCode = z.number().int().min(0).max(ALERT_TYPES.length - 1);
+const alertTypeCode = z
+  .number()
+  .int()
+  .min(0)
+  .max(ALERT_TYPES.length - 1);
 
 export const alertsListQuery = listQuery({
   sort: ['id', 'createdAt', 'customerName', 'alertType', 'offlineCount', 'status'],
@@ -57,8 +61,22 @@ export const createAlertBody = z.strictObject({
 });
 
 export const alertEndpoints = {
-  list: endpoint({ method: 'GET', path: '/v0/api/alert-stats', tag: 'alerts', summary: 'Alerts (range, sort, filter); the Alarms dropdown reads the 5 newest', query: alertsListQuery, response: listOf(alertSchema) }),
-  get: endpoint({ method: 'GET', path: '/v0/api/alert-stats/:id', tag: 'alerts', summary: 'One alert', params: idParams, response: dataOf(alertSchema) }),
+  list: endpoint({
+    method: 'GET',
+    path: '/v0/api/alert-stats',
+    tag: 'alerts',
+    summary: 'Alerts (range, sort, filter); the Alarms dropdown reads the 5 newest',
+    query: alertsListQuery,
+    response: listOf(alertSchema),
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/v0/api/alert-stats/:id',
+    tag: 'alerts',
+    summary: 'One alert',
+    params: idParams,
+    response: dataOf(alertSchema),
+  }),
   create: endpoint({
     method: 'POST',
     path: '/v0/api/alert-stats',
@@ -68,7 +86,15 @@ export const alertEndpoints = {
     response: dataOf(alertSchema),
     status: 201,
   }),
-  devices: endpoint({ method: 'GET', path: '/v0/api/alert-stats/devices/:id', tag: 'alerts', summary: "An alert's devices with whether each is in an open case", params: idParams, query: alertDevicesListQuery, response: listOf(alertDeviceSchema) }),
+  devices: endpoint({
+    method: 'GET',
+    path: '/v0/api/alert-stats/devices/:id',
+    tag: 'alerts',
+    summary: "An alert's devices with whether each is in an open case",
+    params: idParams,
+    query: alertDevicesListQuery,
+    response: listOf(alertDeviceSchema),
+  }),
   createCase: endpoint({
     method: 'POST',
     path: '/v0/api/alert-stats/:id/case-stats',

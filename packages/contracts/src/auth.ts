@@ -30,13 +30,59 @@ export const AUTH_MSG = {
  * compared case-insensitively. No composition rules.
  */
 export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
-  'password', 'password1', 'password12', 'password123', 'password1234', 'passw0rd', 'p@ssw0rd', 'p@ssword',
-  '12345678', '123456789', '1234567890', '12341234', '11111111', '00000000', '87654321', '88888888',
-  '123123123', '1q2w3e4r', '1q2w3e4r5t', 'qwertyuiop', 'qwerty123', 'qwerty12', 'qwertyui', 'asdfghjkl',
-  'asdfasdf', 'zxcvbnm1', 'iloveyou', 'iloveyou1', 'sunshine', 'princess', 'football', 'baseball',
-  'welcome1', 'welcome123', 'abc12345', 'abcd1234', 'letmein1', 'trustno1', 'superman', 'starwars',
-  'whatever', 'dragon12', 'monkey123', 'master123', 'admin123', 'administrator', 'changeme', 'default1',
-  'qazwsxedc', '1qaz2wsx', 'aa123456', 'vigil123', 'vigilvigil',
+  'password',
+  'password1',
+  'password12',
+  'password123',
+  'password1234',
+  'passw0rd',
+  'p@ssw0rd',
+  'p@ssword',
+  '12345678',
+  '123456789',
+  '1234567890',
+  '12341234',
+  '11111111',
+  '00000000',
+  '87654321',
+  '88888888',
+  '123123123',
+  '1q2w3e4r',
+  '1q2w3e4r5t',
+  'qwertyuiop',
+  'qwerty123',
+  'qwerty12',
+  'qwertyui',
+  'asdfghjkl',
+  'asdfasdf',
+  'zxcvbnm1',
+  'iloveyou',
+  'iloveyou1',
+  'sunshine',
+  'princess',
+  'football',
+  'baseball',
+  'welcome1',
+  'welcome123',
+  'abc12345',
+  'abcd1234',
+  'letmein1',
+  'trustno1',
+  'superman',
+  'starwars',
+  'whatever',
+  'dragon12',
+  'monkey123',
+  'master123',
+  'admin123',
+  'administrator',
+  'changeme',
+  'default1',
+  'qazwsxedc',
+  '1qaz2wsx',
+  'aa123456',
+  'vigil123',
+  'vigilvigil',
 ]);
 
 /**
@@ -56,7 +102,11 @@ export const looksLikeEmail = (email: string) => /^[^\s@]+@[^\s@]+$/.test(email)
 
 /** A new password in a request: required with the product's message; the policy is checked by the server. */
 export const newPasswordField = (requiredMsg: string = MSG.password) =>
-  z.string({ error: requiredMsg }).min(1, requiredMsg).max(4096, AUTH_MSG.passwordTooLong).describe('8..128 characters, not a common password');
+  z
+    .string({ error: requiredMsg })
+    .min(1, requiredMsg)
+    .max(4096, AUTH_MSG.passwordTooLong)
+    .describe('8..128 characters, not a common password');
 
 /** A password being checked against the stored hash (any length the form allows). */
 const givenPassword = (msg: string) => z.string({ error: msg }).min(1, msg).max(4096, MSG.invalidCredentials);

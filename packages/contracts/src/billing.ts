@@ -104,7 +104,14 @@ export const billingEndpoints = {
     body: confirmCardSubscriptionBody,
     response: verifyCheckoutResponse,
   }),
-  list: endpoint({ method: 'GET', path: '/v0/api/billings', tag: TAG, summary: "The tenant's billing records", query: billingListQuery, response: listOf(billingRecord) }),
+  list: endpoint({
+    method: 'GET',
+    path: '/v0/api/billings',
+    tag: TAG,
+    summary: "The tenant's billing records",
+    query: billingListQuery,
+    response: listOf(billingRecord),
+  }),
   stripeWebhook: endpoint({
     method: 'POST',
     path: '/v0/webhooks/stripe',

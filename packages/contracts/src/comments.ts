@@ -65,6 +65,21 @@ export const commentEndpoints = {
     response: dataOf(commentSchema),
     status: 201,
   }),
-  update: endpoint({ method: 'PATCH', path: '/v0/api/comments/:id', tag: 'comments', summary: 'Edit one of your comments', params: idParams, body: updateCommentBody, response: dataOf(commentSchema) }),
-  remove: endpoint({ method: 'DELETE', path: '/v0/api/comments/:id', tag: 'comments', summary: 'Delete a comment (its author, or an Admin)', params: idParams, response: okBody }),
+  update: endpoint({
+    method: 'PATCH',
+    path: '/v0/api/comments/:id',
+    tag: 'comments',
+    summary: 'Edit one of your comments',
+    params: idParams,
+    body: updateCommentBody,
+    response: dataOf(commentSchema),
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/v0/api/comments/:id',
+    tag: 'comments',
+    summary: 'Delete a comment (its author, or an Admin)',
+    params: idParams,
+    response: okBody,
+  }),
 };

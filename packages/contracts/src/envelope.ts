@@ -4,8 +4,7 @@ import { z } from 'zod';
 export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 
 /** List answer: `{"data": {"list": [...], "count": N}}`; count is the total matching the filter. */
-export const listOf = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.object({ list: z.array(item), count: z.number().int() }) });
+export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.object({ list: z.array(item), count: z.number().int() }) });
 
 export const errorBody = z.object({
   error: z.object({
@@ -22,4 +21,7 @@ export const okBody = dataOf(z.object({ ok: z.literal(true) }));
 export const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(2147483647) });
 
 export const isoDateTime = z.string().describe('ISO 8601 timestamp in UTC');
-export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('YYYY-MM-DD');
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .describe('YYYY-MM-DD');

@@ -39,10 +39,12 @@ export function isRealDate(text: string): boolean {
 
 /** Add New License dialog (docs/web-pages.md "Pages", docs/product.md "Validation"). customerName is ignored; customerId, when sent, must be the path's. */
 export const createLicenseBody = z.strictObject({
-  deviceType: z.number({ error: MSG.deviceType }).int(MSG.deviceType).min(0, MSG.deviceType).max(DEVICE_TYPES.length - 1, MSG.deviceType),
-  terms: z
-    .number({ error: MSG.terms })
-    .refine((v) => (LICENSE_TERMS as readonly number[]).includes(v), LICENSE_MSG.termsValue),
+  deviceType: z
+    .number({ error: MSG.deviceType })
+    .int(MSG.deviceType)
+    .min(0, MSG.deviceType)
+    .max(DEVICE_TYPES.length - 1, MSG.deviceType),
+  terms: z.number({ error: MSG.terms }).refine((v) => (LICENSE_TERMS as readonly number[]).includes(v), LICENSE_MSG.termsValue),
   deviceCount: z.number({ error: MSG.deviceCount }).int(MSG.deviceCount).min(1, MSG.deviceCount).max(1_000_000, LICENSE_MSG.deviceCountMax),
   startDate: z.string({ error: MSG.startDate }).trim().min(1, MSG.startDate).refine(isRealDate, LICENSE_MSG.startDateValue),
   customerId: idField(LICENSE_MSG.customerMismatch).optional(),
@@ -54,12 +56,28 @@ const licenseColumns = ['id', 'customerName', 'deviceType', 'deviceCount', 'term
 /** `customerId` as a plain parameter (docs/decisions.md 16) or in the filter. */
 export const licensesListQuery = listQuery({
   sort: licenseColumns,
-  filter: { customerId: idFilter, deviceType: z.number().int().min(0).max(DEVICE_TYPES.length - 1).optional(), q: qFilter },
+  filter: {
+    customerId: idFilter,
+    deviceType: z
+      .number()
+      .int()
+      .min(0)
+      .max(DEVICE_TYPES.length - 1)
+      .optional(),
+    q: qFilter,
+  },
   extra: { customerId: z.coerce.number().int().positive().max(2147483647).optional() },
 });
 
 export const licenseEndpoints = {
-  list: endpoint({ method: 'GET', path: '/v0/api/licenses', tag: 'licenses', summary: 'Licenses (customerId, range, sort, filter)', query: licensesListQuery, response: listOf(licenseSchema) }),
+  list: endpoint({
+    method: 'GET',
+    path: '/v0/api/licenses',
+    tag: 'licenses',
+    summary: 'Licenses (customerId, range, sort, filter)',
+    query: licensesListQuery,
+    response: listOf(licenseSchema),
+  }),
   create: endpoint({
     method: 'POST',
     path: '/v0/api/customers/:id/licenses',
@@ -70,5 +88,12 @@ export const licenseEndpoints = {
     response: dataOf(licenseSchema),
     status: 201,
   }),
-  remove: endpoint({ method: 'DELETE', path: '/v0/api/licenses/:id', tag: 'licenses', summary: 'Delete a license (resolves its renewal alert)', params: idParams, response: okBody }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/v0/api/licenses/:id',
+    tag: 'licenses',
+    summary: 'Delete a license (resolves its renewal alert)',
+    params: idParams,
+    response: okBody,
+  }),
 };

@@ -50,9 +50,15 @@ export function listQuery<S extends string, F extends z.ZodRawShape, X extends z
   filter: F;
   extra?: X;
 }) {
-  const sortSchema = z.tuple([z.enum(opts.sort, { error: `sort field must be one of: ${opts.sort.join(', ')}` }), z.enum(['ASC', 'DESC'], { error: 'sort direction must be ASC or DESC' })], {
-    error: 'sort must be a JSON array [field, "ASC"|"DESC"]',
-  });
+  const sortSchema = z.tuple(
+    [
+      z.enum(opts.sort, { error: `sort field must be one of: ${opts.sort.join(', ')}` }),
+      z.enum(['ASC', 'DESC'], { error: 'sort direction must be ASC or DESC' }),
+    ],
+    {
+      error: 'sort must be a JSON array [field, "ASC"|"DESC"]',
+    },
+  );
   const filterSchema = z.strictObject(opts.filter, { error: 'filter must be a JSON object' });
   return z
     .strictObject({

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import * as contracts from './index.ts';
 import * as routes from './routes.ts';
 
-const endpointGroups = Object.entries(contracts).filter(([name]) => name.endsWith('Endpoints')) as [string, Record<string, { method: string; path: string }>][];
+const endpointGroups = Object.entries(contracts).filter(([name]) => name.endsWith('Endpoints')) as [
+  string,
+  Record<string, { method: string; path: string }>,
+][];
 
 describe('schema-free routes', () => {
   it('has one route group per endpoint group, with the same method and path for every endpoint', () => {
@@ -22,7 +25,9 @@ describe('schema-free routes', () => {
   });
 
   it('encodes list state as JSON query parameters, leaving out an empty filter', () => {
-    expect(routes.toListSearchParams({ range: [0, 10], sort: ['name', 'ASC'], filter: {} }).toString()).toBe('range=%5B0%2C10%5D&sort=%5B%22name%22%2C%22ASC%22%5D');
+    expect(routes.toListSearchParams({ range: [0, 10], sort: ['name', 'ASC'], filter: {} }).toString()).toBe(
+      'range=%5B0%2C10%5D&sort=%5B%22name%22%2C%22ASC%22%5D',
+    );
     expect(contracts.toListSearchParams).toBe(routes.toListSearchParams);
   });
 });

@@ -110,4 +110,3 @@ export const statsEndpoints = {
     response: dataOf(portalStats),
   }),
 };
-

@@ -33,10 +33,7 @@ export function isTimeZone(name: string): boolean {
 }
 
 /** Reliability score goal: required, a number 0..100 ('Please input reliability score goal'). */
-export const goalScoreField = z
-  .number({ error: MSG.goalScore })
-  .min(0, TENANT_MSG.goalScoreRange)
-  .max(100, TENANT_MSG.goalScoreRange);
+export const goalScoreField = z.number({ error: MSG.goalScore }).min(0, TENANT_MSG.goalScoreRange).max(100, TENANT_MSG.goalScoreRange);
 
 const heartbeatTimeoutField = z
   .number({ error: TENANT_MSG.heartbeatTimeout })
@@ -44,7 +41,12 @@ const heartbeatTimeoutField = z
   .min(HEARTBEAT_TIMEOUT_MINUTES.min, TENANT_MSG.heartbeatTimeout)
   .max(HEARTBEAT_TIMEOUT_MINUTES.max, TENANT_MSG.heartbeatTimeout);
 
-const timezoneField = z.string({ error: TENANT_MSG.timezone }).trim().min(1, TENANT_MSG.timezone).max(64, TENANT_MSG.timezone).refine(isTimeZone, TENANT_MSG.timezone);
+const timezoneField = z
+  .string({ error: TENANT_MSG.timezone })
+  .trim()
+  .min(1, TENANT_MSG.timezone)
+  .max(64, TENANT_MSG.timezone)
+  .refine(isTimeZone, TENANT_MSG.timezone);
 
 const brandField = z.string().trim().max(200, 'at most 200 characters');
 
@@ -70,7 +72,12 @@ const tenantSettingsFields = {
 
 /** Commercial terms only the superAdmin sets (docs/decisions.md 36). */
 const platformFields = {
-  freeCount: z.number({ error: TENANT_MSG.freeCount }).int(TENANT_MSG.freeCount).min(0, TENANT_MSG.freeCount).max(100000, TENANT_MSG.freeCount).optional(),
+  freeCount: z
+    .number({ error: TENANT_MSG.freeCount })
+    .int(TENANT_MSG.freeCount)
+    .min(0, TENANT_MSG.freeCount)
+    .max(100000, TENANT_MSG.freeCount)
+    .optional(),
   freeTier: z.boolean({ error: TENANT_MSG.freeTier }).optional(),
   discount: z.number({ error: TENANT_MSG.discount }).min(0, TENANT_MSG.discount).max(100, TENANT_MSG.discount).optional(),
 };
@@ -125,33 +132,52 @@ export const tenantOption = z.object({ id: z.number().int(), name: z.string() })
 
 export const tenantsEndpoints = {
   list: endpoint({
-    method: 'GET', path: '/v0/api/tenants', tag: 'tenants', summary: 'Tenants (superAdmin), paged, sorted and filtered by name',
+    method: 'GET',
+    path: '/v0/api/tenants',
+    tag: 'tenants',
+    summary: 'Tenants (superAdmin), paged, sorted and filtered by name',
     query: tenantListQuery,
     response: listOf(tenantSchema),
   }),
   all: endpoint({
-    method: 'GET', path: '/v0/api/tenants/all', tag: 'tenants', summary: 'Id and name of every tenant, for selects (superAdmin)',
+    method: 'GET',
+    path: '/v0/api/tenants/all',
+    tag: 'tenants',
+    summary: 'Id and name of every tenant, for selects (superAdmin)',
     response: dataOf(z.array(tenantOption)),
   }),
   create: endpoint({
-    method: 'POST', path: '/v0/api/tenants', tag: 'tenants', status: 201,
-    summary: 'Creates a tenant: any by the superAdmin, or their own by a signed-in user with no tenant (who becomes its Admin and gets new tokens)',
+    method: 'POST',
+    path: '/v0/api/tenants',
+    tag: 'tenants',
+    status: 201,
+    summary:
+      'Creates a tenant: any by the superAdmin, or their own by a signed-in user with no tenant (who becomes its Admin and gets new tokens)',
     body: createTenantBody,
     response: dataOf(createdTenantSchema),
   }),
   get: endpoint({
-    method: 'GET', path: '/v0/api/tenants/:id', tag: 'tenants', summary: 'One tenant (superAdmin: any; Admin: its own)',
+    method: 'GET',
+    path: '/v0/api/tenants/:id',
+    tag: 'tenants',
+    summary: 'One tenant (superAdmin: any; Admin: its own)',
     params: idParams,
     response: dataOf(tenantSchema),
   }),
   update: endpoint({
-    method: 'PATCH', path: '/v0/api/tenants/:id', tag: 'tenants', summary: 'Changes tenant info (superAdmin: any; Admin: its own, without commercial terms)',
+    method: 'PATCH',
+    path: '/v0/api/tenants/:id',
+    tag: 'tenants',
+    summary: 'Changes tenant info (superAdmin: any; Admin: its own, without commercial terms)',
     params: idParams,
     body: updateTenantBody,
     response: dataOf(tenantSchema),
   }),
   remove: endpoint({
-    method: 'DELETE', path: '/v0/api/tenants/:id', tag: 'tenants', summary: 'Soft-deletes a tenant and ends its users\' sessions (superAdmin)',
+    method: 'DELETE',
+    path: '/v0/api/tenants/:id',
+    tag: 'tenants',
+    summary: "Soft-deletes a tenant and ends its users' sessions (superAdmin)",
     params: idParams,
     response: okBody,
   }),

@@ -24,8 +24,7 @@ export function splitName(name: string): { firstName: string; lastName: string }
 /** The product's join: first plus last with a space (no trailing space when last is empty). */
 export const joinName = (firstName: string, lastName: string) => [firstName.trim(), lastName.trim()].filter(Boolean).join(' ');
 
-const emailField = (message: string) =>
-  requiredText(message, 320).refine((v) => /^[^\s@]+@[^\s@]+$/.test(v), USER_MSG.emailFormat);
+const emailField = (message: string) => requiredText(message, 320).refine((v) => /^[^\s@]+@[^\s@]+$/.test(v), USER_MSG.emailFormat);
 
 /** Roles a tenant user may hold (docs/decisions.md 37: every role but superAdmin), at least one; duplicates dropped. */
 const rolesField = (message: string) =>
@@ -38,7 +37,8 @@ const rolesField = (message: string) =>
 const MAX_ID = 2147483647;
 
 /** Tenant select of the superAdmin's forms; null or missing means "not chosen". */
-const tenantChoice = (message: string) => z.number({ error: message }).int(message).positive(message).max(MAX_ID, message).nullable().optional();
+const tenantChoice = (message: string) =>
+  z.number({ error: message }).int(message).positive(message).max(MAX_ID, message).nullable().optional();
 
 /** The Add New User dialog (docs/web.md "Pages of web I", docs/product.md "Validation"). `tenantId` is read only from a superAdmin. */
 export const createUserBody = z.strictObject({
@@ -86,38 +86,58 @@ export type User = z.infer<typeof userSchema>;
 
 export const USER_SORT_FIELDS = ['name', 'email', 'phone', 'createdAt', 'tenantName', 'id'] as const;
 /** `filter.tenantId` is honoured for the superAdmin only; an Admin always sees its own tenant. */
-export const userListQuery = listQuery({ sort: USER_SORT_FIELDS, filter: { q: qFilter, tenantId: z.number().int().positive().max(MAX_ID).optional() } });
+export const userListQuery = listQuery({
+  sort: USER_SORT_FIELDS,
+  filter: { q: qFilter, tenantId: z.number().int().positive().max(MAX_ID).optional() },
+});
 
 export const usersEndpoints = {
   list: endpoint({
-    method: 'GET', path: '/v0/api/users', tag: 'users', summary: 'Users (superAdmin: all tenants; Admin: its own), paged, sorted and filtered',
+    method: 'GET',
+    path: '/v0/api/users',
+    tag: 'users',
+    summary: 'Users (superAdmin: all tenants; Admin: its own), paged, sorted and filtered',
     query: userListQuery,
     response: listOf(userSchema),
   }),
   create: endpoint({
-    method: 'POST', path: '/v0/api/users', tag: 'users', status: 201,
+    method: 'POST',
+    path: '/v0/api/users',
+    tag: 'users',
+    status: 201,
     summary: 'Adds a user without a password and mails an invitation link (72 hours)',
     body: createUserBody,
     response: dataOf(userSchema),
   }),
   get: endpoint({
-    method: 'GET', path: '/v0/api/users/:id', tag: 'users', summary: 'One user',
+    method: 'GET',
+    path: '/v0/api/users/:id',
+    tag: 'users',
+    summary: 'One user',
     params: idParams,
     response: dataOf(userSchema),
   }),
   update: endpoint({
-    method: 'PATCH', path: '/v0/api/users/:id', tag: 'users', summary: 'Changes a user; a change of roles or tenant ends its sessions',
+    method: 'PATCH',
+    path: '/v0/api/users/:id',
+    tag: 'users',
+    summary: 'Changes a user; a change of roles or tenant ends its sessions',
     params: idParams,
     body: updateUserBody,
     response: dataOf(userSchema),
   }),
   remove: endpoint({
-    method: 'DELETE', path: '/v0/api/users/:id', tag: 'users', summary: 'Deactivates a user and ends its sessions',
+    method: 'DELETE',
+    path: '/v0/api/users/:id',
+    tag: 'users',
+    summary: 'Deactivates a user and ends its sessions',
     params: idParams,
     response: okBody,
   }),
   resendInvitation: endpoint({
-    method: 'POST', path: '/v0/api/users/:id/invitation', tag: 'users',
+    method: 'POST',
+    path: '/v0/api/users/:id/invitation',
+    tag: 'users',
     summary: 'Mails a new invitation link to a user who has not chosen a password yet',
     params: idParams,
     body: z.strictObject({}).nullish(),

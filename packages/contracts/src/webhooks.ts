@@ -24,7 +24,11 @@ const text = (field: string, max: number, min = 1) =>
 export const deviceReport = z.strictObject({
   externalId: text('externalId', 200),
   name: text('name', 200),
-  deviceType: z.number({ error: 'deviceType must be an integer from 0 to 4' }).int('deviceType must be an integer from 0 to 4').min(0, 'deviceType must be an integer from 0 to 4').max(4, 'deviceType must be an integer from 0 to 4'),
+  deviceType: z
+    .number({ error: 'deviceType must be an integer from 0 to 4' })
+    .int('deviceType must be an integer from 0 to 4')
+    .min(0, 'deviceType must be an integer from 0 to 4')
+    .max(4, 'deviceType must be an integer from 0 to 4'),
   deviceModel: text('deviceModel', 200, 0),
   status: z.union([z.literal(0), z.literal(1)], { error: 'status must be 0 (offline) or 1 (online)' }),
   at: z.iso.datetime({ offset: true, error: 'at must be an ISO 8601 timestamp with a time zone (e.g. 2026-11-22T06:00:00Z)' }),

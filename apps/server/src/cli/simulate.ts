@@ -5,7 +5,8 @@ import { percentile, runLoad } from '../simulator/index.ts';
  * npm run simulate -- --url http://127.0.0.1:3000 --portal 12 --secret whsec_... --devices 500 --rate 100 [--batch 100] [--duration 60] [--concurrency 16]
  * Drives one portal's webhook on any Vigil instance with signed device reports; stops when the duration ends.
  */
-const USAGE = 'usage: npm run simulate -- --url <base url> --portal <id> --secret <whsec_...> --devices <n> --rate <reports/s> [--batch <devices/message>] [--duration <s>] [--concurrency <n>]';
+const USAGE =
+  'usage: npm run simulate -- --url <base url> --portal <id> --secret <whsec_...> --devices <n> --rate <reports/s> [--batch <devices/message>] [--duration <s>] [--concurrency <n>]';
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -59,12 +60,16 @@ async function main() {
   };
   const abort = new AbortController();
   process.on('SIGINT', () => abort.abort());
-  console.log(`simulating ${opts.devices} devices on portal ${opts.portalId} at ${opts.rate} reports/s in batches of ${opts.batch} for ${opts.durationSec} s`);
+  console.log(
+    `simulating ${opts.devices} devices on portal ${opts.portalId} at ${opts.rate} reports/s in batches of ${opts.batch} for ${opts.durationSec} s`,
+  );
   const result = await runLoad({
     ...opts,
     signal: abort.signal,
     onProgress: (s, sec) =>
-      console.log(`${sec.toFixed(0)} s: sent ${s.sent}, accepted ${s.accepted} (${s.devicesAccepted} reports), errors ${s.errors}, p50 ${percentile(s, 50).toFixed(1)} ms, p99 ${percentile(s, 99).toFixed(1)} ms`),
+      console.log(
+        `${sec.toFixed(0)} s: sent ${s.sent}, accepted ${s.accepted} (${s.devicesAccepted} reports), errors ${s.errors}, p50 ${percentile(s, 50).toFixed(1)} ms, p99 ${percentile(s, 99).toFixed(1)} ms`,
+      ),
   });
   console.log(
     `done in ${result.elapsedSec.toFixed(1)} s: ${result.sent} messages, ${result.accepted} accepted, ${result.errors} errors, ` +

@@ -14,7 +14,10 @@ const USAGE = "Usage: npm run superadmin -- --email admin@example.com --password
 async function main(): Promise<number> {
   let args;
   try {
-    args = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' }, help: { type: 'boolean' } }, strict: true }).values;
+    args = parseArgs({
+      options: { email: { type: 'string' }, password: { type: 'string' }, help: { type: 'boolean' } },
+      strict: true,
+    }).values;
   } catch (err) {
     console.error(`${(err as Error).message}\n${USAGE}`);
     return 2;
@@ -42,7 +45,8 @@ async function main(): Promise<number> {
     await migrateDatabase(database);
     const outcome = await ensureSuperAdmin(database, { email: args.email, password: args.password }, new Date());
     const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
-    const what = outcome === 'created' ? 'created' : outcome === 'updated' ? 'updated (password set, account active)' : 'already up to date';
+    const what =
+      outcome === 'created' ? 'created' : outcome === 'updated' ? 'updated (password set, account active)' : 'already up to date';
     console.log(`superAdmin ${args.email.trim().toLowerCase()} ${what} on ${where}.`);
     if (isCommonPassword(args.password)) console.warn('Warning: this is a very common password; choose a better one.');
     return 0;

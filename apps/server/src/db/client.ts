@@ -65,7 +65,11 @@ async function openPglite(dataDir: string): Promise<Database> {
     drizzle(
       throughGate(client, {
         transaction: (target, [callback]) =>
-          gate.run(lane, () => startsOnANewTurn(() => notifications.around((cb) => target.transaction(cb), callback as Parameters<typeof target.transaction>[0]))),
+          gate.run(lane, () =>
+            startsOnANewTurn(() =>
+              notifications.around((cb) => target.transaction(cb), callback as Parameters<typeof target.transaction>[0]),
+            ),
+          ),
         query: (target, args) => gate.run(lane, () => startsOnANewTurn(() => target.query(...(args as Parameters<typeof target.query>)))),
       }),
       { schema },

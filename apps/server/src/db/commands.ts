@@ -13,9 +13,12 @@ export const WRAPPED_TRANSACTION = Symbol('vigil.wrappedTransaction');
 export function pgliteTransactionOf(executor: Executor): PgliteTransactionClient | undefined {
   const wrapped = (executor as unknown as { [WRAPPED_TRANSACTION]?: Executor })[WRAPPED_TRANSACTION];
   if (wrapped) return pgliteTransactionOf(wrapped);
-  const client = (executor as unknown as { session?: { client?: Partial<PgliteTransactionClient> & { transaction?: unknown } } }).session?.client;
+  const client = (executor as unknown as { session?: { client?: Partial<PgliteTransactionClient> & { transaction?: unknown } } }).session
+    ?.client;
   // The database itself (not a transaction) has `transaction`: its calls must keep going through drizzle (and the priority gate).
-  return client && typeof client.query === 'function' && typeof client.exec === 'function' && client.transaction === undefined ? (client as PgliteTransactionClient) : undefined;
+  return client && typeof client.query === 'function' && typeof client.exec === 'function' && client.transaction === undefined
+    ? (client as PgliteTransactionClient)
+    : undefined;
 }
 
 /**

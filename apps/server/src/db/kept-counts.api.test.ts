@@ -59,44 +59,74 @@ async function expectDeviceCountsFresh(user = cast.admin) {
   const fresh = await freshDeviceCounts(user.tenantId!);
   const total = sum(fresh, (r) => r.total);
   const online = sum(fresh, (r) => r.online);
-  const devices = async (filter: Record<string, unknown>) => (await t.call(deviceEndpoints.list, { token: user.token, query: { filter } })).body.data!.count;
+  const devices = async (filter: Record<string, unknown>) =>
+    (await t.call(deviceEndpoints.list, { token: user.token, query: { filter } })).body.data!.count;
   expect(await devices({})).toBe(total);
   expect(await devices({ status: 1 })).toBe(online);
   expect(await devices({ status: 0 })).toBe(total - online);
   for (const portal of [north, south]) {
     const ofPortal = fresh.filter((r) => r.portal_id === portal.id);
     expect(await devices({ customerId: portal.id })).toBe(sum(ofPortal, (r) => r.total));
-    expect(await devices({ customerId: portal.id, deviceType: 0, status: 0 })).toBe(sum(ofPortal.filter((r) => r.device_type === 0), (r) => r.total - r.online));
+    expect(await devices({ customerId: portal.id, deviceType: 0, status: 0 })).toBe(
+      sum(
+        ofPortal.filter((r) => r.device_type === 0),
+        (r) => r.total - r.online,
+      ),
+    );
   }
   const summary = (await t.call(statsEndpoints.pulseSummary, { token: user.token })).body.data!;
   expect({ online: summary.onlineCount, offline: summary.offlineCount }).toEqual({ online, offline: total - online });
   const byType = (await t.call(statsEndpoints.deviceTypeTotals, { token: user.token })).body.data!;
-  expect(byType.map((r) => r.totalCount)).toEqual([0, 1, 2, 3, 4].map((ty) => sum(fresh.filter((r) => r.device_type === ty), (r) => r.total)));
+  expect(byType.map((r) => r.totalCount)).toEqual(
+    [0, 1, 2, 3, 4].map((ty) =>
+      sum(
+        fresh.filter((r) => r.device_type === ty),
+        (r) => r.total,
+      ),
+    ),
+  );
   const portals = (await t.call(portalEndpoints.list, { token: user.token, query: { sort: ['name', 'ASC'] } })).body.data!.list;
   for (const p of portals) {
     const ofPortal = fresh.filter((r) => r.portal_id === p.id);
-    const ofType = (ty: number) => sum(ofPortal.filter((r) => r.device_type === ty), (r) => r.total);
+    const ofType = (ty: number) =>
+      sum(
+        ofPortal.filter((r) => r.device_type === ty),
+        (r) => r.total,
+      );
     expect([p.cameraCount, p.intercomCount, p.accessCount, p.alarmCount, p.environmentalCount]).toEqual([0, 1, 2, 3, 4].map(ofType));
   }
   // The table itself: no drift hidden by a reader (rows of deleted portals included, all-zero rows ignored).
-  const kept = await queryRows<{ n: number }>(t.database.db, sql`select coalesce(sum(camera_total + intercom_total + access_total + alarm_total + environmental_total), 0)::int as n from device_counts where tenant_id = ${user.tenantId!}`);
-  const all = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from devices where tenant_id = ${user.tenantId!} and removed_at is null`);
+  const kept = await queryRows<{ n: number }>(
+    t.database.db,
+    sql`select coalesce(sum(camera_total + intercom_total + access_total + alarm_total + environmental_total), 0)::int as n from device_counts where tenant_id = ${user.tenantId!}`,
+  );
+  const all = await queryRows<{ n: number }>(
+    t.database.db,
+    sql`select count(*)::int as n from devices where tenant_id = ${user.tenantId!} and removed_at is null`,
+  );
   expect(kept[0]!.n).toBe(all[0]!.n);
 }
 
 describe('kept device counts', () => {
   it('follow ingestion: new devices, status changes both ways, reports that change nothing', async () => {
-    const send = async (portal: TestPortal, devices: Parameters<typeof reported>[0]) => expect((await sendWebhook(t, portal, reported(devices))).status).toBe(202);
+    const send = async (portal: TestPortal, devices: Parameters<typeof reported>[0]) =>
+      expect((await sendWebhook(t, portal, reported(devices))).status).toBe(202);
     await send(north, [
       { externalId: 'cam-1', deviceType: 0, status: 1, at: at(0) },
       { externalId: 'cam-2', deviceType: 0, status: 1, at: at(0) },
       { externalId: 'door', deviceType: 2, status: 0, at: at(0) },
     ]);
-    await send(south, [{ externalId: 'bell', deviceType: 1, status: 1, at: at(0) }, { externalId: 'smoke', deviceType: 4, status: 1, at: at(0) }]);
+    await send(south, [
+      { externalId: 'bell', deviceType: 1, status: 1, at: at(0) },
+      { externalId: 'smoke', deviceType: 4, status: 1, at: at(0) },
+    ]);
     await send(otherPortal, [{ externalId: 'cam-x', deviceType: 0, status: 1, at: at(0) }]);
     await expectDeviceCountsFresh();
     t.clock.set(at(1));
-    await send(north, [{ externalId: 'cam-1', deviceType: 0, status: 0, at: at(1) }, { externalId: 'door', deviceType: 2, status: 1, at: at(1) }]);
+    await send(north, [
+      { externalId: 'cam-1', deviceType: 0, status: 0, at: at(1) },
+      { externalId: 'door', deviceType: 2, status: 1, at: at(1) },
+    ]);
     await send(south, [{ externalId: 'bell', deviceType: 1, status: 1, at: at(1) }]);
     await expectDeviceCountsFresh();
     await expectDeviceCountsFresh(cast.otherAdmin);
@@ -138,7 +168,8 @@ describe('kept device counts', () => {
     const exact = (await t.call(deviceEndpoints.list, { token: cast.superAdmin.token, query: { range: [0, all.count] } })).body.data!;
     expect(exact.list.map((d) => d.id)).toEqual(all.list.map((d) => d.id));
     expect(all.list.every((d) => d.customerId !== otherPortal.id)).toBe(true);
-    const lastOne = (await t.call(deviceEndpoints.list, { token: cast.superAdmin.token, query: { range: [all.count - 1, 10] } })).body.data!;
+    const lastOne = (await t.call(deviceEndpoints.list, { token: cast.superAdmin.token, query: { range: [all.count - 1, 10] } })).body
+      .data!;
     expect(lastOne.list.map((d) => d.id)).toEqual([all.list.at(-1)!.id]);
     await t.database.exec(`update tenants set deleted_at = null where id = ${cast.other.id}`);
   });
@@ -160,10 +191,15 @@ describe('kept case and alert counts', () => {
     expect(created.status).toBe(201);
     const caseId = (created.body.data as { id: number }).id;
     for (let i = 0; i < 3; i++) {
-      expect((await t.call(alertEndpoints.create, { token: cast.admin.token, body: { customerId: i % 2 ? south.id : north.id, alertType: 0 } })).status).toBe(201);
+      expect(
+        (await t.call(alertEndpoints.create, { token: cast.admin.token, body: { customerId: i % 2 ? south.id : north.id, alertType: 0 } }))
+          .status,
+      ).toBe(201);
     }
-    const cases = async (filter: Record<string, unknown>) => (await t.call(caseEndpoints.list, { token: cast.admin.token, query: { filter } })).body.data!.count;
-    const alerts = async (filter: Record<string, unknown>) => (await t.call(alertEndpoints.list, { token: cast.admin.token, query: { filter } })).body.data!.count;
+    const cases = async (filter: Record<string, unknown>) =>
+      (await t.call(caseEndpoints.list, { token: cast.admin.token, query: { filter } })).body.data!.count;
+    const alerts = async (filter: Record<string, unknown>) =>
+      (await t.call(alertEndpoints.list, { token: cast.admin.token, query: { filter } })).body.data!.count;
     const check = async () => {
       expect(await cases({})).toBe(await freshTotal('cases', 'true'));
       expect(await cases({ open: true })).toBe(await freshTotal('cases', 'x.case_type < 4'));
@@ -172,12 +208,18 @@ describe('kept case and alert counts', () => {
       const sumup = (await t.call(caseEndpoints.sumup, { token: cast.admin.token })).body.data!.list;
       for (const { caseType, count } of sumup) expect(count).toBe(await freshTotal('cases', `x.case_type = ${caseType}`));
       expect(await alerts({})).toBe(await freshTotal('alerts', 'true'));
-      expect(await alerts({ customerId: south.id, alertType: 0 })).toBe(await freshTotal('alerts', `x.portal_id = ${south.id} and x.alert_type = 0`));
+      expect(await alerts({ customerId: south.id, alertType: 0 })).toBe(
+        await freshTotal('alerts', `x.portal_id = ${south.id} and x.alert_type = 0`),
+      );
     };
     await check();
-    expect((await t.call(caseEndpoints.update, { token: cast.admin.token, params: { id: caseId }, body: { caseType: 2 } })).status).toBe(200);
+    expect((await t.call(caseEndpoints.update, { token: cast.admin.token, params: { id: caseId }, body: { caseType: 2 } })).status).toBe(
+      200,
+    );
     await check();
-    expect((await t.call(caseEndpoints.update, { token: cast.admin.token, params: { id: caseId }, body: { caseType: 4 } })).status).toBe(200);
+    expect((await t.call(caseEndpoints.update, { token: cast.admin.token, params: { id: caseId }, body: { caseType: 4 } })).status).toBe(
+      200,
+    );
     await check();
     await t.database.exec(`update portals set deleted_at = now() where id = ${south.id}`);
     await check();
@@ -189,7 +231,13 @@ describe('pages read from the end', () => {
   it('answer the last pages exactly as the whole list in order does, in every order', async () => {
     // Within the access token's lifetime (the clock started at 0).
     t.clock.set(at(14.2));
-    const many = Array.from({ length: 23 }, (_, i) => ({ externalId: `bulk-${i}`, name: `Bulk ${String(i % 7)}`, deviceType: i % 5, status: (i % 3 ? 1 : 0) as 0 | 1, at: at(14.2) }));
+    const many = Array.from({ length: 23 }, (_, i) => ({
+      externalId: `bulk-${i}`,
+      name: `Bulk ${String(i % 7)}`,
+      deviceType: i % 5,
+      status: (i % 3 ? 1 : 0) as 0 | 1,
+      at: at(14.2),
+    }));
     await sendWebhook(t, north, reported(many));
     for (let i = 0; i < 12; i++) {
       t.clock.set(at(14.3 + i / 100));
@@ -214,8 +262,12 @@ describe('pages read from the end', () => {
       expect(ids.length).toBe(whole.count);
       for (const from of [whole.count - 10, whole.count - 3, Math.floor(whole.count / 2), whole.count - 1]) {
         if (from < 0) continue;
-        const page = (await t.call(endpoint as typeof deviceEndpoints.list, { token: cast.admin.token, query: query([from, 10]) as never })).body.data!;
-        expect(page.list.map((r) => r.id), `${endpoint.path} ${JSON.stringify(sort)} from ${from}`).toEqual(ids.slice(from, from + 10));
+        const page = (await t.call(endpoint as typeof deviceEndpoints.list, { token: cast.admin.token, query: query([from, 10]) as never }))
+          .body.data!;
+        expect(
+          page.list.map((r) => r.id),
+          `${endpoint.path} ${JSON.stringify(sort)} from ${from}`,
+        ).toEqual(ids.slice(from, from + 10));
       }
     }
   });

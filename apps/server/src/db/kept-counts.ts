@@ -34,7 +34,9 @@ function keptTotalSql(scope: Scope, o: { sum: SQL; table: SQL; conds: SQL[]; liv
     const all = sql`(select coalesce(sum(${o.sum}), 0) from ${o.table} k where ${where})`;
     const ofDeleted = sql`(select coalesce(sum(${o.sum}), 0) from portals p join ${o.table} k on k.tenant_id = p.tenant_id and k.portal_id = p.id
                             where p.tenant_id = ${scope.tenantId} and p.deleted_at is not null and ${where})`;
-    const tenantLive = o.liveTenant ? sql`exists (select 1 from tenants t where t.id = ${scope.tenantId} and t.deleted_at is null)` : sql`true`;
+    const tenantLive = o.liveTenant
+      ? sql`exists (select 1 from tenants t where t.id = ${scope.tenantId} and t.deleted_at is null)`
+      : sql`true`;
     total = sql`case when ${tenantLive} then ${all} - ${ofDeleted} else 0 end`;
   } else {
     total = sql`(select coalesce(sum(${o.sum}), 0) from ${o.table} k
@@ -58,7 +60,10 @@ export async function runKeptTotal(executor: Executor, query: KeptTotalQuery): P
 
 /** The sum of a kept device count row `k`'s `<type>_total` or `<type>_online` columns over the given types (all by default). */
 export function keptDeviceColumns(suffix: 'total' | 'online', types: readonly string[] = DEVICE_COUNT_PREFIXES): SQL {
-  return sql.join(types.map((t) => sql.raw(`k.${t}_${suffix}`)), sql` + `);
+  return sql.join(
+    types.map((t) => sql.raw(`k.${t}_${suffix}`)),
+    sql` + `,
+  );
 }
 
 /** Devices not removed, optionally of one portal, status (1 online, 0 offline) and type: one sum over `device_counts`. */
@@ -66,7 +71,13 @@ export function keptDeviceTotal(scope: Scope, f: { customerId?: number; status?:
   const types = f.deviceType === undefined ? DEVICE_COUNT_PREFIXES : [DEVICE_COUNT_PREFIXES[f.deviceType]!];
   const column = (suffix: 'total' | 'online') => keptDeviceColumns(suffix, types);
   const sum =
-    f.status === undefined ? column('total') : f.status === DEVICE_STATUS.online ? column('online') : f.status === DEVICE_STATUS.offline ? sql`${column('total')} - (${column('online')})` : sql`0`;
+    f.status === undefined
+      ? column('total')
+      : f.status === DEVICE_STATUS.online
+        ? column('online')
+        : f.status === DEVICE_STATUS.offline
+          ? sql`${column('total')} - (${column('online')})`
+          : sql`0`;
   const conds: SQL[] = [];
   if (f.customerId !== undefined) conds.push(sql`k.portal_id = ${f.customerId}`);
   return keptTotalSql(scope, { sum, table: sql`device_counts`, conds, liveTenant: true });
@@ -117,7 +128,10 @@ export async function firstPageWithTotal<R>(
   total: KeptTotalQuery,
   page: (keptTotalColumn: SQL) => SQL,
 ): Promise<{ rows: R[]; kept: KeptTotal }> {
-  const rows = await queryRows<R & { kept_total: number | string }>(executor, sql`with kept as (${total}) ${page(sql`(select n from kept) as kept_total`)}`);
+  const rows = await queryRows<R & { kept_total: number | string }>(
+    executor,
+    sql`with kept as (${total}) ${page(sql`(select n from kept) as kept_total`)}`,
+  );
   if (rows.length === 0) return { rows: [], kept: await runKeptTotal(executor, total) };
   // hasDeletedPortal is not known here; the first page's query did not need it.
   const count = Number(rows[0]!.kept_total);

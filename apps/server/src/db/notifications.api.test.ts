@@ -68,7 +68,10 @@ describe('database notifications (the event bus underneath)', () => {
     received.length = 0;
     const failure = await database.db
       .transaction((tx) => database.notify(channel, ['x'.repeat(8000)], tx))
-      .then(() => undefined, (err: unknown) => err as { message?: string; code?: string; cause?: { message?: string; code?: string } });
+      .then(
+        () => undefined,
+        (err: unknown) => err as { message?: string; code?: string; cause?: { message?: string; code?: string } },
+      );
     // drizzle may wrap the driver's error ("Failed query: ...", the driver's error as its cause).
     expect(failure?.cause?.message ?? failure?.message ?? '').toMatch(/payload string too long/);
     expect(failure?.cause?.code ?? failure?.code).toBe('22023');

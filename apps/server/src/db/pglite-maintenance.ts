@@ -61,7 +61,12 @@ export async function maintainPglite(database: Database): Promise<TableMaintenan
   );
   const done: TableMaintenance[] = [];
   for (const row of tables) {
-    const action = actionFor({ rows: Number(row.rows), dead: Number(row.dead), inserted: Number(row.inserted), changed: Number(row.changed) });
+    const action = actionFor({
+      rows: Number(row.rows),
+      dead: Number(row.dead),
+      inserted: Number(row.inserted),
+      changed: Number(row.changed),
+    });
     if (!action) continue;
     const started = performance.now();
     // VACUUM runs outside any transaction block: a plain statement on the database, not inScope.

@@ -52,7 +52,10 @@ export class PgliteNotifications {
    * Runs a transaction (`start` hands PGlite its callback) and, once it has committed, delivers
    * what it sent. A rejected transaction (rolled back) delivers nothing.
    */
-  async around<T, Tx extends object>(start: (callback: (tx: Tx) => Promise<T>) => Promise<T>, callback: (tx: Tx) => Promise<T>): Promise<T> {
+  async around<T, Tx extends object>(
+    start: (callback: (tx: Tx) => Promise<T>) => Promise<T>,
+    callback: (tx: Tx) => Promise<T>,
+  ): Promise<T> {
     let transaction: Tx | undefined;
     const result = await start((tx) => {
       transaction = tx;

@@ -10,7 +10,18 @@ beforeAll(async () => {
   database = await sharedDatabase();
 });
 
-const awkward = ['plain', '', "it's", 'back\\slash', 'a "quoted" word', '{braces},commas', 'NULL', 'ünïcødé ✓', ' spaced ', "'; drop table devices; --"];
+const awkward = [
+  'plain',
+  '',
+  "it's",
+  'back\\slash',
+  'a "quoted" word',
+  '{braces},commas',
+  'NULL',
+  'ünïcødé ✓',
+  ' spaced ',
+  "'; drop table devices; --",
+];
 
 describe('prepared statements', () => {
   it('runs a statement with the same answers as unprepared, whatever the values hold', async () => {
@@ -44,19 +55,23 @@ describe('prepared statements', () => {
 
   it('plans a list read generically, for its own transaction only', async () => {
     // A SELECT (PREPARE takes no SHOW).
-    const mode = (executor: Parameters<typeof queryRows>[0]) => queryRows<{ plan_cache_mode: string }>(executor, sql`select current_setting('plan_cache_mode') as plan_cache_mode`);
+    const mode = (executor: Parameters<typeof queryRows>[0]) =>
+      queryRows<{ plan_cache_mode: string }>(executor, sql`select current_setting('plan_cache_mode') as plan_cache_mode`);
     const inside = await database.db.transaction(async (tx) => {
       const reader = await preparedReadExecutor(database, tx);
       // The same statement text with other values: each answer is its own values' answer.
       const answers = [];
-      for (let n = 0; n < 8; n++) answers.push(Number((await queryRows<{ next: number }>(reader, sql`select ${n}::int + 1 as next`))[0]!.next));
+      for (let n = 0; n < 8; n++)
+        answers.push(Number((await queryRows<{ next: number }>(reader, sql`select ${n}::int + 1 as next`))[0]!.next));
       return { reader, tx, answers, mode: (await mode(reader))[0]!.plan_cache_mode };
     });
     expect(inside.answers).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(inside.mode).toBe('force_generic_plan');
     expect(inside.reader).not.toBe(inside.tx);
     // Gone with the transaction: other work on the same connections plans as PostgreSQL chooses.
-    const after = await Promise.all(Array.from({ length: 10 }, () => database.db.transaction(async (tx) => (await mode(tx))[0]!.plan_cache_mode)));
+    const after = await Promise.all(
+      Array.from({ length: 10 }, () => database.db.transaction(async (tx) => (await mode(tx))[0]!.plan_cache_mode)),
+    );
     expect(after).toEqual(Array(10).fill('auto'));
   });
 
@@ -65,16 +80,21 @@ describe('prepared statements', () => {
     // One transaction: on PostgreSQL one pooled connection holds every PREPARE (PGlite has one session anyway).
     const seen = await database.db.transaction(async (tx) => {
       const prepared = preparedExecutor(runner, tx);
-      const add = async (k: number, n: number) => Number((await queryRows<{ v: number }>(prepared, sql`select ${sql.raw(String(k))} + ${n}::int as v`))[0]!.v);
+      const add = async (k: number, n: number) =>
+        Number((await queryRows<{ v: number }>(prepared, sql`select ${sql.raw(String(k))} + ${n}::int as v`))[0]!.v);
       const statements = async () =>
-        (await queryRows<{ statement: string }>(tx, sql`select statement from pg_prepared_statements where name like 'vigil_%'`)).map((r) => r.statement);
+        (await queryRows<{ statement: string }>(tx, sql`select statement from pg_prepared_statements where name like 'vigil_%'`)).map(
+          (r) => r.statement,
+        );
       const answers = [await add(1000, 1), await add(2000, 1), await add(3000, 1), await add(1000, 2)];
       // A fourth statement: 2000 is the least recently used now (1000 ran again after it).
       answers.push(await add(4000, 1));
       const kept = (await statements()).filter((t) => /select \d+000 \+/.test(t));
       // Deallocated statements are prepared again when asked.
       answers.push(await add(2000, 5));
-      for (const name of (await queryRows<{ name: string }>(tx, sql`select name from pg_prepared_statements where statement ~ 'select \d+000 \+'`)).map((r) => r.name)) {
+      for (const name of (
+        await queryRows<{ name: string }>(tx, sql`select name from pg_prepared_statements where statement ~ 'select \d+000 \+'`)
+      ).map((r) => r.name)) {
         await tx.execute(sql.raw(`deallocate ${name}`));
       }
       return { answers, kept };

@@ -100,7 +100,12 @@ export class PriorityGate {
   }
 
   private urgentAbout(): boolean {
-    return this.expected > 0 || this.running.urgent > 0 || this.waiting.urgent.length > 0 || performance.now() - this.lastUrgentEnd < URGENT_LINGER_MS;
+    return (
+      this.expected > 0 ||
+      this.running.urgent > 0 ||
+      this.waiting.urgent.length > 0 ||
+      performance.now() - this.lastUrgentEnd < URGENT_LINGER_MS
+    );
   }
 
   private finish(lane: Lane, ms: number, normalUnderWrites: boolean): void {
@@ -161,7 +166,8 @@ export class PriorityGate {
     if (this.idleTimer) return;
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
-      if (this.running.urgent + this.running.normal > 0 || this.waiting.urgent.length > 0 || this.waiting.normal.length === 0) return this.pump();
+      if (this.running.urgent + this.running.normal > 0 || this.waiting.urgent.length > 0 || this.waiting.normal.length === 0)
+        return this.pump();
       this.running.normal++;
       this.waiting.normal.shift()!.start();
     }, IDLE_MS);

@@ -3,7 +3,9 @@ import { allTenants, scopeSettings, tenantScope } from './scope.ts';
 
 describe('scope settings', () => {
   it('sets the role, the tenant and the all-tenants flag for the transaction only', () => {
-    expect(scopeSettings(tenantScope(42))).toBe("set local role vigil_app; set local app.tenant_id = '42'; set local app.all_tenants = 'off'");
+    expect(scopeSettings(tenantScope(42))).toBe(
+      "set local role vigil_app; set local app.tenant_id = '42'; set local app.all_tenants = 'off'",
+    );
     expect(scopeSettings(allTenants)).toBe("set local role vigil_app; set local app.tenant_id = ''; set local app.all_tenants = 'on'");
   });
 

@@ -16,7 +16,8 @@ export const allTenants: Scope = { kind: 'all' };
  * tenant id is checked to be an integer here: the text is run as is, nothing bound.
  */
 export function scopeSettings(scope: Scope): string {
-  if (scope.kind === 'tenant' && !(Number.isSafeInteger(scope.tenantId) && scope.tenantId > 0)) throw new Error(`invalid tenant id in scope: ${String(scope.tenantId)}`);
+  if (scope.kind === 'tenant' && !(Number.isSafeInteger(scope.tenantId) && scope.tenantId > 0))
+    throw new Error(`invalid tenant id in scope: ${String(scope.tenantId)}`);
   const tenant = scope.kind === 'tenant' ? String(scope.tenantId) : '';
   const all = scope.kind === 'all' ? 'on' : 'off';
   return `set local role ${APP_ROLE}; set local app.tenant_id = '${tenant}'; set local app.all_tenants = '${all}'`;

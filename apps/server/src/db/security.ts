@@ -14,13 +14,16 @@ const ALL_TENANTS = `(select current_setting('app.all_tenants', true) = 'on')`;
 
 /** Tables that carry a tenant column: every table with tenant_id, and tenants itself (by id). */
 export async function tenantTables(database: Database): Promise<{ table: string; column: string }[]> {
-  return queryRows<{ table: string; column: string }>(database.db, sql`
+  return queryRows<{ table: string; column: string }>(
+    database.db,
+    sql`
     select c.table_name as "table", c.column_name as "column"
     from information_schema.columns c
     join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
     where c.table_schema = 'public' and t.table_type = 'BASE TABLE'
       and (c.column_name = 'tenant_id' or (c.table_name = 'tenants' and c.column_name = 'id'))
-    order by 1`);
+    order by 1`,
+  );
 }
 
 /**

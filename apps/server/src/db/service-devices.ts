@@ -31,7 +31,11 @@ export const DEVICE_SORT = {
   lastOnline: sql`d.last_online`,
 };
 
-export const toServiceDevice = (r: DeviceRow): ServiceDevice => ({ ...r, lastOnline: isoOrNull(r.lastOnline), isClosed: r.caseId === null ? 1 : 0 });
+export const toServiceDevice = (r: DeviceRow): ServiceDevice => ({
+  ...r,
+  lastOnline: isoOrNull(r.lastOnline),
+  isClosed: r.caseId === null ? 1 : 0,
+});
 
 export interface DeviceListQuery {
   offset: number;

@@ -11,7 +11,11 @@ import type { Scope } from './scope.ts';
 export const inTenant = (scope: Scope, column: SQL): SQL => (scope.kind === 'tenant' ? sql`${column} = ${scope.tenantId}` : sql`true`);
 
 /** ORDER BY the requested column (from the contract's allow-list), then `tieBreak` so pages are stable. */
-export function orderBy<S extends string>(sort: { field: S; dir: 'ASC' | 'DESC' } | undefined, columns: Record<S, SQL>, tieBreak: SQL): SQL {
+export function orderBy<S extends string>(
+  sort: { field: S; dir: 'ASC' | 'DESC' } | undefined,
+  columns: Record<S, SQL>,
+  tieBreak: SQL,
+): SQL {
   if (!sort) return sql`order by ${tieBreak}`;
   const dir = sort.dir === 'ASC' ? sql.raw('asc') : sql.raw('desc');
   return sql`order by ${columns[sort.field]} ${dir} nulls last, ${tieBreak}`;

@@ -34,7 +34,22 @@ export const DEMO_PORTALS: readonly { name: string; devices: number }[] = [
 ];
 
 /** Where devices hang, and what each device type is called; names read "Loading Dock Camera 2". */
-export const DEMO_PLACES = ['Lobby', 'Main Entrance', 'Loading Dock', 'Parking Level 1', 'Parking Level 2', 'Server Room', 'Stairwell A', 'Stairwell B', 'Rear Exit', 'Reception', 'Warehouse', 'Roof Access', 'Hallway 2F', 'Mail Room'];
+export const DEMO_PLACES = [
+  'Lobby',
+  'Main Entrance',
+  'Loading Dock',
+  'Parking Level 1',
+  'Parking Level 2',
+  'Server Room',
+  'Stairwell A',
+  'Stairwell B',
+  'Rear Exit',
+  'Reception',
+  'Warehouse',
+  'Roof Access',
+  'Hallway 2F',
+  'Mail Room',
+];
 export const DEMO_KINDS = ['Camera', 'Intercom', 'Door Reader', 'Alarm Panel', 'Environmental Sensor'];
 /** Models per device type (index = type code). */
 export const DEMO_MODELS = [

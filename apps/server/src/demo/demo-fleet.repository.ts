@@ -5,8 +5,14 @@ import { DEMO_TENANT } from './demo-data.ts';
 /** The demo tenant's portals and devices not removed, as the simulator starts them. */
 export const demoFleet = (tx: Executor) =>
   queryRows<{
-    portal_id: number; secret: string; heartbeat_timeout: number;
-    external_id: string; name: string; device_type: number; device_model: string; status: number;
+    portal_id: number;
+    secret: string;
+    heartbeat_timeout: number;
+    external_id: string;
+    name: string;
+    device_type: number;
+    device_model: string;
+    status: number;
   }>(
     tx,
     sql`select p.id as portal_id, p.webhook_secret_enc as secret, t.heartbeat_timeout,

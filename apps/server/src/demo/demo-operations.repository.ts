@@ -6,7 +6,13 @@ import { OFFLINE, ONLINE } from '../db/codes.ts';
  * Set-based demo cases, comments, alerts, licenses and reports for one tenant, consistent
  * with the devices' current state (inserted by demo-history.repository.ts before this runs).
  */
-export async function insertDemoOperations(tx: Tx, tenantId: number, now: Date, users: { adminId: number; pmId: number }, comments: readonly string[]): Promise<void> {
+export async function insertDemoOperations(
+  tx: Tx,
+  tenantId: number,
+  now: Date,
+  users: { adminId: number; pmId: number },
+  comments: readonly string[],
+): Promise<void> {
   const nowIso = now.toISOString();
   const T = tenantId;
 

@@ -18,11 +18,24 @@ export async function insertDemo(tx: Tx, now: Date, passwordHash: string, secret
   const [existing] = await queryRows<{ n: string | number }>(tx, sql`select count(*) as n from tenants`);
   if (Number(existing?.n ?? 0) > 0) return null;
 
-  const [tenant] = await tx.insert(tenants).values({ ...DEMO_TENANT, subscriptionStatus: 'active', createdAt: new Date(now.getTime() - 120 * 86_400_000) }).returning({ id: tenants.id });
+  const [tenant] = await tx
+    .insert(tenants)
+    .values({ ...DEMO_TENANT, subscriptionStatus: 'active', createdAt: new Date(now.getTime() - 120 * 86_400_000) })
+    .returning({ id: tenants.id });
   const tenantId = tenant!.id;
   const people = await tx
     .insert(users)
-    .values(DEMO_USERS.map((u) => ({ tenantId: u.tenant ? tenantId : null, email: u.email, name: u.name, phone: DEMO_TENANT.phone, roles: [...u.roles], passwordHash, emailVerifiedAt: now })))
+    .values(
+      DEMO_USERS.map((u) => ({
+        tenantId: u.tenant ? tenantId : null,
+        email: u.email,
+        name: u.name,
+        phone: DEMO_TENANT.phone,
+        roles: [...u.roles],
+        passwordHash,
+        emailVerifiedAt: now,
+      })),
+    )
     .onConflictDoNothing()
     .returning({ id: users.id, email: users.email });
   const idOf = (email: string) => people.find((p) => p.email === email)?.id;
@@ -41,10 +54,16 @@ export async function insertDemo(tx: Tx, now: Date, passwordHash: string, secret
     .returning({ id: portals.id, name: portals.name });
   const withCounts = created.map((p) => ({ id: p.id, devices: DEMO_PORTALS.find((d) => d.name === p.name)!.devices }));
 
-  await insertDemoDevices(tx, tenantId, now, withCounts, { places: DEMO_PLACES, kinds: DEMO_KINDS, models: DEMO_MODELS, typeMix: DEMO_TYPE_MIX });
+  await insertDemoDevices(tx, tenantId, now, withCounts, {
+    places: DEMO_PLACES,
+    kinds: DEMO_KINDS,
+    models: DEMO_MODELS,
+    typeMix: DEMO_TYPE_MIX,
+  });
   const adminId = idOf('admin@northwind.demo');
   const pmId = idOf('pm@northwind.demo');
-  if (adminId === undefined || pmId === undefined) throw new Error('demo users already exist without a tenant: clear the database or set SEED=none');
+  if (adminId === undefined || pmId === undefined)
+    throw new Error('demo users already exist without a tenant: clear the database or set SEED=none');
   await insertDemoOperations(tx, tenantId, now, { adminId, pmId }, DEMO_COMMENTS);
   return tenantId;
 }

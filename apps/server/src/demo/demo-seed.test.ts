@@ -29,7 +29,10 @@ describe('demo seed', () => {
   });
 
   it('creates the superAdmin and one user per role, all signing in with the one password', async () => {
-    const rows = await queryRows<{ email: string; roles: string[]; tenant_id: number | null; password_hash: string }>(t.database.db, sql`select email, roles, tenant_id, password_hash from users order by id`);
+    const rows = await queryRows<{ email: string; roles: string[]; tenant_id: number | null; password_hash: string }>(
+      t.database.db,
+      sql`select email, roles, tenant_id, password_hash from users order by id`,
+    );
     expect(rows.map((r) => [r.email, r.roles, r.tenant_id === null ? null : 'tenant'])).toEqual([
       ['admin@vigil.demo', ['superAdmin'], null],
       ['admin@northwind.demo', ['Admin'], 'tenant'],
@@ -37,7 +40,10 @@ describe('demo seed', () => {
       ['sales@northwind.demo', ['Salesman'], 'tenant'],
     ]);
     expect(await verifyPassword(rows[1]!.password_hash, 'demo-test-pass-1234')).toBe(true);
-    const [tenant] = await queryRows<{ name: string; subscription_status: string }>(t.database.db, sql`select name, subscription_status from tenants`);
+    const [tenant] = await queryRows<{ name: string; subscription_status: string }>(
+      t.database.db,
+      sql`select name, subscription_status from tenants`,
+    );
     expect(tenant).toEqual({ name: 'Northwind Security', subscription_status: 'active' });
   });
 
@@ -51,14 +57,25 @@ describe('demo seed', () => {
     expect(offline).toBeGreaterThan(0);
     expect(offline).toBeLessThan(devices * 0.2);
     // current state agrees with the open period of every device
-    expect(await count(sql`select count(*) as n from devices d join device_status_periods p on p.device_id = d.id and p.ended_at is null where p.status <> d.status or p.started_at <> d.status_since`)).toBe(0);
-    expect(await count(sql`select count(*) as n from devices d where (select count(*) from device_status_periods p where p.device_id = d.id and p.ended_at is null) <> 1`)).toBe(0);
+    expect(
+      await count(
+        sql`select count(*) as n from devices d join device_status_periods p on p.device_id = d.id and p.ended_at is null where p.status <> d.status or p.started_at <> d.status_since`,
+      ),
+    ).toBe(0);
+    expect(
+      await count(
+        sql`select count(*) as n from devices d where (select count(*) from device_status_periods p where p.device_id = d.id and p.ended_at is null) <> 1`,
+      ),
+    ).toBe(0);
   });
 
   it('spreads 30 days of flapping history, most devices above 97% online, a few bad ones', async () => {
     const now = t.clock.now();
     const from = new Date(now.getTime() - 30 * 86_400_000);
-    const [span] = await queryRows<{ first: Date | string; days: string | number }>(t.database.db, sql`select min(started_at) as first, count(distinct date_trunc('day', started_at)) as days from device_status_periods where status = 0`);
+    const [span] = await queryRows<{ first: Date | string; days: string | number }>(
+      t.database.db,
+      sql`select min(started_at) as first, count(distinct date_trunc('day', started_at)) as days from device_status_periods where status = 0`,
+    );
     expect(new Date(span!.first).getTime()).toBeLessThan(from.getTime() + 2 * 86_400_000);
     expect(Number(span!.days)).toBeGreaterThanOrEqual(25);
     const shares = await queryRows<{ share: number }>(
@@ -70,8 +87,10 @@ describe('demo seed', () => {
     expect(good / shares.length).toBeGreaterThan(0.8);
     expect(shares.some((s) => Number(s.share) < 0.9)).toBe(true);
     // no overlapping periods for any device
-    expect(await count(sql`select count(*) as n from device_status_periods a join device_status_periods b on a.device_id = b.device_id and a.id < b.id
-      and a.started_at < coalesce(b.ended_at, 'infinity') and b.started_at < coalesce(a.ended_at, 'infinity')`)).toBe(0);
+    expect(
+      await count(sql`select count(*) as n from device_status_periods a join device_status_periods b on a.device_id = b.device_id and a.id < b.id
+      and a.started_at < coalesce(b.ended_at, 'infinity') and b.started_at < coalesce(a.ended_at, 'infinity')`),
+    ).toBe(0);
     const scores = await reliabilityByPortal(t.database.db, { tenantId: demo!.tenantId, from, to: now });
     expect(scores.size).toBe(12);
     for (const score of scores.values()) expect(score).toBeGreaterThan(80);
@@ -80,13 +99,21 @@ describe('demo seed', () => {
   it('creates cases of every status with comments, alerts of both types, licenses and reports', async () => {
     expect(await count(sql`select count(distinct case_type) as n from cases`)).toBe(5);
     expect(await count(sql`select count(*) as n from cases c where not exists (select 1 from comments m where m.case_id = c.id)`)).toBe(0);
-    expect(await count(sql`select count(*) as n from devices d where d.open_case_id is not null and not exists (select 1 from case_devices cd where cd.device_id = d.id and cd.case_id = d.open_case_id)`)).toBe(0);
+    expect(
+      await count(
+        sql`select count(*) as n from devices d where d.open_case_id is not null and not exists (select 1 from case_devices cd where cd.device_id = d.id and cd.case_id = d.open_case_id)`,
+      ),
+    ).toBe(0);
     expect(await count(sql`select count(distinct alert_type) as n from alerts`)).toBe(2);
     expect(await count(sql`select count(*) as n from alerts where resolved_at is not null`)).toBeGreaterThan(0);
-    expect(await count(sql`select count(*) as n from alerts where alert_type = 0 and resolved_at is null`)).toBe(await count(sql`select count(distinct portal_id) as n from devices where status = 0`));
+    expect(await count(sql`select count(*) as n from alerts where alert_type = 0 and resolved_at is null`)).toBe(
+      await count(sql`select count(distinct portal_id) as n from devices where status = 0`),
+    );
     const today = t.clock.now().toISOString().slice(0, 10);
     expect(await count(sql`select count(*) as n from licenses where end_date < ${today}::date`)).toBeGreaterThan(0);
-    expect(await count(sql`select count(*) as n from licenses where end_date >= ${today}::date and end_date <= ${today}::date + 90`)).toBeGreaterThan(0);
+    expect(
+      await count(sql`select count(*) as n from licenses where end_date >= ${today}::date and end_date <= ${today}::date + 90`),
+    ).toBeGreaterThan(0);
     expect(await count(sql`select count(*) as n from reports`)).toBeGreaterThanOrEqual(3);
   });
 });
@@ -101,7 +128,11 @@ describe('demo simulator', () => {
       expect(sim!.stats.errors).toBe(0);
       expect(sim!.stats.devicesAccepted).toBe(await count(sql`select count(*) as n from devices where status = 1`));
       // online devices all reported now: nothing for the offline sweep to catch
-      expect(await count(sql`select count(*) as n from devices where status = 1 and last_report_at < ${new Date(t.clock.now().getTime() - 60_000).toISOString()}::timestamptz`)).toBe(0);
+      expect(
+        await count(
+          sql`select count(*) as n from devices where status = 1 and last_report_at < ${new Date(t.clock.now().getTime() - 60_000).toISOString()}::timestamptz`,
+        ),
+      ).toBe(0);
     } finally {
       await sim?.stop();
     }

@@ -35,7 +35,11 @@ export function createEventBus(database: Database): EventBus {
     }
   };
   const publishAll: EventBus['publishAll'] = (topic, events, executor) =>
-    database.notify(EVENTS_CHANNEL, events.map((event) => JSON.stringify({ topic, event })), executor);
+    database.notify(
+      EVENTS_CHANNEL,
+      events.map((event) => JSON.stringify({ topic, event })),
+      executor,
+    );
   return {
     async start() {
       unlisten ??= await database.listen(EVENTS_CHANNEL, dispatch);

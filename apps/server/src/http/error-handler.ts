@@ -35,14 +35,18 @@ function dataExceptionMessage(state: string): string {
 }
 
 const isDatabaseDown = (err: unknown) =>
-  err instanceof Error && /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|timeout exceeded when trying to connect/i.test(err.message);
+  err instanceof Error &&
+  /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|timeout exceeded when trying to connect/i.test(err.message);
 
 /** One place maps every failure to `{"error": {"code", "msg"}}` with the product's statuses. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) {
       if (err.status >= 500) req.log.error({ err }, err.message);
-      return reply.code(err.status).headers(err.headers).send({ error: { code: err.code, msg: err.message } });
+      return reply
+        .code(err.status)
+        .headers(err.headers)
+        .send({ error: { code: err.code, msg: err.message } });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       return reply.code(400).send({ error: { code: 'VALIDATION_FAILED', msg: validationMessage(err as never) } });
@@ -58,12 +62,21 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (isDatabaseDown(err)) {
       req.log.error({ err: err.message }, 'database unavailable');
-      return reply.code(503).send({ error: { code: 'UNAVAILABLE', msg: 'The service is temporarily unavailable. Try again shortly.', requestId: req.id } });
+      return reply
+        .code(503)
+        .send({ error: { code: 'UNAVAILABLE', msg: 'The service is temporarily unavailable. Try again shortly.', requestId: req.id } });
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // fastify's own client errors: bad JSON, body too large, unsupported media type, rate limit.
-      const code = status === 429 ? 'RATE_LIMITED' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_FAILED';
+      const code =
+        status === 429
+          ? 'RATE_LIMITED'
+          : status === 413
+            ? 'PAYLOAD_TOO_LARGE'
+            : status === 415
+              ? 'UNSUPPORTED_MEDIA_TYPE'
+              : 'VALIDATION_FAILED';
       return reply.code(status).send({ error: { code, msg: err.message || STATUS_MESSAGES[status] || 'Bad request.' } });
     }
     req.log.error({ err }, 'unhandled error');

@@ -7,7 +7,11 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
-      info: { title: `${PRODUCT_NAME} API`, version: '0.1.0', description: 'Multi-tenant operations console for security-device service companies.' },
+      info: {
+        title: `${PRODUCT_NAME} API`,
+        version: '0.1.0',
+        description: 'Multi-tenant operations console for security-device service companies.',
+      },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     transform: jsonSchemaTransform,

@@ -159,7 +159,10 @@ export function route<E extends Endpoint>(app: FastifyInstance, deps: AppDeps, e
           return shared ? notInSharedRead() : reply;
         },
       } as unknown as RouteContext<E>;
-      const result = shared && principal ? await shared.run(sharedReadKey(req, principal), async () => markSharedAnswer(await opts.handler(ctx))) : await opts.handler(ctx);
+      const result =
+        shared && principal
+          ? await shared.run(sharedReadKey(req, principal), async () => markSharedAnswer(await opts.handler(ctx)))
+          : await opts.handler(ctx);
       if (refused && isRefusal(result)) refused.add(req);
       reply.code(endpoint.status ?? 200);
       return result;

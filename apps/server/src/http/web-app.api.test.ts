@@ -31,7 +31,10 @@ afterAll(async () => {
 });
 
 /** fetch() would decode the body itself: read the raw bytes and headers with node:http instead. */
-async function get(p: string, acceptEncoding: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+async function get(
+  p: string,
+  acceptEncoding: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
     const req = request(`${base}${p}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
@@ -75,7 +78,12 @@ describe('web app assets', () => {
   it('still answers index.html for app paths and 404 for a stale chunk name', async () => {
     const page = await get('/dashboards/pulse', 'gzip, br');
     expect(page.status).toBe(200);
-    const body = page.headers['content-encoding'] === 'br' ? brotliDecompressSync(page.body) : page.headers['content-encoding'] === 'gzip' ? gunzipSync(page.body) : page.body;
+    const body =
+      page.headers['content-encoding'] === 'br'
+        ? brotliDecompressSync(page.body)
+        : page.headers['content-encoding'] === 'gzip'
+          ? gunzipSync(page.body)
+          : page.body;
     expect(body.toString()).toBe(html);
     expect((await get('/assets/gone-123.js', 'gzip, br')).status).toBe(404);
   });

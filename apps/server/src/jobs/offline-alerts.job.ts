@@ -25,7 +25,10 @@ export const TRIGGER_DELAY_MS = 250;
  * the one that claims the current tick runs; if the timer already ran this tick,
  * the next tick (at most 5 s later) picks the change up.
  */
-export function createOfflineAlertsTrigger(deps: AppDeps, delayMs = TRIGGER_DELAY_MS): { fire(): void; idle(): Promise<void>; stop(): void } {
+export function createOfflineAlertsTrigger(
+  deps: AppDeps,
+  delayMs = TRIGGER_DELAY_MS,
+): { fire(): void; idle(): Promise<void>; stop(): void } {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;

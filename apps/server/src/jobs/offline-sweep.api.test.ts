@@ -32,7 +32,12 @@ describe('offline sweep', () => {
     t.clock.set(at(17));
     expect(await sweepOfflineDevices(t.deps, t.clock.now())).toBe(1);
     const cam = (await deviceState(t, portal.id, 'cam'))!;
-    expect(cam).toMatchObject({ status: 0, status_since: at(10).toISOString(), last_online: START.toISOString(), last_report_at: START.toISOString() });
+    expect(cam).toMatchObject({
+      status: 0,
+      status_since: at(10).toISOString(),
+      last_online: START.toISOString(),
+      last_report_at: START.toISOString(),
+    });
     expect(await periodsOf(t, cam.id)).toEqual([
       { status: 1, from: START.toISOString(), to: at(10).toISOString() },
       { status: 0, from: at(10).toISOString(), to: null },
@@ -63,11 +68,15 @@ describe('offline sweep', () => {
 
   it('leaves alone devices that keep reporting, offline devices and removed devices', async () => {
     const portal = await portalWithTimeout(10);
-    await sendWebhook(t, portal, reported([
-      { externalId: 'alive', status: 1, at: START },
-      { externalId: 'down', status: 0, at: START },
-      { externalId: 'gone', status: 1, at: START },
-    ]));
+    await sendWebhook(
+      t,
+      portal,
+      reported([
+        { externalId: 'alive', status: 1, at: START },
+        { externalId: 'down', status: 0, at: START },
+        { externalId: 'gone', status: 1, at: START },
+      ]),
+    );
     await sendWebhook(t, portal, { type: 'device.removed', data: { externalId: 'gone' } });
     t.clock.set(at(8));
     await sendWebhook(t, portal, reported([{ externalId: 'alive', status: 1, at: at(8) }]));
@@ -79,7 +88,14 @@ describe('offline sweep', () => {
   it('publishes devices.status per portal with the devices that went offline', async () => {
     const a = await portalWithTimeout(10);
     const b = await portalWithTimeout(10);
-    await sendWebhook(t, a, reported([{ externalId: 'a1', status: 1, at: START }, { externalId: 'a2', status: 1, at: START }]));
+    await sendWebhook(
+      t,
+      a,
+      reported([
+        { externalId: 'a1', status: 1, at: START },
+        { externalId: 'a2', status: 1, at: START },
+      ]),
+    );
     await sendWebhook(t, b, reported([{ externalId: 'b1', status: 1, at: START }]));
     const events: DeviceStatusEvent[] = [];
     // On PostgreSQL the webhooks' own events (devices coming online) may still be arriving: keep only the sweep's.

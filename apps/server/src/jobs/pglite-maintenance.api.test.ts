@@ -22,7 +22,9 @@ const jobRunsStats = async () => {
 };
 
 const fill = (from: number, count: number) =>
-  t.database.db.execute(sql`insert into job_runs (job, tick) select 'maintenance-test', g::text from generate_series(${from}::int, ${from + count - 1}::int) g`);
+  t.database.db.execute(
+    sql`insert into job_runs (job, tick) select 'maintenance-test', g::text from generate_series(${from}::int, ${from + count - 1}::int) g`,
+  );
 
 describe('embedded database maintenance', () => {
   it('on PGlite vacuums and analyzes a table past the thresholds, analyzes one with changes only, and leaves quiet tables alone; on PostgreSQL does nothing', async () => {
@@ -46,7 +48,9 @@ describe('embedded database maintenance', () => {
 
     // 5,000 of 10,000 deleted: past the dead rows' threshold.
     await t.database.db.execute(sql`delete from job_runs where job = 'maintenance-test' and tick::int > 5000`);
-    expect(await maintainPglite(t.database)).toContainEqual(expect.objectContaining({ table: 'public.job_runs', action: 'vacuum analyze' }));
+    expect(await maintainPglite(t.database)).toContainEqual(
+      expect.objectContaining({ table: 'public.job_runs', action: 'vacuum analyze' }),
+    );
     expect(await jobRunsStats()).toMatchObject({ dead: 0, rows: 5_000 });
 
     expect(await maintainPglite(t.database)).toEqual([]);

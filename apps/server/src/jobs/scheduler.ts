@@ -57,12 +57,15 @@ export function scheduleJobs(deps: AppDeps, jobs: Job[]): () => Promise<void> {
   const running = new Set<Promise<unknown>>();
   const timers = jobs.map((job) => {
     const attempt = oneAtATime(() => runTickOnce(deps, job).catch((err) => deps.log.error({ err, job: job.name }, 'job failed')));
-    return setInterval(() => {
-      const p = attempt();
-      if (!p) return;
-      running.add(p);
-      void p.finally(() => running.delete(p));
-    }, Math.min(job.everyMs, 5_000));
+    return setInterval(
+      () => {
+        const p = attempt();
+        if (!p) return;
+        running.add(p);
+        void p.finally(() => running.delete(p));
+      },
+      Math.min(job.everyMs, 5_000),
+    );
   });
   return async () => {
     timers.forEach(clearInterval);

@@ -20,7 +20,12 @@ export interface Mailer {
  */
 export function createMailer(opts: { smtpUrl?: string; from: string; database: Database; log: FastifyBaseLogger }): Mailer {
   const transport = opts.smtpUrl
-    ? nodemailer.createTransport({ url: opts.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as TransportOptions)
+    ? nodemailer.createTransport({
+        url: opts.smtpUrl,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 20_000,
+      } as TransportOptions)
     : null;
   return {
     async send(mail) {

@@ -16,7 +16,16 @@ const escapeHtml = (s: string) =>
 /** One mail from its paragraphs around one call-to-action link. */
 function compose(subject: string, greetingName: string, before: string[], action: string, link: string, after: string[]): MailContent {
   const greeting = greetingName.trim() ? `Hello ${greetingName.trim()},` : 'Hello,';
-  const text = [greeting, '', ...before.flatMap((p) => [p, '']), `${action}:`, link, '', ...after.flatMap((p) => [p, '']), `— The ${PRODUCT} team`].join('\n');
+  const text = [
+    greeting,
+    '',
+    ...before.flatMap((p) => [p, '']),
+    `${action}:`,
+    link,
+    '',
+    ...after.flatMap((p) => [p, '']),
+    `— The ${PRODUCT} team`,
+  ].join('\n');
   const para = (p: string) => `<p>${escapeHtml(p)}</p>`;
   const href = escapeHtml(link);
   const html = [

@@ -27,11 +27,23 @@ export async function createOneTimeToken(executor: Executor, userId: number, pur
 }
 
 /** Uses up a token of one of the given purposes; the user id, or null when unknown, used, expired or of another purpose. */
-export async function consumeOneTimeToken(executor: Executor, token: string, purposes: OneTimePurpose[], now: Date): Promise<{ userId: number; purpose: OneTimePurpose } | null> {
+export async function consumeOneTimeToken(
+  executor: Executor,
+  token: string,
+  purposes: OneTimePurpose[],
+  now: Date,
+): Promise<{ userId: number; purpose: OneTimePurpose } | null> {
   const [row] = await executor
     .update(oneTimeTokens)
     .set({ usedAt: now })
-    .where(and(eq(oneTimeTokens.tokenHash, hashToken(token)), inArray(oneTimeTokens.purpose, purposes), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, hashToken(token)),
+        inArray(oneTimeTokens.purpose, purposes),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, now),
+      ),
+    )
     .returning({ userId: oneTimeTokens.userId, purpose: oneTimeTokens.purpose });
   if (!row) return null;
   return { userId: row.userId, purpose: row.purpose as OneTimePurpose };

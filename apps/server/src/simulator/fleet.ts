@@ -23,7 +23,20 @@ export const DEVICE_MODELS: readonly (readonly string[])[] = [
   ['Verkada SV11', 'Axis D6310 Air Quality', 'Sensaphone WEB600'],
 ];
 const KIND = ['Camera', 'Intercom', 'Door Reader', 'Alarm Panel', 'Sensor'];
-const PLACES = ['Lobby', 'Loading Dock', 'Parking North', 'Parking South', 'Server Room', 'Main Entrance', 'Stairwell B', 'Warehouse', 'Reception', 'Rear Exit', 'Roof', 'Hallway 2F'];
+const PLACES = [
+  'Lobby',
+  'Loading Dock',
+  'Parking North',
+  'Parking South',
+  'Server Room',
+  'Main Entrance',
+  'Stairwell B',
+  'Warehouse',
+  'Reception',
+  'Rear Exit',
+  'Roof',
+  'Hallway 2F',
+];
 
 /** A deterministic fleet of `count` devices with realistic names and models (`prefix` keeps externalIds unique). */
 export function createFleet(count: number, opts: { prefix?: string; now?: number; badShare?: number } = {}): SimDevice[] {
@@ -59,7 +72,13 @@ export const reportOf = (d: SimDevice, at: Date): DeviceReportBody => ({
  * chance, offline ones come back when their outage ends (1 to 10 minutes), and every
  * online device not heard of for `heartbeatMs` reports again. Returns the devices to report.
  */
-export function stepFleet(fleet: SimDevice[], now: number, elapsedMs: number, heartbeatMs: number, random: () => number = Math.random): SimDevice[] {
+export function stepFleet(
+  fleet: SimDevice[],
+  now: number,
+  elapsedMs: number,
+  heartbeatMs: number,
+  random: () => number = Math.random,
+): SimDevice[] {
   const due: SimDevice[] = [];
   const minutes = elapsedMs / 60_000;
   for (const d of fleet) {

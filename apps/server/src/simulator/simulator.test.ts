@@ -37,7 +37,10 @@ describe('signWebhook', () => {
   it('produces messages the standardwebhooks library verifies, and a wrong secret does not', () => {
     const fleet = createFleet(3);
     const msg = signWebhook(secret, devicesReported(fleet.map((d) => reportOf(d, new Date('2026-11-22T06:00:00Z')))));
-    const parsed = new Webhook(secret).verify(msg.body, msg.headers) as { type: string; data: { devices: { externalId: string; at: string }[] } };
+    const parsed = new Webhook(secret).verify(msg.body, msg.headers) as {
+      type: string;
+      data: { devices: { externalId: string; at: string }[] };
+    };
     expect(parsed.type).toBe('devices.reported');
     expect(parsed.data.devices.map((d) => d.externalId)).toEqual(['sim-1', 'sim-2', 'sim-3']);
     expect(msg.headers['webhook-id']).toBe(msg.id);
@@ -78,7 +81,15 @@ describe('runLoad', () => {
   });
 
   it('counts rejected messages as errors', async () => {
-    const result = await runLoad({ url: baseUrl, portalId: 3, secret: newWebhookSecret(), devices: 5, rate: 5, batch: 5, durationSec: 0.3 });
+    const result = await runLoad({
+      url: baseUrl,
+      portalId: 3,
+      secret: newWebhookSecret(),
+      devices: 5,
+      rate: 5,
+      batch: 5,
+      durationSec: 0.3,
+    });
     expect(result.errors).toBe(result.sent);
     expect(result.statuses[401]).toBe(result.sent);
   });
@@ -88,7 +99,13 @@ describe('startFleetSimulator', () => {
   it('reports every device on its first due tick through signed webhooks', async () => {
     received.length = 0;
     let now = 0;
-    const sim = startFleetSimulator({ url: baseUrl, portals: [{ portalId: 5, secret, fleet: createFleet(1500, { now: 0 }) }], heartbeatMs: 60_000, tickMs: 3_600_000, now: () => new Date(now) });
+    const sim = startFleetSimulator({
+      url: baseUrl,
+      portals: [{ portalId: 5, secret, fleet: createFleet(1500, { now: 0 }) }],
+      heartbeatMs: 60_000,
+      tickMs: 3_600_000,
+      now: () => new Date(now),
+    });
     now = 60_000;
     await sim.tick();
     await sim.stop();

@@ -29,7 +29,13 @@ interface Phase {
 }
 
 const PHASES: Record<string, Phase> = {
-  b1: { name: `batches of 1 @${process.env.B1_CONNECTIONS ?? 50}`, batch: 1, connections: Number(process.env.B1_CONNECTIONS ?? 50), messages: Number(process.env.B1_MESSAGES ?? 1000), flip: true },
+  b1: {
+    name: `batches of 1 @${process.env.B1_CONNECTIONS ?? 50}`,
+    batch: 1,
+    connections: Number(process.env.B1_CONNECTIONS ?? 50),
+    messages: Number(process.env.B1_MESSAGES ?? 1000),
+    flip: true,
+  },
   b100: { name: 'batches of 100 @10', batch: 100, connections: 10, messages: 300, flip: true },
   b1000: { name: 'batches of 1000 @10', batch: 1000, connections: 10, messages: 40, flip: true },
   hb1000: { name: 'heartbeats 1000 @1', batch: 1000, connections: 1, messages: 20, flip: false },
@@ -53,9 +59,22 @@ function prepare(t: TestApp, portals: TestPortal[], phase: Phase): Prepared[] {
     const first = phase.batch === 1 ? round % DEVICES_PER_PORTAL : 0;
     // Each visit of a device flips it (batch 1 walks the portal's first DEVICES_PER_PORTAL devices).
     const status = phase.flip ? (phase.batch === 1 ? Math.floor(round / DEVICES_PER_PORTAL) : round) % 2 : 1;
-    const body = JSON.stringify(reported(Array.from({ length: count }, (_, i) => ({ externalId: `dev-${first + i}`, deviceType: (first + i) % 5, status: status as 0 | 1, at }))));
+    const body = JSON.stringify(
+      reported(
+        Array.from({ length: count }, (_, i) => ({
+          externalId: `dev-${first + i}`,
+          deviceType: (first + i) % 5,
+          status: status as 0 | 1,
+          at,
+        })),
+      ),
+    );
     const id = `msg_${seq}`;
-    return { url: `/v0/webhooks/portals/${portal.id}`, headers: { 'content-type': 'application/json', ...signatureHeaders([portal.webhookSecret], id, t.clock.now(), body) }, body };
+    return {
+      url: `/v0/webhooks/portals/${portal.id}`,
+      headers: { 'content-type': 'application/json', ...signatureHeaders([portal.webhookSecret], id, t.clock.now(), body) },
+      body,
+    };
   });
 }
 
@@ -96,7 +115,13 @@ const tenant = await createTenant(t);
 const portals: TestPortal[] = [];
 for (let i = 0; i < PORTALS; i++) portals.push(await createPortal(t, tenant));
 // Inventory first: every portal's devices exist before anything is measured.
-await run(t, portals, { name: 'create', batch: Number(process.env.CREATE_DEVICES ?? DEVICES_PER_PORTAL * 5), connections: 1, messages: PORTALS, flip: false });
+await run(t, portals, {
+  name: 'create',
+  batch: Number(process.env.CREATE_DEVICES ?? DEVICES_PER_PORTAL * 5),
+  connections: 1,
+  messages: PORTALS,
+  flip: false,
+});
 // The server's maintenance job (PGlite has no autovacuum) would have analyzed the new inventory within a minute.
 await maintainPglite(t.database);
 // BENCH_LOCAL_PROFILE=dir: a CPU profile of each measured phase (not of start-up), for node --cpu-prof tooling.

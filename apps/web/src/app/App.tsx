@@ -15,7 +15,11 @@ const NotificationHost = lazy(() => import('./NotificationHost.tsx'));
 /** What antd's <App> styles on its wrapper: text colour and font from the theme tokens. */
 function TextBase({ children }: { children: ReactNode }) {
   const { token } = theme.useToken();
-  return <div style={{ color: token.colorText, fontSize: token.fontSize, lineHeight: token.lineHeight, fontFamily: token.fontFamily }}>{children}</div>;
+  return (
+    <div style={{ color: token.colorText, fontSize: token.fontSize, lineHeight: token.lineHeight, fontFamily: token.fontFamily }}>
+      {children}
+    </div>
+  );
 }
 
 function ThemedApp() {

@@ -14,7 +14,10 @@ export function TopProgress() {
 export function RootLayout() {
   const { pathname } = useLocation();
   const matches = useMatches();
-  const handle = [...matches].reverse().map((m) => m.handle).find(isRouteHandle);
+  const handle = [...matches]
+    .reverse()
+    .map((m) => m.handle)
+    .find(isRouteHandle);
   const title = handle?.title;
 
   useEffect(() => {

@@ -17,7 +17,12 @@ function PlainOops() {
   );
 }
 
-const ErrorPage = lazy(() => import('./ErrorPage.tsx').then((m) => ({ default: m.ErrorPage }), () => ({ default: PlainOops })));
+const ErrorPage = lazy(() =>
+  import('./ErrorPage.tsx').then(
+    (m) => ({ default: m.ErrorPage }),
+    () => ({ default: PlainOops }),
+  ),
+);
 
 export function RouteError() {
   return (

@@ -104,7 +104,11 @@ export const routes: RouteObject[] = [
           { path: 'signin', ...h('Sign in'), lazy: page(() => import('../features/auth/pages/SignInPage.tsx')) },
           { path: 'signup', ...h('Sign up'), lazy: page(() => import('../features/auth/pages/SignUpPage.tsx')) },
           { path: 'password-reset', ...h('Reset password'), lazy: page(() => import('../features/auth/pages/PasswordResetPage.tsx')) },
-          { path: 'password-confirmation', ...h('Choose a password'), lazy: page(() => import('../features/auth/pages/PasswordConfirmationPage.tsx')) },
+          {
+            path: 'password-confirmation',
+            ...h('Choose a password'),
+            lazy: page(() => import('../features/auth/pages/PasswordConfirmationPage.tsx')),
+          },
           { path: 'welcome', ...h('Welcome'), lazy: page(() => import('../features/auth/pages/WelcomePage.tsx')) },
           { path: 'verify-email', ...h('Verify email'), lazy: page(() => import('../features/auth/pages/VerifyEmailPage.tsx')) },
           { path: 'account-delete', ...h('Account'), lazy: page(() => import('../features/auth/pages/AccountDeletePage.tsx')) },

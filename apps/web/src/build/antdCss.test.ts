@@ -25,7 +25,8 @@ describe('dropComponentRules', () => {
     const trimmed = dropComponentRules(css, ['cascader', 'upload']);
     expect(trimmed.length).toBeLessThan(css.length * 0.97);
     expect(trimmed).not.toMatch(/\.ant-(cascader|upload)(?![a-zA-Z0-9_])[^{}]*\{/);
-    for (const kept of ['.ant-btn{', '.ant-table-wrapper', '.ant-select-dropdown', '.ant-menu-item', '.ant-picker-dropdown']) expect(trimmed).toContain(kept);
+    for (const kept of ['.ant-btn{', '.ant-table-wrapper', '.ant-select-dropdown', '.ant-menu-item', '.ant-picker-dropdown'])
+      expect(trimmed).toContain(kept);
   });
 });
 

@@ -116,7 +116,8 @@ export function dropComponentRules(css: string, prefixes: string[]): string {
     while (k < to) {
       // Comments and whitespace between rules pass through. A statement at-rule's `;` answers -index - 1.
       const open =
-        scanCode(css, k, to, (c, j) => (c === '{' ? j : c === ';' && css.slice(k, j).trimStart().startsWith('@') ? -j - 1 : undefined)) ?? -1;
+        scanCode(css, k, to, (c, j) => (c === '{' ? j : c === ';' && css.slice(k, j).trimStart().startsWith('@') ? -j - 1 : undefined)) ??
+        -1;
       if (open === -1) {
         acc += css.slice(k, to);
         break;

@@ -25,7 +25,10 @@ export function precompressDir(dir: string): string[] {
           params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
         });
         const gz = gzipSync(raw, { level: 9 });
-        for (const [ext, data] of [['.br', br], ['.gz', gz]] as const) {
+        for (const [ext, data] of [
+          ['.br', br],
+          ['.gz', gz],
+        ] as const) {
           if (data.length >= raw.length) continue;
           writeFileSync(file + ext, data);
           written.push(path.relative(dir, file + ext));

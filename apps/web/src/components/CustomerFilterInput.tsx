@@ -5,7 +5,13 @@ import type { CSSProperties } from 'react';
  * The "Search customers" box of the list pages: edits the list's `q` filter (kept in
  * the address bar by useListState), blank clears it.
  */
-export function CustomerFilterInput({ list, style }: { list: { filter: Record<string, unknown>; setFilter: (f: Record<string, unknown>) => void }; style?: CSSProperties }) {
+export function CustomerFilterInput({
+  list,
+  style,
+}: {
+  list: { filter: Record<string, unknown>; setFilter: (f: Record<string, unknown>) => void };
+  style?: CSSProperties;
+}) {
   return (
     <Input.Search
       placeholder="Search customers"

@@ -14,7 +14,11 @@ export function LogoMark({ size = 32 }: { size?: number }) {
 /** Logo linking to the root (docs/web.md "Shell"). `light` for dark backgrounds. */
 export function Logo({ collapsed = false, light = false }: { collapsed?: boolean; light?: boolean }) {
   return (
-    <Link to="/" aria-label={`${PRODUCT_NAME} home`} style={{ display: 'inline-flex', alignItems: 'center', gap: 10, textDecoration: 'none' }}>
+    <Link
+      to="/"
+      aria-label={`${PRODUCT_NAME} home`}
+      style={{ display: 'inline-flex', alignItems: 'center', gap: 10, textDecoration: 'none' }}
+    >
       <LogoMark />
       {!collapsed && (
         <span style={{ fontSize: 22, fontWeight: 700, letterSpacing: 0.5, color: light ? '#ffffff' : '#0f766e' }}>{PRODUCT_NAME}</span>

@@ -8,7 +8,15 @@ export const formatScore = (score: number) => `${score.toFixed(1)}%`;
  * Reliability Score (docs/web-pages.md "Pages"): a progress bar with the score and the goal percent;
  * nothing at all while the score is -1 (not observed yet).
  */
-export function ReliabilityPanel({ score, goal, title = 'Reliability Score' }: { score: number | undefined; goal: number; title?: string }) {
+export function ReliabilityPanel({
+  score,
+  goal,
+  title = 'Reliability Score',
+}: {
+  score: number | undefined;
+  goal: number;
+  title?: string;
+}) {
   if (score === undefined || score < 0) return null;
   return (
     <Card title={title} size="small">
@@ -59,7 +67,14 @@ function ScoreBar({ percent, color, label, ariaLabel }: { percent: number; color
   const { token } = theme.useToken();
   const filled = Math.min(100, Math.max(0, percent));
   return (
-    <div role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={filled} aria-label={ariaLabel} style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+    <div
+      role="progressbar"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={filled}
+      aria-label={ariaLabel}
+      style={{ display: 'flex', alignItems: 'center', gap: 8 }}
+    >
       <div style={{ flex: 1, height: 8, borderRadius: 100, background: token.colorFillSecondary, overflow: 'hidden' }}>
         <div style={{ width: `${filled}%`, height: '100%', borderRadius: 100, background: color }} />
       </div>

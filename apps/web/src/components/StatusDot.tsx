@@ -13,13 +13,24 @@ const COLOR: Record<DotStatus, string> = {
 const WORD: Record<DotStatus, string> = { online: 'Online', offline: 'Offline', warning: 'Warning', unknown: 'Unknown' };
 
 /** Device status code (1 online, 0 offline) to a dot status. */
-export const deviceDotStatus = (status: number | null | undefined): DotStatus => (status === DEVICE_STATUS.online ? 'online' : status === DEVICE_STATUS.offline ? 'offline' : 'unknown');
+export const deviceDotStatus = (status: number | null | undefined): DotStatus =>
+  status === DEVICE_STATUS.online ? 'online' : status === DEVICE_STATUS.offline ? 'offline' : 'unknown';
 
 /**
  * A status dot that never relies on colour alone: the word beside it (default) or
  * in a tooltip (`compact`). `faint` is the product's faint red for offline in dense tables.
  */
-export function StatusDot({ status, compact = false, faint = false, label }: { status: DotStatus; compact?: boolean; faint?: boolean; label?: string }) {
+export function StatusDot({
+  status,
+  compact = false,
+  faint = false,
+  label,
+}: {
+  status: DotStatus;
+  compact?: boolean;
+  faint?: boolean;
+  label?: string;
+}) {
   const color = status === 'offline' && faint ? STATUS_COLORS.offlineFaint : COLOR[status];
   const word = label ?? WORD[status];
   if (compact)

@@ -9,7 +9,12 @@ export function ThemeToggle({ size = 'large' }: { size?: 'large' | 'middle' }) {
   const label = mode === 'dark' ? 'Switch to light theme' : 'Switch to dark theme';
   return (
     <Tooltip title={label}>
-      <Button size={size} aria-label={label} icon={mode === 'dark' ? <SunOutlined /> : <MoonOutlined />} onClick={() => dispatch(themeToggled())} />
+      <Button
+        size={size}
+        aria-label={label}
+        icon={mode === 'dark' ? <SunOutlined /> : <MoonOutlined />}
+        onClick={() => dispatch(themeToggled())}
+      />
     </Tooltip>
   );
 }

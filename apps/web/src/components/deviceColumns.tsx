@@ -39,6 +39,10 @@ export function deviceColumns<T extends DeviceRow>(sortOrderOf: SortOrderOf, sta
     { title: 'Name', ...sortable('name') },
     { title: 'Type', ...sortable('deviceType'), render: (t: number) => deviceTypeLabel(t) },
     { title: 'Model', ...sortable('deviceModel') },
-    { title: 'Last Check-in', ...sortable('lastOnline'), render: (v: string | null) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(v)}</span> },
+    {
+      title: 'Last Check-in',
+      ...sortable('lastOnline'),
+      render: (v: string | null) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(v)}</span>,
+    },
   ];
 }

@@ -35,7 +35,12 @@ describe('list state in the URL', () => {
   });
 
   it('round-trips through the query string and keeps other parameters', () => {
-    const written = writeListState(new URLSearchParams('tab=x'), { page: 3, pageSize: 20, sort: ['email', 'DESC'], filter: { q: 'acme', empty: '' } });
+    const written = writeListState(new URLSearchParams('tab=x'), {
+      page: 3,
+      pageSize: 20,
+      sort: ['email', 'DESC'],
+      filter: { q: 'acme', empty: '' },
+    });
     expect(written.get('tab')).toBe('x');
     expect(readListState(written)).toEqual({ page: 3, pageSize: 20, sort: ['email', 'DESC'], filter: { q: 'acme' } });
     const cleared = writeListState(written, { page: 1, sort: undefined, filter: {} });

@@ -28,7 +28,10 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Splits a label into parts, marking each occurrence of any word of the query (case-insensitive). */
 export function highlightParts(label: string, query: string): HighlightPart[] {
-  const words = query.split(/\s+/).filter(Boolean).sort((a, b) => b.length - a.length);
+  const words = query
+    .split(/\s+/)
+    .filter(Boolean)
+    .sort((a, b) => b.length - a.length);
   if (words.length === 0 || !label) return [{ text: label, match: false }];
   const pattern = new RegExp(`(${words.map(escape).join('|')})`, 'gi');
   return label

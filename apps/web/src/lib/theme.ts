@@ -37,7 +37,10 @@ export function themeOf(mode: ThemeMode): ThemeConfig {
     },
     components: {
       Layout: mode === 'light' ? { siderBg: '#0b3b37', headerBg: '#ffffff', bodyBg: '#f3f5f7' } : { siderBg: '#0a1f1d' },
-      Menu: mode === 'light' ? { darkItemBg: '#0b3b37', darkSubMenuItemBg: '#082e2b', darkItemSelectedBg: BRAND } : { darkItemBg: '#0a1f1d', darkSubMenuItemBg: '#071715', darkItemSelectedBg: BRAND },
+      Menu:
+        mode === 'light'
+          ? { darkItemBg: '#0b3b37', darkSubMenuItemBg: '#082e2b', darkItemSelectedBg: BRAND }
+          : { darkItemBg: '#0a1f1d', darkSubMenuItemBg: '#071715', darkItemSelectedBg: BRAND },
     },
   };
 }

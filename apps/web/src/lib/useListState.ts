@@ -61,7 +61,8 @@ export function useListState(defaults: { pageSize?: number; sort?: [string, Sort
     update,
     onTableChange,
     /** antd `sortOrder` of a column, from the URL state. */
-    sortOrderOf: (field: string) => (state.sort?.[0] === field ? (state.sort[1] === 'ASC' ? ('ascend' as const) : ('descend' as const)) : null),
+    sortOrderOf: (field: string) =>
+      state.sort?.[0] === field ? (state.sort[1] === 'ASC' ? ('ascend' as const) : ('descend' as const)) : null,
   };
 }
 

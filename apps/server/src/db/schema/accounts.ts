@@ -37,7 +37,10 @@ export const users = pgTable(
     email: text('email').notNull(),
     name: text('name').notNull(),
     phone: text('phone').notNull().default(''),
-    roles: text('roles').array().notNull().default(sql`'{}'::text[]`),
+    roles: text('roles')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     passwordHash: text('password_hash'),
     emailVerifiedAt: tstz('email_verified_at'),
     deactivatedAt: tstz('deactivated_at'),
@@ -52,7 +55,9 @@ export const refreshTokens = pgTable(
   'refresh_tokens',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
     familyId: text('family_id').notNull(),
     tokenHash: text('token_hash').notNull(),
     expiresAt: tstz('expires_at').notNull(),
@@ -60,7 +65,11 @@ export const refreshTokens = pgTable(
     revokedAt: tstz('revoked_at'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId), index('refresh_tokens_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash),
+    index('refresh_tokens_family_idx').on(t.familyId),
+    index('refresh_tokens_user_idx').on(t.userId),
+  ],
 );
 
 /** Single-use mailed tokens: verify (24 h), reset (1 h), invite (72 h). */
@@ -68,7 +77,9 @@ export const oneTimeTokens = pgTable(
   'one_time_tokens',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
     purpose: text('purpose').notNull(),
     tokenHash: text('token_hash').notNull(),
     expiresAt: tstz('expires_at').notNull(),
@@ -100,9 +111,9 @@ export const mailOutbox = pgTable('mail_outbox', {
 /** Short-lived single-use tickets that authenticate an EventSource (no token in the URL). */
 export const streamTickets = pgTable('stream_tickets', {
   tokenHash: text('token_hash').primaryKey(),
-  userId: integer('user_id').notNull().references(() => users.id),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id),
   expiresAt: tstz('expires_at').notNull(),
   usedAt: tstz('used_at'),
 });
-
-

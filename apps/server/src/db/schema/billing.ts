@@ -42,5 +42,3 @@ export const jobRuns = pgTable(
   },
   (t) => [primaryKey({ columns: [t.job, t.tick] })],
 );
-
-

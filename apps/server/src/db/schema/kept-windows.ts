@@ -33,7 +33,9 @@ export const keptWindows = pgTable(
 
 /** Per tenant: the current base (its window) and the highest period id it was computed with. */
 export const keptWindowState = pgTable('kept_window_state', {
-  tenantId: tenantId().primaryKey().references(() => tenants.id),
+  tenantId: tenantId()
+    .primaryKey()
+    .references(() => tenants.id),
   windowFrom: tstz('window_from').notNull(),
   windowTo: tstz('window_to').notNull(),
   /** Periods with a higher id that start before `window_to` were not in the base (back-dated): their portals are scored from the rollup. */

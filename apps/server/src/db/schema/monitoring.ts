@@ -24,7 +24,9 @@ export const portals = pgTable(
     index('portals_id_idx').on(t.id),
     index('portals_tenant_name_idx').on(t.tenantId, t.name),
     // The lists ask "has this tenant a deleted portal?" per request (db/kept-counts.ts): usually none.
-    index('portals_deleted_idx').on(t.tenantId, t.id).where(sql`${t.deletedAt} is not null`),
+    index('portals_deleted_idx')
+      .on(t.tenantId, t.id)
+      .where(sql`${t.deletedAt} is not null`),
   ],
 );
 
@@ -74,10 +76,14 @@ export const devices = pgTable(
     // The trailing name (never an order of its own: id is unique) is what makes it index-only: PostgreSQL reads an
     // expression's value from an index only when the column it is computed from is stored there too (migration 0007;
     // a middle page at L, 50,000 rows skipped: a sort of every device, 183 ms, before; 6.5 ms after).
-    index('devices_list_name_idx').on(t.tenantId, sql`lower(${t.name})`, t.id, t.name).where(sql`${t.removedAt} is null`),
+    index('devices_list_name_idx')
+      .on(t.tenantId, sql`lower(${t.name})`, t.id, t.name)
+      .where(sql`${t.removedAt} is null`),
     index('devices_open_case_idx').on(t.tenantId, t.openCaseId),
     // Reliability clips periods at removal: the rollup reads only the (few) removed devices (stats/rollup-query.repository.ts).
-    index('devices_removed_idx').on(t.tenantId, t.removedAt, t.id).where(sql`${t.removedAt} is not null`),
+    index('devices_removed_idx')
+      .on(t.tenantId, t.removedAt, t.id)
+      .where(sql`${t.removedAt} is not null`),
   ],
 );
 
@@ -109,7 +115,9 @@ export const deviceStatusPeriods = pgTable(
     // of the flips' throughput at L, measured with and without it). The trailing
     // started_at (the device's status_since) makes live events' reads index-only: without it the planner preferred
     // the covering periods_tenant_ended_idx and walked every open period of the tenant.
-    index('periods_open_offline_idx').on(t.tenantId, t.portalId, t.deviceId, t.startedAt).where(sql`${t.endedAt} is null and ${t.status} = 0`),
+    index('periods_open_offline_idx')
+      .on(t.tenantId, t.portalId, t.deviceId, t.startedAt)
+      .where(sql`${t.endedAt} is null and ${t.status} = 0`),
   ],
 );
 

@@ -57,7 +57,9 @@ export const comments = pgTable(
     tenantId: tenantId(),
     id: serial('id').notNull(),
     caseId: integer('case_id').notNull(),
-    userId: integer('user_id').notNull().references(() => users.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
     /** Sanitized HTML (allow-list of docs/decisions.md 31). */
     content: text('content').notNull(),
     createdAt: createdAt(),
@@ -96,7 +98,9 @@ export const alerts = pgTable(
     index('alerts_list_created_idx').on(t.tenantId, t.createdAt.desc().nullsLast(), t.id.desc().nullsFirst()),
     index('alerts_list_type_idx').on(t.tenantId, t.alertType, t.id),
     // The offline-alert rule (every 5 s) reads only the open Device Offline alerts, a few among all alerts.
-    index('alerts_open_offline_idx').on(t.tenantId, t.id).where(sql`${t.alertType} = 0 and ${t.resolvedAt} is null`),
+    index('alerts_open_offline_idx')
+      .on(t.tenantId, t.id)
+      .where(sql`${t.alertType} = 0 and ${t.resolvedAt} is null`),
   ],
 );
 
@@ -128,7 +132,13 @@ export const licenses = pgTable(
     endDate: date('end_date', { mode: 'string' }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), portalFk(t), index('licenses_id_idx').on(t.id), index('licenses_portal_idx').on(t.tenantId, t.portalId), index('licenses_end_idx').on(t.endDate)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    portalFk(t),
+    index('licenses_id_idx').on(t.id),
+    index('licenses_portal_idx').on(t.tenantId, t.portalId),
+    index('licenses_end_idx').on(t.endDate),
+  ],
 );
 
 export const reports = pgTable(
@@ -143,5 +153,10 @@ export const reports = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), portalFk(t), index('reports_id_idx').on(t.id), index('reports_tenant_created_idx').on(t.tenantId, t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    portalFk(t),
+    index('reports_id_idx').on(t.id),
+    index('reports_tenant_created_idx').on(t.tenantId, t.createdAt),
+  ],
 );

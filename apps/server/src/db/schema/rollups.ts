@@ -44,7 +44,9 @@ export const uptimeRollupHours = pgTable(
 
 /** Per tenant: how far the rollup is complete, and the period ids already looked at for back-dated history. */
 export const uptimeRollupState = pgTable('uptime_rollup_state', {
-  tenantId: tenantId().primaryKey().references(() => tenants.id),
+  tenantId: tenantId()
+    .primaryKey()
+    .references(() => tenants.id),
   /** UTC midnight: days before it are complete in uptime_rollups; its own row holds the counts at that instant. */
   rolledUntil: tstz('rolled_until').notNull(),
   /** The hour up to which uptime_rollup_hours is complete (its own row holds the counts at that instant). */

@@ -16,7 +16,11 @@ afterAll(() => t.close());
 
 async function portalWith(statuses: (0 | 1)[], tenant = cast.tenant): Promise<{ portal: TestPortal; ids: number[] }> {
   const portal = await createPortal(t, tenant);
-  const devices = await createDevices(t, portal, statuses.map((status) => ({ status })));
+  const devices = await createDevices(
+    t,
+    portal,
+    statuses.map((status) => ({ status })),
+  );
   return { portal, ids: devices.map((d) => d.id) };
 }
 const createAlert = (body: unknown, token = cast.admin.token) => t.call(alertEndpoints.create, { token, body });
@@ -26,8 +30,21 @@ describe('POST /alert-stats', () => {
     const { portal, ids } = await portalWith([0, 1, 0]);
     const res = await createAlert({ customerId: portal.id, alertType: 0 }, cast.pm.token);
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ customerId: portal.id, customerName: portal.name, tenantName: cast.tenant.name, alertType: 0, offlineCount: 2, status: 1, resolvedAt: null, licenseId: null });
-    const devices = await t.call(alertEndpoints.devices, { params: { id: res.body.data.id }, token: cast.salesman.token, query: { sort: ['id', 'ASC'] } });
+    expect(res.body.data).toMatchObject({
+      customerId: portal.id,
+      customerName: portal.name,
+      tenantName: cast.tenant.name,
+      alertType: 0,
+      offlineCount: 2,
+      status: 1,
+      resolvedAt: null,
+      licenseId: null,
+    });
+    const devices = await t.call(alertEndpoints.devices, {
+      params: { id: res.body.data.id },
+      token: cast.salesman.token,
+      query: { sort: ['id', 'ASC'] },
+    });
     expect(devices.body.data.count).toBe(2);
     expect(devices.body.data.list.map((d) => [d.id, d.isInCase, d.caseId, d.status])).toEqual([
       [ids[0], false, null, 0],
@@ -74,7 +91,11 @@ describe('POST /alert-stats', () => {
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ alertType: 1, licenseId: license!.id, offlineCount: 9, status: 1 });
     expectError(await createAlert({ customerId: portal.id, alertType: 1 }), 409, ALERT_MSG.licenseAlertsOpen);
-    await t.call(licenseEndpoints.create, { params: { id: portal.id }, token: cast.admin.token, body: { deviceType: 0, terms: 10, deviceCount: 1, startDate: '2026-01-01' } });
+    await t.call(licenseEndpoints.create, {
+      params: { id: portal.id },
+      token: cast.admin.token,
+      body: { deviceType: 0, terms: 10, deviceCount: 1, startDate: '2026-01-01' },
+    });
     expectError(await createAlert({ customerId: portal.id, alertType: 1 }), 409);
   });
 });
@@ -96,11 +117,17 @@ describe('reading alerts', () => {
     expect(recent.body.data.count).toBeGreaterThan(5);
     expect(recent.body.data.list.every((a) => a.tenantName === cast.tenant.name)).toBe(true);
 
-    const ofPortal = await t.call(alertEndpoints.list, { token: cast.admin.token, query: { filter: { customerId: portal.id, alertType: 0, status: 1 }, range: [0, 100] } });
+    const ofPortal = await t.call(alertEndpoints.list, {
+      token: cast.admin.token,
+      query: { filter: { customerId: portal.id, alertType: 0, status: 1 }, range: [0, 100] },
+    });
     expect(ofPortal.body.data.count).toBe(6);
     const byName = await t.call(alertEndpoints.list, { token: cast.admin.token, query: { filter: { q: portal.name.toUpperCase() } } });
     expect(byName.body.data.count).toBe(6);
-    const sorted = await t.call(alertEndpoints.list, { token: cast.admin.token, query: { sort: ['offlineCount', 'ASC'], range: [0, 100] } });
+    const sorted = await t.call(alertEndpoints.list, {
+      token: cast.admin.token,
+      query: { sort: ['offlineCount', 'ASC'], range: [0, 100] },
+    });
     const counts = sorted.body.data.list.map((a) => a.offlineCount);
     expect([...counts].sort((a, b) => a - b)).toEqual(counts);
 
@@ -123,7 +150,11 @@ describe('POST /alert-stats/:id/case-stats', () => {
     const [outside] = await createDevices(t, portal, [{ status: 0 }]);
 
     expectError(await t.call(alertEndpoints.createCase, { params: { id: alert.id }, token: cast.salesman.token, body: {} }), 403);
-    expectError(await t.call(alertEndpoints.createCase, { params: { id: alert.id }, token: cast.superAdmin.token, body: {} }), 403, MSG.tenantOnly);
+    expectError(
+      await t.call(alertEndpoints.createCase, { params: { id: alert.id }, token: cast.superAdmin.token, body: {} }),
+      403,
+      MSG.tenantOnly,
+    );
     expectError(await t.call(alertEndpoints.createCase, { params: { id: alert.id }, token: cast.otherAdmin.token, body: {} }), 404);
 
     const res = await t.call(alertEndpoints.createCase, { params: { id: alert.id }, token: cast.pm.token, body: {} });
@@ -134,7 +165,11 @@ describe('POST /alert-stats/:id/case-stats', () => {
     expect(await openCaseOf(t, ids[2]!)).toBeNull();
     expect(await openCaseOf(t, outside!.id)).toBeNull();
 
-    const devices = await t.call(alertEndpoints.devices, { params: { id: alert.id }, token: cast.admin.token, query: { sort: ['id', 'ASC'] } });
+    const devices = await t.call(alertEndpoints.devices, {
+      params: { id: alert.id },
+      token: cast.admin.token,
+      query: { sort: ['id', 'ASC'] },
+    });
     expect(devices.body.data.list.map((d) => [d.isInCase, d.caseId])).toEqual([
       [true, opened.id],
       [true, opened.id],

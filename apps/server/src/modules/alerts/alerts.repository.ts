@@ -7,7 +7,21 @@ import { TOPICS, type AlertOpenedEvent } from '../../events/topics.ts';
 import { DEVICE_COLUMNS, DEVICE_SORT, deviceConditions, toServiceDevice, type DeviceListQuery } from '../../db/service-devices.ts';
 import { firstPageWithTotal, keptAlertTotal, portalNotDeleted, runKeptTotal } from '../../db/kept-counts.ts';
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
-import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, type PagePlan, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from '../../db/sql-list.ts';
+import {
+  allOf,
+  at,
+  inPageOrder,
+  limitOf,
+  pageOrder,
+  planPage,
+  type PagePlan,
+  containsPattern,
+  inTenant,
+  isoOf,
+  isoOrNull,
+  orderBy,
+  pageOf,
+} from '../../db/sql-list.ts';
 
 /** Alert age after which an open alert shows the error dot (docs/decisions.md 29). */
 export const ALERT_ESCALATION_HOURS = 24;
@@ -84,14 +98,19 @@ export async function listAlerts(tx: Executor, scope: Scope, q: AlertListQuery, 
   }
   const kept = await runKeptTotal(tx, total);
   const count =
-    q.filter.status === undefined ? kept.count : ((await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${ALERT_FROM} where ${withPortal}`))[0]?.count ?? 0);
+    q.filter.status === undefined
+      ? kept.count
+      : ((await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${ALERT_FROM} where ${withPortal}`))[0]?.count ?? 0);
   const plan = planPage(q, count);
   const rows = await queryRows<AlertRow>(tx, pageSql(plan, kept.hasDeletedPortal));
   return { list: inPageOrder(plan, rows).map(toAlert), count };
 }
 
 export async function findAlert(tx: Tx, scope: Scope, id: number, now: Date): Promise<Alert | undefined> {
-  const [row] = await queryRows<AlertRow>(tx, sql`select ${alertColumns(now)} ${ALERT_FROM} where ${inTenant(scope, sql`a.tenant_id`)} and a.id = ${id}`);
+  const [row] = await queryRows<AlertRow>(
+    tx,
+    sql`select ${alertColumns(now)} ${ALERT_FROM} where ${inTenant(scope, sql`a.tenant_id`)} and a.id = ${id}`,
+  );
   return row && toAlert(row);
 }
 
@@ -104,12 +123,20 @@ export async function alertOwner(tx: Tx, scope: Scope, id: number): Promise<{ te
   return row;
 }
 
-export async function listAlertDevices(tx: Tx, scope: Scope, alertId: number, q: DeviceListQuery): Promise<{ list: AlertDevice[]; count: number }> {
+export async function listAlertDevices(
+  tx: Tx,
+  scope: Scope,
+  alertId: number,
+  q: DeviceListQuery,
+): Promise<{ list: AlertDevice[]; count: number }> {
   const from = sql`from alert_devices ad
     join devices d on d.tenant_id = ad.tenant_id and d.id = ad.device_id
     join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id`;
   const where = allOf([inTenant(scope, sql`ad.tenant_id`), sql`ad.alert_id = ${alertId}`, ...deviceConditions(q.filter)]);
-  const rows = await queryRows<Parameters<typeof toServiceDevice>[0]>(tx, sql`select ${DEVICE_COLUMNS} ${from} where ${where} ${orderBy(q.sort, DEVICE_SORT, sql`d.id`)} ${pageOf(q)}`);
+  const rows = await queryRows<Parameters<typeof toServiceDevice>[0]>(
+    tx,
+    sql`select ${DEVICE_COLUMNS} ${from} where ${where} ${orderBy(q.sort, DEVICE_SORT, sql`d.id`)} ${pageOf(q)}`,
+  );
   const [total] = await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${from} where ${where}`);
   return { list: rows.map((r) => ({ ...toServiceDevice(r), isInCase: r.caseId !== null })), count: total?.count ?? 0 };
 }
@@ -134,7 +161,14 @@ export async function insertAlert(tx: Tx, bus: EventBus, a: NewAlert): Promise<n
         returning id`,
   );
   const alertId = row!.id;
-  const event: AlertOpenedEvent = { tenantId: a.tenantId, alertId, portalId: a.portalId, customerName: a.customerName, alertType: a.alertType, offlineCount: a.offlineCount };
+  const event: AlertOpenedEvent = {
+    tenantId: a.tenantId,
+    alertId,
+    portalId: a.portalId,
+    customerName: a.customerName,
+    alertType: a.alertType,
+    offlineCount: a.offlineCount,
+  };
   await bus.publish(TOPICS.alertOpened, event, tx);
   return alertId;
 }
@@ -143,7 +177,10 @@ export async function insertAlert(tx: Tx, bus: EventBus, a: NewAlert): Promise<n
 export async function holdDevices(tx: Tx, tenantId: number, alertId: number, deviceIds: number[]): Promise<void> {
   if (deviceIds.length > 0) {
     await tx.execute(sql`insert into alert_devices (tenant_id, alert_id, device_id)
-      select ${tenantId}, ${alertId}, d.id from devices d where d.tenant_id = ${tenantId} and d.id in (${sql.join(deviceIds.map((id) => sql`${id}`), sql`, `)})`);
+      select ${tenantId}, ${alertId}, d.id from devices d where d.tenant_id = ${tenantId} and d.id in (${sql.join(
+        deviceIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})`);
   }
   await tx.execute(sql`update alerts set offline_count = ${deviceIds.length} where tenant_id = ${tenantId} and id = ${alertId}`);
 }

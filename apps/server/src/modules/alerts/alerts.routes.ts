@@ -17,7 +17,9 @@ export const alertsModule: AppModule = (app, deps) => {
   route(app, deps, alertEndpoints.create, {
     permission: 'alerts:write',
     handler: async ({ body, scope, tx }) => ({
-      data: await tx((t) => createAlertByHand(t, scope, deps.bus, { portalId: body.customerId, alertType: body.alertType, now: deps.clock.now() })),
+      data: await tx((t) =>
+        createAlertByHand(t, scope, deps.bus, { portalId: body.customerId, alertType: body.alertType, now: deps.clock.now() }),
+      ),
     }),
   });
 

@@ -25,11 +25,23 @@ export async function getAlert(tx: Tx, scope: Scope, id: number, now: Date): Pro
  * alerts the daily scan would open for this portal's licenses now and answers the
  * soonest-ending one; 400 when no license is in the window, 409 when each already has one.
  */
-export async function createAlertByHand(tx: Tx, scope: Scope, bus: EventBus, input: { portalId: number; alertType: number; now: Date }): Promise<Alert> {
+export async function createAlertByHand(
+  tx: Tx,
+  scope: Scope,
+  bus: EventBus,
+  input: { portalId: number; alertType: number; now: Date },
+): Promise<Alert> {
   const portal = await visiblePortal(tx, scope, input.portalId);
   if (input.alertType === ALERT_TYPE.deviceOffline) {
     const deviceIds = await offlineDeviceIds(tx, portal.tenantId, portal.id);
-    const alertId = await insertAlert(tx, bus, { tenantId: portal.tenantId, portalId: portal.id, customerName: portal.name, alertType: ALERT_TYPE.deviceOffline, offlineCount: deviceIds.length, now: input.now });
+    const alertId = await insertAlert(tx, bus, {
+      tenantId: portal.tenantId,
+      portalId: portal.id,
+      customerName: portal.name,
+      alertType: ALERT_TYPE.deviceOffline,
+      offlineCount: deviceIds.length,
+      now: input.now,
+    });
     await holdDevices(tx, portal.tenantId, alertId, deviceIds);
     return getAlert(tx, scope, alertId, input.now);
   }
@@ -42,9 +54,19 @@ export async function createAlertByHand(tx: Tx, scope: Scope, bus: EventBus, inp
 }
 
 /** Create New Case from an alert: its devices that are offline and not in an open case. */
-export async function createCaseFromAlert(run: Run, scope: Scope, input: { alertId: number; userId: number; now: Date }): Promise<Case | { error: true; msg: string }> {
+export async function createCaseFromAlert(
+  run: Run,
+  scope: Scope,
+  input: { alertId: number; userId: number; now: Date },
+): Promise<Case | { error: true; msg: string }> {
   const owner = await run((tx) => alertOwner(tx, scope, input.alertId));
   if (!owner) throw notFound();
-  const result = await openCase(run, { tenantId: owner.tenantId, portalId: owner.portalId, alertId: input.alertId, createdBy: input.userId, now: input.now });
+  const result = await openCase(run, {
+    tenantId: owner.tenantId,
+    portalId: owner.portalId,
+    alertId: input.alertId,
+    createdBy: input.userId,
+    now: input.now,
+  });
   return caseCreationAnswer(run, scope, result);
 }

@@ -32,7 +32,14 @@ export async function openLicenseRenewalAlerts(tx: Tx, bus: EventBus, now: Date,
   if (target.tenantId !== undefined) where.push(sql`and l.tenant_id = ${target.tenantId}`);
   if (target.portalId !== undefined) where.push(sql`and l.portal_id = ${target.portalId}`);
   if (target.licenseId !== undefined) where.push(sql`and l.id = ${target.licenseId}`);
-  const due = await queryRows<{ tenantId: number; licenseId: number; portalId: number; customerName: string; deviceCount: number; days: number }>(
+  const due = await queryRows<{
+    tenantId: number;
+    licenseId: number;
+    portalId: number;
+    customerName: string;
+    deviceCount: number;
+    days: number;
+  }>(
     tx,
     sql`select l.tenant_id as "tenantId", l.id as "licenseId", l.portal_id as "portalId", p.name as "customerName",
                l.device_count as "deviceCount", ${daysRemainingSql(now)} as days

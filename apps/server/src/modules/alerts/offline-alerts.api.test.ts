@@ -28,9 +28,19 @@ async function tick(): Promise<void> {
   expect(await runTickOnce(t.deps, offlineAlertsJob)).toBe(true);
 }
 const alertsOf = async (portalId: number, token = cast.admin.token) =>
-  (await t.call(alertEndpoints.list, { token, query: { filter: { customerId: portalId, alertType: 0 }, sort: ['id', 'ASC'], range: [0, 100] } })).body.data.list;
+  (
+    await t.call(alertEndpoints.list, {
+      token,
+      query: { filter: { customerId: portalId, alertType: 0 }, sort: ['id', 'ASC'], range: [0, 100] },
+    })
+  ).body.data.list;
 const heldBy = async (alertId: number) =>
-  (await queryRows<{ device_id: number }>(t.database.db, sql`select device_id from alert_devices where alert_id = ${alertId} order by device_id`)).map((r) => r.device_id);
+  (
+    await queryRows<{ device_id: number }>(
+      t.database.db,
+      sql`select device_id from alert_devices where alert_id = ${alertId} order by device_id`,
+    )
+  ).map((r) => r.device_id);
 async function until(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
@@ -52,7 +62,14 @@ describe('Device Offline rules', () => {
     expect(first).toMatchObject({ customerName: 'Dockside', offlineCount: 2, status: 1, resolvedAt: null });
     expect(await heldBy(first!.id)).toEqual([a!.id, b!.id]);
     await until(async () => announced.some((e) => e.alertId === first!.id));
-    expect(announced.find((e) => e.alertId === first!.id)).toEqual({ tenantId: cast.tenant.id, alertId: first!.id, portalId: portal.id, customerName: 'Dockside', alertType: 0, offlineCount: 2 });
+    expect(announced.find((e) => e.alertId === first!.id)).toEqual({
+      tenantId: cast.tenant.id,
+      alertId: first!.id,
+      portalId: portal.id,
+      customerName: 'Dockside',
+      alertType: 0,
+      offlineCount: 2,
+    });
 
     await tick();
     expect(await alertsOf(portal.id)).toHaveLength(1);
@@ -108,17 +125,28 @@ describe('Device Offline rules', () => {
     await createDevices(t, ours, [{ status: 0 }]);
     await createDevices(t, theirs, [{ status: 0 }, { status: 0 }]);
     t.clock.advance(offlineAlertsJob.everyMs);
-    const runs = await Promise.all([runTickOnce(t.deps, offlineAlertsJob), runTickOnce(t.deps, offlineAlertsJob), runTickOnce(t.deps, offlineAlertsJob)]);
+    const runs = await Promise.all([
+      runTickOnce(t.deps, offlineAlertsJob),
+      runTickOnce(t.deps, offlineAlertsJob),
+      runTickOnce(t.deps, offlineAlertsJob),
+    ]);
     expect(runs.filter(Boolean)).toHaveLength(1);
     expect(await alertsOf(theirs.id)).toEqual([]);
     expect(await alertsOf(theirs.id, cast.otherAdmin.token)).toMatchObject([{ offlineCount: 2, tenantName: cast.other.name }]);
     expect(await alertsOf(ours.id)).toHaveLength(1);
-    const [count] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from alerts where portal_id in (${ours.id}, ${theirs.id})`);
+    const [count] = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from alerts where portal_id in (${ours.id}, ${theirs.id})`,
+    );
     expect(count!.n).toBe(2);
   });
 
   it('opens the alerts of many portals in one tick, each holding its own devices, counted and announced', async () => {
-    const portals = [await createPortal(t, cast.tenant, 'North'), await createPortal(t, cast.tenant, 'South'), await createPortal(t, cast.other, 'East')];
+    const portals = [
+      await createPortal(t, cast.tenant, 'North'),
+      await createPortal(t, cast.tenant, 'South'),
+      await createPortal(t, cast.other, 'East'),
+    ];
     const devices = [
       await createDevices(t, portals[0]!, [{ status: 0 }, { status: 1 }, { status: 0 }]),
       await createDevices(t, portals[1]!, [{ status: 0 }]),
@@ -142,7 +170,14 @@ describe('Device Offline rules', () => {
       for (const alert of list) {
         await until(async () => announced.some((e) => e.alertId === alert.id));
         expect(announced.filter((e) => e.alertId === alert.id)).toEqual([
-          { tenantId: tenants[i], alertId: alert.id, portalId: portals[i]!.id, customerName: portals[i]!.name, alertType: 0, offlineCount: alert.offlineCount },
+          {
+            tenantId: tenants[i],
+            alertId: alert.id,
+            portalId: portals[i]!.id,
+            customerName: portals[i]!.name,
+            alertType: 0,
+            offlineCount: alert.offlineCount,
+          },
         ]);
       }
     }
@@ -164,8 +199,13 @@ describe('Device Offline rules', () => {
   });
 
   it('finds the open Device Offline alerts through their partial index (migration 0007)', async () => {
-    const [index] = await queryRows<{ indexdef: string }>(t.database.db, sql`select indexdef from pg_indexes where indexname = 'alerts_open_offline_idx'`);
-    expect(index?.indexdef).toMatch(/ON public\.alerts USING btree \(tenant_id, id\) WHERE \(\(alert_type = 0\) AND \(resolved_at IS NULL\)\)/);
+    const [index] = await queryRows<{ indexdef: string }>(
+      t.database.db,
+      sql`select indexdef from pg_indexes where indexname = 'alerts_open_offline_idx'`,
+    );
+    expect(index?.indexdef).toMatch(
+      /ON public\.alerts USING btree \(tenant_id, id\) WHERE \(\(alert_type = 0\) AND \(resolved_at IS NULL\)\)/,
+    );
     // The rule's own condition is one the index's predicate covers: with sequential scans off it is the plan.
     const plan = await t.database.db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
@@ -181,7 +221,13 @@ describe('Device Offline rules', () => {
       const [d] = await createDevices(t, portal, [{ status: 1 }]);
       t.clock.advance(offlineAlertsJob.everyMs);
       await setDeviceStatus(t, [d!.id], 0);
-      const event: DeviceStatusEvent = { tenantId: cast.tenant.id, portalId: portal.id, offline: [d!.id], online: [], at: t.clock.now().toISOString() };
+      const event: DeviceStatusEvent = {
+        tenantId: cast.tenant.id,
+        portalId: portal.id,
+        offline: [d!.id],
+        online: [],
+        at: t.clock.now().toISOString(),
+      };
       await t.deps.bus.publish(TOPICS.deviceStatus, event);
       await until(async () => (await alertsOf(portal.id)).length === 1);
 

@@ -16,7 +16,12 @@ export function assertPasswordPolicy(password: string): void {
 }
 
 /** "Ada  Lovelace " -> "Ada Lovelace": the stored name is first and last joined by one space. */
-export const joinName = (...parts: (string | undefined)[]) => parts.map((p) => (p ?? '').trim()).filter(Boolean).join(' ').replace(/\s+/g, ' ');
+export const joinName = (...parts: (string | undefined)[]) =>
+  parts
+    .map((p) => (p ?? '').trim())
+    .filter(Boolean)
+    .join(' ')
+    .replace(/\s+/g, ' ');
 
 const isUniqueViolation = (err: unknown): boolean => {
   const e = err as { code?: string; cause?: { code?: string } };
@@ -91,7 +96,10 @@ export async function requestPasswordReset(deps: AppDeps, email: string): Promis
     return;
   }
   deps.log.info({ userId: target.account.id }, 'password reset mailed');
-  const content = passwordResetMail({ name: target.account.name, link: tokenLink(deps.config.publicUrl, 'password-confirmation', target.token) });
+  const content = passwordResetMail({
+    name: target.account.name,
+    link: tokenLink(deps.config.publicUrl, 'password-confirmation', target.token),
+  });
   void sendMail(deps, target.account.email, content, target.account.id);
 }
 

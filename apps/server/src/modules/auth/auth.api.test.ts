@@ -179,7 +179,14 @@ describe('GET and PATCH /v0/auth/me', () => {
     const user = await createUser(t, { tenant: null, roles: [], name: 'Old Name' });
     const byParts = await t.call(ep.updateMe, { token: user.token, body: { lastName: 'Surname Two', phone: '555-7777' } });
     expect(byParts.status).toBe(200);
-    expect(byParts.body.data).toMatchObject({ name: 'Old Surname Two', firstName: 'Old', lastName: 'Surname Two', phone: '555-7777', tenantId: -1, tenantName: '' });
+    expect(byParts.body.data).toMatchObject({
+      name: 'Old Surname Two',
+      firstName: 'Old',
+      lastName: 'Surname Two',
+      phone: '555-7777',
+      tenantId: -1,
+      tenantName: '',
+    });
     const whole = await t.call(ep.updateMe, { token: user.token, body: { name: '  Brand   New  ' } });
     expect(whole.body.data).toMatchObject({ name: 'Brand New', firstName: 'Brand', lastName: 'New' });
   });

@@ -48,11 +48,21 @@ export async function findAccountById(executor: Executor, id: number): Promise<A
 }
 
 /** May this account hold a session right now? */
-export const isActive = (a: Pick<AccountRow, 'deactivatedAt' | 'tenantDeletedAt'>) => a.deactivatedAt === null && a.tenantDeletedAt === null;
+export const isActive = (a: Pick<AccountRow, 'deactivatedAt' | 'tenantDeletedAt'>) =>
+  a.deactivatedAt === null && a.tenantDeletedAt === null;
 
 export async function insertUser(
   executor: Executor,
-  values: { email: string; name: string; phone: string; passwordHash: string; roles?: string[]; tenantId?: number | null; emailVerifiedAt?: Date | null; now: Date },
+  values: {
+    email: string;
+    name: string;
+    phone: string;
+    passwordHash: string;
+    roles?: string[];
+    tenantId?: number | null;
+    emailVerifiedAt?: Date | null;
+    now: Date;
+  },
 ): Promise<number> {
   const [row] = await executor
     .insert(users)
@@ -105,7 +115,10 @@ const refreshColumns = {
 };
 
 export async function findRefreshToken(executor: Executor, token: string): Promise<RefreshTokenRow | null> {
-  const [row] = await executor.select(refreshColumns).from(refreshTokens).where(eq(refreshTokens.tokenHash, hashToken(token)));
+  const [row] = await executor
+    .select(refreshColumns)
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, hashToken(token)));
   return row ?? null;
 }
 

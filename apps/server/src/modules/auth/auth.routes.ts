@@ -43,7 +43,11 @@ export const authModule: AppModule = (app, deps) => {
     permission: 'public',
     options: STRICT,
     handler: async ({ body, req, reply }) => {
-      const { accessToken, refreshToken } = await login(withRequestLog(deps, req), { email: body.email, password: body.password, ip: req.ip });
+      const { accessToken, refreshToken } = await login(withRequestLog(deps, req), {
+        email: body.email,
+        password: body.password,
+        ip: req.ip,
+      });
       setRefreshCookie(reply, deps.config, refreshToken);
       return { data: { accessToken, refreshToken } };
     },

@@ -31,7 +31,9 @@ const email = () => `mail${++seq}@example.com`;
 describe('email verification over SMTP', () => {
   it('mails a verification link on sign-up that verifies the email once', async () => {
     const address = email();
-    const res = await t.call(ep.register, { body: { name: 'Mail Tester', email: address, phone: '555-0100', password: 'correct horse battery' } });
+    const res = await t.call(ep.register, {
+      body: { name: 'Mail Tester', email: address, phone: '555-0100', password: 'correct horse battery' },
+    });
     expect(res.status).toBe(201);
     const mail = await smtp.waitFor(address);
     expect(mail.from).toBe('no-reply@vigil.test');
@@ -80,7 +82,9 @@ describe('password reset over SMTP', () => {
     expect(asked.body.data).toEqual({ ok: true, msg: AUTH_MSG.resetSent });
     const token = linkToken(await smtp.waitFor(user.email, before), 'https://vigil.example.com', 'password-confirmation');
 
-    const done = await t.call(ep.passwordConfirmation, { body: { token, newPassword: 'fresh-password-1', confirmPassword: 'fresh-password-1' } });
+    const done = await t.call(ep.passwordConfirmation, {
+      body: { token, newPassword: 'fresh-password-1', confirmPassword: 'fresh-password-1' },
+    });
     expect(done.status).toBe(200);
     expect(done.body.data.msg).toBe(MSG.passwordUpdated);
     expect((await t.call(ep.refresh, { body: { refreshToken: old.body.data.refreshToken } })).status).toBe(401);
@@ -148,11 +152,16 @@ describe('invitations through /v0/auth/password-confirmation', () => {
     expect((await t.call(ep.login, { body: { email: invited.email, password: 'chosen-password-1' } })).status).toBe(401);
 
     t.clock.advance(71 * HOUR);
-    const res = await t.call(ep.passwordConfirmation, { body: { token, newPassword: 'chosen-password-1', confirmPassword: 'chosen-password-1' } });
+    const res = await t.call(ep.passwordConfirmation, {
+      body: { token, newPassword: 'chosen-password-1', confirmPassword: 'chosen-password-1' },
+    });
     expect(res.status).toBe(200);
     const login = await t.call(ep.login, { body: { email: invited.email, password: 'chosen-password-1' } });
     expect(login.status).toBe(200);
-    expect(await t.deps.accessTokens.verify(login.body.data.accessToken)).toMatchObject({ tenantName: 'Inviting Co', roles: ['Project Manager'] });
+    expect(await t.deps.accessTokens.verify(login.body.data.accessToken)).toMatchObject({
+      tenantName: 'Inviting Co',
+      roles: ['Project Manager'],
+    });
     expect((await t.call(ep.passwordConfirmation, { body: { token, newPassword: 'chosen-password-2' } })).status).toBe(400);
   });
 

@@ -57,7 +57,9 @@ export async function updateProfile(deps: AppDeps, principal: Principal, changes
     name = joinName(changes.firstName ?? current.firstName, changes.lastName ?? current.lastName);
   }
   const now = deps.clock.now();
-  await inScope(deps.database.db, allTenants, (tx) => updateUser(tx, account.id, { name, ...(changes.phone !== undefined && { phone: changes.phone }) }, now));
+  await inScope(deps.database.db, allTenants, (tx) =>
+    updateUser(tx, account.id, { name, ...(changes.phone !== undefined && { phone: changes.phone }) }, now),
+  );
   deps.log.info({ userId: account.id }, 'profile updated');
   return getProfile(deps, principal);
 }
@@ -86,7 +88,11 @@ export interface ChangePasswordInput {
  * Changes the password, ends every session of the user (other devices included), and
  * starts a new one for this caller so they stay signed in.
  */
-export async function changePassword(deps: AppDeps, principal: Principal, input: ChangePasswordInput): Promise<TokenPair & { msg: string }> {
+export async function changePassword(
+  deps: AppDeps,
+  principal: Principal,
+  input: ChangePasswordInput,
+): Promise<TokenPair & { msg: string }> {
   const account = await activeAccount(deps, principal);
   if (account.email.toLowerCase() !== input.email.toLowerCase()) throw badRequest(AUTH_MSG.emailNotYours);
   await assertOwnPassword(deps, account, input.currentPassword, AUTH_MSG.currentPasswordIncorrect);

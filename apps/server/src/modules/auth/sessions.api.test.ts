@@ -128,9 +128,16 @@ describe('POST /v0/auth/refresh', () => {
     const user = await createUser(t, { tenant: null, roles: [] });
     const { refreshToken } = await signIn(user);
     const tenant = await createTenant(t, { name: 'Joined Later' });
-    await t.database.db.update(users).set({ tenantId: tenant.id, roles: ['Admin'] }).where(eq(users.id, user.id));
+    await t.database.db
+      .update(users)
+      .set({ tenantId: tenant.id, roles: ['Admin'] })
+      .where(eq(users.id, user.id));
     const res = await refreshWith(refreshToken);
-    expect(await t.deps.accessTokens.verify(res.body.data.accessToken)).toMatchObject({ tenantId: tenant.id, tenantName: 'Joined Later', roles: ['Admin'] });
+    expect(await t.deps.accessTokens.verify(res.body.data.accessToken)).toMatchObject({
+      tenantId: tenant.id,
+      tenantName: 'Joined Later',
+      roles: ['Admin'],
+    });
   });
 });
 
@@ -161,7 +168,16 @@ describe('POST /v0/auth/logout', () => {
 
 describe('POST /v0/auth/changePassword', () => {
   const change = (user: TestUser, token: string, over: Record<string, unknown> = {}) =>
-    t.call(ep.changePassword, { token, body: { email: user.email, currentPassword: user.password, newPassword: 'a-brand-new-secret', confirmPassword: 'a-brand-new-secret', ...over } });
+    t.call(ep.changePassword, {
+      token,
+      body: {
+        email: user.email,
+        currentPassword: user.password,
+        newPassword: 'a-brand-new-secret',
+        confirmPassword: 'a-brand-new-secret',
+        ...over,
+      },
+    });
 
   it('changes the password, revokes every session, and keeps this caller signed in', async () => {
     const user = await newUser();
@@ -197,7 +213,9 @@ describe('POST /v0/auth/changePassword', () => {
 
   it('needs a token', async () => {
     const user = await newUser();
-    const res = await t.call(ep.changePassword, { body: { email: user.email, currentPassword: user.password, newPassword: 'a-brand-new-secret', confirmPassword: 'a-brand-new-secret' } });
+    const res = await t.call(ep.changePassword, {
+      body: { email: user.email, currentPassword: user.password, newPassword: 'a-brand-new-secret', confirmPassword: 'a-brand-new-secret' },
+    });
     expect(res.status).toBe(401);
   });
 });

@@ -5,7 +5,14 @@ import type { AppDeps } from '../../deps.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { loadSessionUser, storeRefreshToken } from './sessions.repository.ts';
 
-export { REFRESH_TOKEN_TTL_MS, loadSessionUser, revokeFamily, revokeUserSessions, storeRefreshToken, type SessionUser } from './sessions.repository.ts';
+export {
+  REFRESH_TOKEN_TTL_MS,
+  loadSessionUser,
+  revokeFamily,
+  revokeUserSessions,
+  storeRefreshToken,
+  type SessionUser,
+} from './sessions.repository.ts';
 
 export interface TokenPair {
   accessToken: string;

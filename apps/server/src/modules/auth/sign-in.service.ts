@@ -19,7 +19,10 @@ export const REFRESH_REUSE_GRACE_MS = 10_000;
  * counts a failure on the account and the IP; unknown emails cost one argon2
  * verification like a wrong password (verifyPassword's dummy hash).
  */
-export async function login(deps: AppDeps, input: { email: string; password: string; ip: string }): Promise<TokenPair & { userId: number }> {
+export async function login(
+  deps: AppDeps,
+  input: { email: string; password: string; ip: string },
+): Promise<TokenPair & { userId: number }> {
   const db = deps.database.db;
   const now = deps.clock.now();
   const keys = { account: accountKey(input.email), ip: ipKey(input.ip) };

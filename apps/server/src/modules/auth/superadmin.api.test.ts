@@ -26,7 +26,9 @@ const login = (email: string, password: string) => t.call(ep.login, { body: { em
 
 describe('ensureSuperAdmin', () => {
   it('creates a verified superAdmin without tenant, then updates its password and reactivates it', async () => {
-    expect(await ensureSuperAdmin(t.database, { email: 'Root@Example.com', password: 'first-root-password' }, t.clock.now())).toBe('created');
+    expect(await ensureSuperAdmin(t.database, { email: 'Root@Example.com', password: 'first-root-password' }, t.clock.now())).toBe(
+      'created',
+    );
     const res = await login('root@example.com', 'first-root-password');
     expect(res.status).toBe(200);
     expect(await t.deps.accessTokens.verify(res.body.data.accessToken)).toMatchObject({ tenantId: -1, roles: ['superAdmin'] });
@@ -34,9 +36,13 @@ describe('ensureSuperAdmin', () => {
     expect(row).toMatchObject({ tenantId: null, roles: ['superAdmin'] });
     expect(row!.emailVerifiedAt).not.toBeNull();
 
-    expect(await ensureSuperAdmin(t.database, { email: 'root@example.com', password: 'first-root-password' }, t.clock.now())).toBe('unchanged');
+    expect(await ensureSuperAdmin(t.database, { email: 'root@example.com', password: 'first-root-password' }, t.clock.now())).toBe(
+      'unchanged',
+    );
     await t.database.db.update(users).set({ deactivatedAt: t.clock.now() }).where(eq(users.id, row!.id));
-    expect(await ensureSuperAdmin(t.database, { email: 'root@example.com', password: 'second-root-password' }, t.clock.now())).toBe('updated');
+    expect(await ensureSuperAdmin(t.database, { email: 'root@example.com', password: 'second-root-password' }, t.clock.now())).toBe(
+      'updated',
+    );
     // The old password's session ends with the change.
     expect((await t.call(ep.refresh, { body: { refreshToken: res.body.data.refreshToken } })).status).toBe(401);
     expect((await login('root@example.com', 'first-root-password')).status).toBe(401);
@@ -46,8 +52,12 @@ describe('ensureSuperAdmin', () => {
   it('refuses the email of a tenant user and a short password', async () => {
     const tenant = await createTenant(t);
     const admin = await createUser(t, { tenant, roles: ['Admin'] });
-    await expect(ensureSuperAdmin(t.database, { email: admin.email, password: 'long-enough-password' }, t.clock.now())).rejects.toThrow(SuperAdminError);
-    await expect(ensureSuperAdmin(t.database, { email: 'x@example.com', password: 'short' }, t.clock.now())).rejects.toThrow(SuperAdminError);
+    await expect(ensureSuperAdmin(t.database, { email: admin.email, password: 'long-enough-password' }, t.clock.now())).rejects.toThrow(
+      SuperAdminError,
+    );
+    await expect(ensureSuperAdmin(t.database, { email: 'x@example.com', password: 'short' }, t.clock.now())).rejects.toThrow(
+      SuperAdminError,
+    );
     expect((await login(admin.email, 'long-enough-password')).status).toBe(401);
   });
 
@@ -55,7 +65,10 @@ describe('ensureSuperAdmin', () => {
     const deps = { ...t.deps, config: { ...t.deps.config, superAdmin: { email: 'boot@example.com', password: 'boot-password-1' } } };
     await superAdminStartup(deps, t.app);
     expect((await login('boot@example.com', 'boot-password-1')).status).toBe(200);
-    await superAdminStartup({ ...deps, config: { ...deps.config, superAdmin: { email: 'boot@example.com', password: 'boot-password-2' } } }, t.app);
+    await superAdminStartup(
+      { ...deps, config: { ...deps.config, superAdmin: { email: 'boot@example.com', password: 'boot-password-2' } } },
+      t.app,
+    );
     expect((await login('boot@example.com', 'boot-password-2')).status).toBe(200);
   });
 });
@@ -68,7 +81,11 @@ async function superadminCli(args: string[], env: Record<string, string>) {
   delete childEnv.DATABASE_URL;
   Object.assign(childEnv, env);
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/superadmin.ts', ...args], { cwd: serverDir, env: childEnv, timeout: 90_000 });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/superadmin.ts', ...args], {
+      cwd: serverDir,
+      env: childEnv,
+      timeout: 90_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -93,7 +110,10 @@ describe('npm run superadmin (cli/superadmin.ts)', () => {
     } else {
       const database = await openDatabase({ dataDir });
       try {
-        const [row] = await database.db.select().from(users).where(sql`lower(${users.email}) = 'cli-root@example.com'`);
+        const [row] = await database.db
+          .select()
+          .from(users)
+          .where(sql`lower(${users.email}) = 'cli-root@example.com'`);
         expect(row).toMatchObject({ tenantId: null, roles: ['superAdmin'] });
         expect(await verifyPassword(row!.passwordHash, 'cli-root-password')).toBe(true);
       } finally {

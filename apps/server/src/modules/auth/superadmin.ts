@@ -18,7 +18,11 @@ export class SuperAdminError extends Error {}
  * A common password is accepted (the operator chose it explicitly) but reported
  * through `isCommonPassword` so callers can warn.
  */
-export async function ensureSuperAdmin(database: Database, input: { email: string; password: string }, now: Date): Promise<SuperAdminOutcome> {
+export async function ensureSuperAdmin(
+  database: Database,
+  input: { email: string; password: string },
+  now: Date,
+): Promise<SuperAdminOutcome> {
   const email = input.email.trim().toLowerCase();
   if (!looksLikeEmail(email)) throw new SuperAdminError(`"${input.email}" is not an email address`);
   const problem = passwordProblem(input.password);
@@ -27,7 +31,16 @@ export async function ensureSuperAdmin(database: Database, input: { email: strin
   if (!existing) {
     const passwordHash = await hashPassword(input.password);
     await inScope(database.db, allTenants, (tx) =>
-      insertUser(tx, { email, name: 'Super Admin', phone: '', passwordHash, roles: ['superAdmin'], tenantId: null, emailVerifiedAt: now, now }),
+      insertUser(tx, {
+        email,
+        name: 'Super Admin',
+        phone: '',
+        passwordHash,
+        roles: ['superAdmin'],
+        tenantId: null,
+        emailVerifiedAt: now,
+        now,
+      }),
     );
     return 'created';
   }

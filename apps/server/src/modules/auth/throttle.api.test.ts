@@ -20,7 +20,13 @@ describe('delays', () => {
     expect(delayAfter(40, ACCOUNT_RULE)).toBe(MAX_DELAY_MS);
     expect(delayAfter(19, IP_RULE)).toBe(0);
     expect(delayAfter(20, IP_RULE)).toBe(1000);
-    expect([waitText(1), waitText(32_000), waitText(119_000), waitText(119_500), waitText(MAX_DELAY_MS)]).toEqual(['1 second', '32 seconds', '119 seconds', '2 minutes', '15 minutes']);
+    expect([waitText(1), waitText(32_000), waitText(119_000), waitText(119_500), waitText(MAX_DELAY_MS)]).toEqual([
+      '1 second',
+      '32 seconds',
+      '119 seconds',
+      '2 minutes',
+      '15 minutes',
+    ]);
   });
 });
 
@@ -94,7 +100,15 @@ describe('login throttling', () => {
   it('counts wrong current passwords of changePassword on the same account', async () => {
     const user = await createUser(t, { tenant: null, roles: [] });
     for (let i = 1; i <= 5; i++) {
-      const res = await t.call(ep.changePassword, { token: user.token, body: { email: user.email, currentPassword: `wrong-${i}`, newPassword: 'a-brand-new-secret', confirmPassword: 'a-brand-new-secret' } });
+      const res = await t.call(ep.changePassword, {
+        token: user.token,
+        body: {
+          email: user.email,
+          currentPassword: `wrong-${i}`,
+          newPassword: 'a-brand-new-secret',
+          confirmPassword: 'a-brand-new-secret',
+        },
+      });
       expect(res.status).toBe(400);
     }
     const blocked = await login(user.email, user.password, '203.0.113.77');

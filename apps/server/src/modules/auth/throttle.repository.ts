@@ -24,7 +24,10 @@ export async function countFailure(executor: Executor, key: string, forgetBefore
 }
 
 export async function setBlockedUntil(executor: Executor, key: string, blockedUntil: Date): Promise<void> {
-  await executor.update(loginThrottle).set({ blockedUntil }).where(inArray(loginThrottle.key, [key]));
+  await executor
+    .update(loginThrottle)
+    .set({ blockedUntil })
+    .where(inArray(loginThrottle.key, [key]));
 }
 
 /** A successful sign-in forgets the account's failures (the IP's stay: one good account must not unlock guessing at others). */

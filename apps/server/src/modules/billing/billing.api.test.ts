@@ -9,7 +9,14 @@ import { createTestApp, type TestApp } from '../../../test/harness.ts';
 let t: TestApp;
 let cast: Awaited<ReturnType<typeof createCast>>;
 
-const form = (name: string) => ({ name, contactName: 'Dana Reyes', email: 'billing@acme.test', phone: '555-0199', address: '1 Main St', goalScore: 97 });
+const form = (name: string) => ({
+  name,
+  contactName: 'Dana Reyes',
+  email: 'billing@acme.test',
+  phone: '555-0199',
+  address: '1 Main St',
+  goalScore: 97,
+});
 const newcomer = () => createUser(t, { tenant: null, roles: [] });
 
 async function register(user: TestUser, name = 'Acme Security') {
@@ -21,7 +28,12 @@ async function register(user: TestUser, name = 'Acme Security') {
 /** Follows the sandbox checkout like a browser: the page, then a button, then the 303 back to Settings. */
 async function pressButton(checkoutUrl: string, button: 'pay' | 'cancel') {
   const path = new URL(checkoutUrl).pathname;
-  const res = await t.app.inject({ method: 'POST', url: `${path}/${button}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `${path}/${button}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: '',
+  });
   expect(res.statusCode).toBe(303);
   return new URL(res.headers.location as string);
 }
@@ -60,7 +72,10 @@ describe('sandbox subscription flow through HTTP', () => {
     const billingId = Number(back.searchParams.get('billing_id'));
     expect(billingId).toBeGreaterThan(0);
 
-    const verified = await t.call(E.verifyCheckoutSession, { token: user.token, body: { sessionId: checkout.sessionId, tenantId: tenant.id, success: true } });
+    const verified = await t.call(E.verifyCheckoutSession, {
+      token: user.token,
+      body: { sessionId: checkout.sessionId, tenantId: tenant.id, success: true },
+    });
     expect(verified.status).toBe(200);
     expect(verified.body.data.paymentStatus).toBe('paid');
     const claims = await t.deps.accessTokens.verify(verified.body.data.accessToken!);
@@ -69,14 +84,25 @@ describe('sandbox subscription flow through HTTP', () => {
     expect((await tenantRow(tenant.id)).subscriptionStatus).toBe('trialing');
 
     // Verifying again is harmless.
-    const again = await t.call(E.verifyCheckoutSession, { token: user.token, body: { sessionId: checkout.sessionId, tenantId: tenant.id, success: true } });
+    const again = await t.call(E.verifyCheckoutSession, {
+      token: user.token,
+      body: { sessionId: checkout.sessionId, tenantId: tenant.id, success: true },
+    });
     expect(again.body.data.paymentStatus).toBe('paid');
 
     const list = await t.call(E.list, { token: verified.body.data.accessToken!, query: {} });
     expect(list.status).toBe(200);
     expect(list.body.data.count).toBe(1);
     const record = list.body.data.list[0]!;
-    expect(record).toMatchObject({ id: billingId, provider: 'sandbox', sessionId: checkout.sessionId, status: 'paid', quantity: 1, amount: 49.99, currency: 'usd' });
+    expect(record).toMatchObject({
+      id: billingId,
+      provider: 'sandbox',
+      sessionId: checkout.sessionId,
+      status: 'paid',
+      quantity: 1,
+      amount: 49.99,
+      currency: 'usd',
+    });
     expect(record.subscriptionId).toMatch(/^sbx_sub_/);
     expect(new Date(record.periodEnd!).getTime() - new Date(record.periodStart!).getTime()).toBe(30 * 86_400_000);
 
@@ -91,7 +117,10 @@ describe('sandbox subscription flow through HTTP', () => {
     const back = await pressButton(checkout.url, 'cancel');
     expect(back.searchParams.get('stripe_success')).toBe('false');
     expect(back.searchParams.get('session_id')).toBe(checkout.sessionId);
-    const res = await t.call(E.verifyCheckoutSession, { token: user.token, body: { sessionId: checkout.sessionId, tenantId: tenant.id, success: false } });
+    const res = await t.call(E.verifyCheckoutSession, {
+      token: user.token,
+      body: { sessionId: checkout.sessionId, tenantId: tenant.id, success: false },
+    });
     expect(res.body.data).toEqual({ paymentStatus: 'cancelled' });
     expect((await tenantRow(tenant.id)).subscriptionStatus).toBe('none');
     // A cancelled session cannot be paid afterwards.
@@ -109,10 +138,16 @@ describe('sandbox subscription flow through HTTP', () => {
   it('a forged success=true for an unpaid session activates nothing', async () => {
     const user = await newcomer();
     const { tenant, checkout } = await register(user, 'Forger Inc');
-    const res = await t.call(E.verifyCheckoutSession, { token: user.token, body: { sessionId: checkout.sessionId, tenantId: tenant.id, success: true } });
+    const res = await t.call(E.verifyCheckoutSession, {
+      token: user.token,
+      body: { sessionId: checkout.sessionId, tenantId: tenant.id, success: true },
+    });
     expect(res.body.data).toEqual({ paymentStatus: 'unpaid' });
     expect((await tenantRow(tenant.id)).subscriptionStatus).toBe('none');
-    const unknown = await t.call(E.verifyCheckoutSession, { token: user.token, body: { sessionId: 'sbx_cs_00000000000000000000000000000000', tenantId: tenant.id, success: 'true' } });
+    const unknown = await t.call(E.verifyCheckoutSession, {
+      token: user.token,
+      body: { sessionId: 'sbx_cs_00000000000000000000000000000000', tenantId: tenant.id, success: 'true' },
+    });
     expect(unknown.body.data).toEqual({ paymentStatus: 'unpaid' });
   });
 
@@ -122,12 +157,18 @@ describe('sandbox subscription flow through HTTP', () => {
     await pressButton(paid.checkout.url, 'pay');
     const thief = await newcomer();
     const own = await register(thief, 'Thief Ltd');
-    const res = await t.call(E.verifyCheckoutSession, { token: thief.token, body: { sessionId: paid.checkout.sessionId, tenantId: paid.tenant.id, success: true } });
+    const res = await t.call(E.verifyCheckoutSession, {
+      token: thief.token,
+      body: { sessionId: paid.checkout.sessionId, tenantId: paid.tenant.id, success: true },
+    });
     expect(res.body.data).toEqual({ paymentStatus: 'unpaid' });
     expect((await tenantRow(own.tenant.id)).subscriptionStatus).toBe('none');
     expect((await tenantRow(paid.tenant.id)).subscriptionStatus).toBe('none');
     // The payer's own verification still works afterwards.
-    const ok = await t.call(E.verifyCheckoutSession, { token: payer.token, body: { sessionId: paid.checkout.sessionId, tenantId: paid.tenant.id, success: true } });
+    const ok = await t.call(E.verifyCheckoutSession, {
+      token: payer.token,
+      body: { sessionId: paid.checkout.sessionId, tenantId: paid.tenant.id, success: true },
+    });
     expect(ok.body.data.paymentStatus).toBe('paid');
   });
 
@@ -187,7 +228,12 @@ describe('billing permissions and validation', () => {
   });
 
   it('the webhook route exists only for the stripe provider', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v0/webhooks/stripe', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v0/webhooks/stripe',
+      headers: { 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(res.statusCode).toBe(404);
   });
 });

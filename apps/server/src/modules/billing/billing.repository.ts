@@ -25,17 +25,29 @@ export interface TenantInfo {
 
 /** A new tenant from the form, whose Admin the signing-up user becomes; answers its id. */
 export async function insertTenantWithAdmin(ex: Executor, info: TenantInfo, userId: number, now: Date): Promise<number> {
-  const [created] = await ex.insert(tenants).values({ ...info, subscriptionStatus: 'none', createdAt: now, updatedAt: now }).returning({ id: tenants.id });
-  await ex.update(users).set({ tenantId: created!.id, roles: ['Admin'], updatedAt: now }).where(eq(users.id, userId));
+  const [created] = await ex
+    .insert(tenants)
+    .values({ ...info, subscriptionStatus: 'none', createdAt: now, updatedAt: now })
+    .returning({ id: tenants.id });
+  await ex
+    .update(users)
+    .set({ tenantId: created!.id, roles: ['Admin'], updatedAt: now })
+    .where(eq(users.id, userId));
   return created!.id;
 }
 
 export async function updateTenantInfo(ex: Executor, tenantId: number, info: TenantInfo, now: Date): Promise<void> {
-  await ex.update(tenants).set({ ...info, updatedAt: now }).where(eq(tenants.id, tenantId));
+  await ex
+    .update(tenants)
+    .set({ ...info, updatedAt: now })
+    .where(eq(tenants.id, tenantId));
 }
 
 export async function currentTenantOfUser(ex: Executor, userId: number): Promise<number | null> {
-  const [row] = await ex.select({ tenantId: users.tenantId }).from(users).where(and(eq(users.id, userId), isNull(users.deactivatedAt)));
+  const [row] = await ex
+    .select({ tenantId: users.tenantId })
+    .from(users)
+    .where(and(eq(users.id, userId), isNull(users.deactivatedAt)));
   return row?.tenantId ?? null;
 }
 
@@ -63,7 +75,10 @@ export async function insertBilling(ex: Executor, values: typeof billings.$infer
 }
 
 export async function setBillingSession(ex: Executor, tenantId: number, id: number, sessionId: string, now: Date): Promise<void> {
-  await ex.update(billings).set({ sessionId, updatedAt: now }).where(and(eq(billings.tenantId, tenantId), eq(billings.id, id)));
+  await ex
+    .update(billings)
+    .set({ sessionId, updatedAt: now })
+    .where(and(eq(billings.tenantId, tenantId), eq(billings.id, id)));
 }
 
 export async function deleteBilling(ex: Executor, tenantId: number, id: number): Promise<void> {
@@ -71,17 +86,31 @@ export async function deleteBilling(ex: Executor, tenantId: number, id: number):
 }
 
 /** A session of one provider; with `tenantId`, only when it belongs to that tenant. */
-export async function findBillingBySession(ex: Executor, provider: string, sessionId: string, tenantId?: number): Promise<BillingRow | undefined> {
+export async function findBillingBySession(
+  ex: Executor,
+  provider: string,
+  sessionId: string,
+  tenantId?: number,
+): Promise<BillingRow | undefined> {
   const [row] = await ex
     .select()
     .from(billings)
-    .where(and(eq(billings.provider, provider), eq(billings.sessionId, sessionId), tenantId === undefined ? undefined : eq(billings.tenantId, tenantId)));
+    .where(
+      and(
+        eq(billings.provider, provider),
+        eq(billings.sessionId, sessionId),
+        tenantId === undefined ? undefined : eq(billings.tenantId, tenantId),
+      ),
+    );
   return row;
 }
 
 /** A billing row by id, only when it belongs to the tenant. */
 export async function findBilling(ex: Executor, tenantId: number, id: number): Promise<BillingRow | undefined> {
-  const [row] = await ex.select().from(billings).where(and(eq(billings.tenantId, tenantId), eq(billings.id, id)));
+  const [row] = await ex
+    .select()
+    .from(billings)
+    .where(and(eq(billings.tenantId, tenantId), eq(billings.id, id)));
   return row;
 }
 
@@ -90,7 +119,14 @@ export async function pendingCardBillings(ex: Executor, tenantId: number): Promi
   return ex
     .select()
     .from(billings)
-    .where(and(eq(billings.tenantId, tenantId), eq(billings.provider, 'stripe'), eq(billings.status, 'pending'), like(billings.sessionId, 'sub\\_%')));
+    .where(
+      and(
+        eq(billings.tenantId, tenantId),
+        eq(billings.provider, 'stripe'),
+        eq(billings.status, 'pending'),
+        like(billings.sessionId, 'sub\\_%'),
+      ),
+    );
 }
 
 /** Pending -> cancelled (a paid row stays paid). */
@@ -134,7 +170,12 @@ export async function activateSubscription(
 }
 
 /** A provider subscription's status mirrored on its tenant (webhooks). */
-export async function setSubscriptionStatusBySubscription(ex: Executor, subscriptionId: string, status: string, now: Date): Promise<number> {
+export async function setSubscriptionStatusBySubscription(
+  ex: Executor,
+  subscriptionId: string,
+  status: string,
+  now: Date,
+): Promise<number> {
   const rows = await ex
     .update(tenants)
     .set({ subscriptionStatus: status, updatedAt: now })
@@ -145,7 +186,11 @@ export async function setSubscriptionStatusBySubscription(ex: Executor, subscrip
 
 /** Records a provider event id; false when it was already recorded (a replay). */
 export async function recordPaymentEvent(ex: Executor, id: string, type: string, now: Date): Promise<boolean> {
-  const rows = await ex.insert(paymentEvents).values({ eventId: id, type, receivedAt: now }).onConflictDoNothing().returning({ id: paymentEvents.eventId });
+  const rows = await ex
+    .insert(paymentEvents)
+    .values({ eventId: id, type, receivedAt: now })
+    .onConflictDoNothing()
+    .returning({ id: paymentEvents.eventId });
   return rows.length > 0;
 }
 
@@ -161,7 +206,13 @@ export async function lockSubscriptionBilling(ex: Executor, tenantId: number, su
   return row;
 }
 
-export async function setBillingQuantity(ex: Executor, row: BillingRow, quantity: number, unitAmountCents: number, now: Date): Promise<void> {
+export async function setBillingQuantity(
+  ex: Executor,
+  row: BillingRow,
+  quantity: number,
+  unitAmountCents: number,
+  now: Date,
+): Promise<void> {
   await ex
     .update(billings)
     .set({ quantity, amountCents: quantity * unitAmountCents, updatedAt: now })
@@ -169,11 +220,23 @@ export async function setBillingQuantity(ex: Executor, row: BillingRow, quantity
 }
 
 /** Sandbox: the payer pressed Pay (the session completes with a subscription) or Cancel. */
-export async function completeSandboxSession(ex: Executor, sessionId: string, subscriptionId: string, now: Date): Promise<BillingRow | undefined> {
+export async function completeSandboxSession(
+  ex: Executor,
+  sessionId: string,
+  subscriptionId: string,
+  now: Date,
+): Promise<BillingRow | undefined> {
   await ex
     .update(billings)
     .set({ subscriptionId, updatedAt: now })
-    .where(and(eq(billings.provider, 'sandbox'), eq(billings.sessionId, sessionId), isNull(billings.subscriptionId), ne(billings.status, 'cancelled')));
+    .where(
+      and(
+        eq(billings.provider, 'sandbox'),
+        eq(billings.sessionId, sessionId),
+        isNull(billings.subscriptionId),
+        ne(billings.status, 'cancelled'),
+      ),
+    );
   return findBillingBySession(ex, 'sandbox', sessionId);
 }
 

@@ -49,7 +49,17 @@ export async function openBilling(deps: AppDeps, provider: PaymentProvider, prin
     if (terms.freeTier) throw conflict('This tenant is on the free tier: no subscription is needed.');
     const quantity = checkoutQuantity(terms, terms.portalCount);
     const unit = unitAmountCents(terms);
-    const billing = await repo.insertBilling(tx, { tenantId, provider: provider.name, sessionId: '', status: 'pending', quantity, amountCents: quantity * unit, currency: CURRENCY, createdAt: now, updatedAt: now });
+    const billing = await repo.insertBilling(tx, {
+      tenantId,
+      provider: provider.name,
+      sessionId: '',
+      status: 'pending',
+      quantity,
+      amountCents: quantity * unit,
+      currency: CURRENCY,
+      createdAt: now,
+      updatedAt: now,
+    });
     return { billing, quantity, unit, customerId: terms.customerId ?? undefined };
   });
 }
@@ -102,7 +112,12 @@ export async function startSubscription(deps: AppDeps, provider: PaymentProvider
  * provider must say it is paid for that tenant (fulfilVerified); only then the subscription
  * is activated and tokens carrying the tenant are issued. Repeating it is harmless.
  */
-export async function verifyCheckout(deps: AppDeps, provider: PaymentProvider, principal: Principal, sessionId: string): Promise<VerifyResult> {
+export async function verifyCheckout(
+  deps: AppDeps,
+  provider: PaymentProvider,
+  principal: Principal,
+  sessionId: string,
+): Promise<VerifyResult> {
   const found = await platform(deps, async (tx) => {
     const tenantId = await repo.currentTenantOfUser(tx, principal.userId);
     return tenantId === null ? undefined : repo.findBillingBySession(tx, provider.name, sessionId, tenantId);

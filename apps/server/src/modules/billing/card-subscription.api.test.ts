@@ -15,7 +15,14 @@ let t: TestApp;
 let base: string;
 const fake = new FakeStripe();
 
-const form = (name: string, email = 'owner@card-co.test') => ({ name, contactName: 'Sam Lee', email, phone: '555-0123', address: '2 Side St', goalScore: 95 });
+const form = (name: string, email = 'owner@card-co.test') => ({
+  name,
+  contactName: 'Sam Lee',
+  email,
+  phone: '555-0123',
+  address: '2 Side St',
+  goalScore: 95,
+});
 const tenantRow = async (id: number) => (await t.database.db.select().from(tenants).where(eq(tenants.id, id)))[0]!;
 const billingRow = async (id: number) => (await t.database.db.select().from(billings).where(eq(billings.id, id)))[0]!;
 
@@ -24,12 +31,20 @@ async function start(user: TestUser, name: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
 }
-const confirm = (user: TestUser, billingId: unknown) => t.call(E.confirmCardSubscription, { token: user.token, body: { billingId } as { billingId: number } });
+const confirm = (user: TestUser, billingId: unknown) =>
+  t.call(E.confirmCardSubscription, { token: user.token, body: { billingId } as { billingId: number } });
 
 beforeAll(async () => {
   base = await fake.start();
   t = await createTestApp({
-    env: { PAYMENTS: 'stripe', STRIPE_SECRET_KEY: 'sk_test_vigil', STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: base, PUBLIC_URL: 'https://vigil.example.com' },
+    env: {
+      PAYMENTS: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_vigil',
+      STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: base,
+      PUBLIC_URL: 'https://vigil.example.com',
+    },
   });
 });
 afterAll(async () => {
@@ -53,10 +68,20 @@ describe('card dialog path (Stripe Elements): the real SDK against a local fake 
       const before = fake.requests.length;
       data = await start(user, 'Card Co');
       const sub = [...fake.subscriptions.values()].at(-1)!;
-      expect(data.intent).toEqual({ billingId: expect.any(Number), intentType: 'setup', clientSecret: `seti_${sub.id}_secret_fake`, publishableKey: PUBLISHABLE_KEY });
+      expect(data.intent).toEqual({
+        billingId: expect.any(Number),
+        intentType: 'setup',
+        clientSecret: `seti_${sub.id}_secret_fake`,
+        publishableKey: PUBLISHABLE_KEY,
+      });
       expect(data.tenant).toMatchObject({ name: 'Card Co', email: 'owner@card-co.test' });
       const calls = fake.requests.slice(before);
-      expect(calls.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/products/${PORTAL_PRODUCT.id}`, 'POST /v1/products', 'POST /v1/customers', 'POST /v1/subscriptions']);
+      expect(calls.map((r) => `${r.method} ${r.path}`)).toEqual([
+        `GET /v1/products/${PORTAL_PRODUCT.id}`,
+        'POST /v1/products',
+        'POST /v1/customers',
+        'POST /v1/subscriptions',
+      ]);
       expect(calls[2]!.form).toMatchObject({ email: 'owner@card-co.test', name: 'Card Co', 'metadata[tenantId]': String(data.tenant.id) });
       expect(calls[3]!.form).toMatchObject({
         customer: sub.customer,
@@ -72,7 +97,13 @@ describe('card dialog path (Stripe Elements): the real SDK against a local fake 
         'metadata[tenantId]': String(data.tenant.id),
         'metadata[billingId]': String(data.intent.billingId),
       });
-      expect(await billingRow(data.intent.billingId)).toMatchObject({ tenantId: data.tenant.id, provider: 'stripe', sessionId: sub.id, status: 'pending', subscriptionId: null });
+      expect(await billingRow(data.intent.billingId)).toMatchObject({
+        tenantId: data.tenant.id,
+        provider: 'stripe',
+        sessionId: sub.id,
+        status: 'pending',
+        subscriptionId: null,
+      });
       expect((await tenantRow(data.tenant.id)).subscriptionStatus).toBe('none');
     });
 
@@ -101,7 +132,11 @@ describe('card dialog path (Stripe Elements): the real SDK against a local fake 
       expect(await t.deps.accessTokens.verify(res.body.data.accessToken!)).toMatchObject({ tenantId: data.tenant.id, roles: ['Admin'] });
       expect(res.body.data.refreshToken).toEqual(expect.any(String));
       const sub = fake.subscriptions.get((await billingRow(data.intent.billingId)).sessionId)!;
-      expect(await tenantRow(data.tenant.id)).toMatchObject({ subscriptionStatus: 'trialing', providerSubscriptionId: sub.id, providerCustomerId: sub.customer });
+      expect(await tenantRow(data.tenant.id)).toMatchObject({
+        subscriptionStatus: 'trialing',
+        providerSubscriptionId: sub.id,
+        providerCustomerId: sub.customer,
+      });
       expect(await billingRow(data.intent.billingId)).toMatchObject({ status: 'paid', subscriptionId: sub.id });
     });
 
@@ -109,7 +144,9 @@ describe('card dialog path (Stripe Elements): the real SDK against a local fake 
       expect((await confirm(user, data.intent.billingId)).body.data.paymentStatus).toBe('paid');
       expect((await tenantRow(data.tenant.id)).subscriptionStatus).toBe('trialing');
       const sessionId = (await billingRow(data.intent.billingId)).sessionId;
-      expect((await t.call(E.verifyCheckoutSession, { token: user.token, body: { sessionId } })).body.data).toEqual({ paymentStatus: 'unpaid' });
+      expect((await t.call(E.verifyCheckoutSession, { token: user.token, body: { sessionId } })).body.data).toEqual({
+        paymentStatus: 'unpaid',
+      });
     });
 
     it('an active subscription cannot be opened twice', async () => {
@@ -170,7 +207,9 @@ describe('card dialog path (Stripe Elements): the real SDK against a local fake 
     const mine = await start(stranger, 'Stranger Co');
     const checkout = await t.call(E.registerWithSubscription, { token: stranger.token, body: form('Stranger Co') });
     expect(checkout.status).toBe(200);
-    const checkoutRow = (await t.database.db.select().from(billings).where(eq(billings.sessionId, checkout.body.data.checkout.sessionId)))[0]!;
+    const checkoutRow = (
+      await t.database.db.select().from(billings).where(eq(billings.sessionId, checkout.body.data.checkout.sessionId))
+    )[0]!;
     const noTenant = await createUser(t, { tenant: null, roles: [] });
     const before = fake.requests.length;
     for (const [user, id] of [
@@ -193,7 +232,16 @@ describe('card dialog path (Stripe Elements): the real SDK against a local fake 
     const empty = await t.call(E.confirmCardSubscription, { token: user.token, body: {} as never });
     expect(empty.status).toBe(400);
     expect(empty.body.error!.msg).toContain('billingId is required');
-    for (const body of [{}, { billingId: 'x' }, { billingId: -1 }, { billingId: 0 }, { billingId: 1.5 }, { billingId: 3_000_000_000 }, { billingId: 1, extra: true }, null]) {
+    for (const body of [
+      {},
+      { billingId: 'x' },
+      { billingId: -1 },
+      { billingId: 0 },
+      { billingId: 1.5 },
+      { billingId: 3_000_000_000 },
+      { billingId: 1, extra: true },
+      null,
+    ]) {
       const res = await t.call(E.confirmCardSubscription, { token: user.token, body: body as never });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -224,22 +272,44 @@ describe('webhook: a card collected in the dialog activates even if the browser 
   const post = (event: Record<string, unknown>) => {
     const payload = JSON.stringify(event);
     const header = signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-    return t.app.inject({ method: 'POST', url: '/v0/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': header }, payload });
+    return t.app.inject({
+      method: 'POST',
+      url: '/v0/webhooks/stripe',
+      headers: { 'content-type': 'application/json', 'stripe-signature': header },
+      payload,
+    });
   };
-  const updated = (id: string, sub: Record<string, unknown>) => ({ id, object: 'event', type: 'customer.subscription.updated', data: { object: { object: 'subscription', ...sub } } });
+  const updated = (id: string, sub: Record<string, unknown>) => ({
+    id,
+    object: 'event',
+    type: 'customer.subscription.updated',
+    data: { object: { object: 'subscription', ...sub } },
+  });
 
   it('customer.subscription.updated without a card changes nothing; with the card it activates once, for the tenant named in its metadata only', async () => {
     const user = await createUser(t, { tenant: null, roles: [] });
     const data = await start(user, 'Hooked Card Co');
     const subId = (await billingRow(data.intent.billingId)).sessionId;
-    const base = { id: subId, status: 'trialing', customer: 'cus_hooked', metadata: { tenantId: String(data.tenant.id), billingId: String(data.intent.billingId) }, pending_setup_intent: `seti_${subId}` };
+    const base = {
+      id: subId,
+      status: 'trialing',
+      customer: 'cus_hooked',
+      metadata: { tenantId: String(data.tenant.id), billingId: String(data.intent.billingId) },
+      pending_setup_intent: `seti_${subId}`,
+    };
     expect((await post(updated('evt_card_1', { ...base, default_payment_method: null }))).statusCode).toBe(200);
     expect((await tenantRow(data.tenant.id)).subscriptionStatus).toBe('none');
     const otherTenant = { ...base, default_payment_method: 'pm_card_visa', metadata: { tenantId: String(data.tenant.id + 1000) } };
     expect((await post(updated('evt_card_2', otherTenant))).statusCode).toBe(200);
     expect((await tenantRow(data.tenant.id)).subscriptionStatus).toBe('none');
-    expect((await post(updated('evt_card_3', { ...base, default_payment_method: 'pm_card_visa', pending_setup_intent: null }))).statusCode).toBe(200);
-    expect(await tenantRow(data.tenant.id)).toMatchObject({ subscriptionStatus: 'trialing', providerSubscriptionId: subId, providerCustomerId: 'cus_hooked' });
+    expect(
+      (await post(updated('evt_card_3', { ...base, default_payment_method: 'pm_card_visa', pending_setup_intent: null }))).statusCode,
+    ).toBe(200);
+    expect(await tenantRow(data.tenant.id)).toMatchObject({
+      subscriptionStatus: 'trialing',
+      providerSubscriptionId: subId,
+      providerCustomerId: 'cus_hooked',
+    });
     expect(await billingRow(data.intent.billingId)).toMatchObject({ status: 'paid', subscriptionId: subId });
     // The browser's confirmation afterwards still answers paid with the tenant's tokens.
     fake.collectCard(subId);
@@ -251,8 +321,18 @@ describe('webhook: a card collected in the dialog activates even if the browser 
 
 describe('no trial: the first invoice is paid through a PaymentIntent', () => {
   it('answers the invoice secret; paid only once the invoice is paid (active)', async () => {
-    const cards = createStripeCards(new Stripe('sk_test_vigil', { host: '127.0.0.1', port: new URL(base).port, protocol: 'http', telemetry: false }));
-    const created = await cards.create({ tenantId: 77, billingId: 88, quantity: 2, unitAmountCents: 4999, trialDays: 0, customerEmail: 'a@b.test', customerName: 'No Trial Co' });
+    const cards = createStripeCards(
+      new Stripe('sk_test_vigil', { host: '127.0.0.1', port: new URL(base).port, protocol: 'http', telemetry: false }),
+    );
+    const created = await cards.create({
+      tenantId: 77,
+      billingId: 88,
+      quantity: 2,
+      unitAmountCents: 4999,
+      trialDays: 0,
+      customerEmail: 'a@b.test',
+      customerName: 'No Trial Co',
+    });
     expect(created).toMatchObject({ intentType: 'payment', clientSecret: `pi_${created.subscriptionId}_secret_fake` });
     const sent = fake.requests.filter((r) => r.path === '/v1/subscriptions').at(-1)!;
     expect(sent.form).not.toHaveProperty('trial_period_days');
@@ -260,7 +340,12 @@ describe('no trial: the first invoice is paid through a PaymentIntent', () => {
     fake.declineCard(created.subscriptionId);
     expect((await cards.state(created.subscriptionId)).status).toBe('unpaid');
     fake.payInvoice(created.subscriptionId);
-    expect(await cards.state(created.subscriptionId)).toMatchObject({ status: 'paid', tenantReference: '77', subscriptionId: created.subscriptionId, customerId: created.customerId });
+    expect(await cards.state(created.subscriptionId)).toMatchObject({
+      status: 'paid',
+      tenantReference: '77',
+      subscriptionId: created.subscriptionId,
+      customerId: created.customerId,
+    });
     expect(await cards.state('sub_unknown')).toEqual({ status: 'unpaid', tenantReference: null });
   });
 });

@@ -30,7 +30,12 @@ function cardsOf(deps: AppDeps, provider: PaymentProvider): { cards: CardSubscri
  * The row's session id is the subscription id. Provider failure: the row goes and the
  * product's 'Failed to create checkout session' is answered.
  */
-export async function startCardSubscription(deps: AppDeps, provider: PaymentProvider, principal: Principal, body: SignupBody): Promise<{ tenant: Tenant; intent: CardSubscriptionIntent }> {
+export async function startCardSubscription(
+  deps: AppDeps,
+  provider: PaymentProvider,
+  principal: Principal,
+  body: SignupBody,
+): Promise<{ tenant: Tenant; intent: CardSubscriptionIntent }> {
   const { cards, publishableKey } = cardsOf(deps, provider);
   await settleEarlierAttempts(deps, cards, principal);
   const { billing, quantity, unit, customerId } = await openBilling(deps, provider, principal, body);
@@ -50,7 +55,10 @@ export async function startCardSubscription(deps: AppDeps, provider: PaymentProv
     return abandonBilling(deps, provider, billing, err);
   }
   const tenant = await recordBillingSession(deps, billing, created.subscriptionId);
-  deps.log.info({ tenantId: billing.tenantId, userId: principal.userId, billingId: billing.id, intentType: created.intentType }, 'card subscription opened');
+  deps.log.info(
+    { tenantId: billing.tenantId, userId: principal.userId, billingId: billing.id, intentType: created.intentType },
+    'card subscription opened',
+  );
   return { tenant, intent: { billingId: billing.id, intentType: created.intentType, clientSecret: created.clientSecret, publishableKey } };
 }
 
@@ -88,7 +96,12 @@ async function settleEarlierAttempts(deps: AppDeps, cards: CardSubscriptions, pr
  * the subscription (the browser's word that Stripe.js succeeded is not taken). The verdict
  * is acted on exactly as for a hosted checkout (fulfilVerified).
  */
-export async function confirmCardSubscription(deps: AppDeps, provider: PaymentProvider, principal: Principal, billingId: number): Promise<VerifyResult> {
+export async function confirmCardSubscription(
+  deps: AppDeps,
+  provider: PaymentProvider,
+  principal: Principal,
+  billingId: number,
+): Promise<VerifyResult> {
   const { cards } = cardsOf(deps, provider);
   const found = await platform(deps, async (tx) => {
     const tenantId = await repo.currentTenantOfUser(tx, principal.userId);

@@ -21,7 +21,12 @@ export const isCardSubscriptionRow = (row: repo.BillingRow) => row.provider === 
  * activateSubscription) and issues tokens carrying the tenant; an ended attempt marks the
  * row cancelled; anything else is unpaid and changes nothing.
  */
-export async function fulfilVerified(deps: AppDeps, principal: Principal, found: repo.BillingRow, state: CheckoutState): Promise<VerifyResult> {
+export async function fulfilVerified(
+  deps: AppDeps,
+  principal: Principal,
+  found: repo.BillingRow,
+  state: CheckoutState,
+): Promise<VerifyResult> {
   const now = deps.clock.now();
   if (state.status === 'paid' && state.tenantReference === String(found.tenantId)) {
     const tokens = await platform(deps, async (tx) => {
@@ -61,7 +66,13 @@ export async function applyPaymentEvent(deps: AppDeps, provider: PaymentProvider
       if (row && isCardSubscriptionRow(row)) await repo.activateSubscription(tx, row, s.state!, now, TRIAL_DAYS);
     }
     if (s) {
-      const status = MIRRORED.has(s.status) ? s.status : s.status === 'unpaid' || s.status === 'incomplete' ? 'past_due' : s.status === 'incomplete_expired' ? 'canceled' : null;
+      const status = MIRRORED.has(s.status)
+        ? s.status
+        : s.status === 'unpaid' || s.status === 'incomplete'
+          ? 'past_due'
+          : s.status === 'incomplete_expired'
+            ? 'canceled'
+            : null;
       if (status) await repo.setSubscriptionStatusBySubscription(tx, s.id, status, now);
     }
     return { duplicate: false };
@@ -101,7 +112,9 @@ export function followPortalChanges(deps: AppDeps, provider: PaymentProvider, on
   return deps.bus.subscribe(TOPICS.portalsChanged, (event) => {
     const { tenantId } = event as PortalsChangedEvent;
     if (typeof tenantId !== 'number') return;
-    const done = syncQuantity(deps, provider, tenantId).catch((err) => deps.log.error({ err: (err as Error).message, tenantId }, 'quantity sync failed'));
+    const done = syncQuantity(deps, provider, tenantId).catch((err) =>
+      deps.log.error({ err: (err as Error).message, tenantId }, 'quantity sync failed'),
+    );
     onDone?.(done);
   });
 }

@@ -12,10 +12,12 @@ export interface TenantTerms {
 }
 
 /** The per-portal price after the tenant's discount (percent off), in cents. */
-export const unitAmountCents = (terms: TenantTerms) => Math.round((UNIT_AMOUNT_CENTS * (100 - Math.min(100, Math.max(0, terms.discount)))) / 100);
+export const unitAmountCents = (terms: TenantTerms) =>
+  Math.round((UNIT_AMOUNT_CENTS * (100 - Math.min(100, Math.max(0, terms.discount)))) / 100);
 
 /** Portals beyond the free ones (docs/decisions.md 36); none on the free tier. */
-export const billablePortals = (terms: TenantTerms, portalCount: number) => (terms.freeTier ? 0 : Math.max(0, portalCount - terms.freeCount));
+export const billablePortals = (terms: TenantTerms, portalCount: number) =>
+  terms.freeTier ? 0 : Math.max(0, portalCount - terms.freeCount);
 
 /** A checkout needs at least one unit; the quantity then follows the portals (possibly down to 0). */
 export const checkoutQuantity = (terms: TenantTerms, portalCount: number) => Math.max(1, billablePortals(terms, portalCount));

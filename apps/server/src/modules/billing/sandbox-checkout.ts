@@ -33,10 +33,15 @@ button.pay{background:#1d4ed8;color:#fff;border-color:#1d4ed8}.badge{display:inl
 export async function registerSandboxCheckout(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(async (scoped) => {
     // Browsers post forms urlencoded; the buttons carry no fields we need.
-    scoped.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) => done(null, {}));
+    scoped.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) =>
+      done(null, {}),
+    );
 
     const notFoundPage = (reply: import('fastify').FastifyReply) =>
-      reply.code(404).type('text/html; charset=utf-8').send(page('Checkout not found', '<h1>Checkout not found</h1><p class="muted">This checkout session does not exist.</p>'));
+      reply
+        .code(404)
+        .type('text/html; charset=utf-8')
+        .send(page('Checkout not found', '<h1>Checkout not found</h1><p class="muted">This checkout session does not exist.</p>'));
 
     scoped.get<{ Params: { sessionId: string } }>('/sandbox/checkout/:sessionId', async (req, reply) => {
       const { sessionId } = req.params;
@@ -73,10 +78,16 @@ ${actions}`;
         const { sessionId } = req.params;
         if (!SANDBOX_SESSION.test(sessionId)) return notFoundPage(reply);
         const now = deps.clock.now();
-        const row = action === 'pay' ? await paySandboxSession(deps.database, sessionId, now) : await cancelSandboxSession(deps.database, sessionId, now);
+        const row =
+          action === 'pay'
+            ? await paySandboxSession(deps.database, sessionId, now)
+            : await cancelSandboxSession(deps.database, sessionId, now);
         if (!row) return notFoundPage(reply);
         const success = action === 'pay' && Boolean(row.subscriptionId);
-        return reply.code(303).header('location', returnUrl(deps.config.publicUrl, success, { sessionId, tenantId: row.tenantId, billingId: row.id })).send();
+        return reply
+          .code(303)
+          .header('location', returnUrl(deps.config.publicUrl, success, { sessionId, tenantId: row.tenantId, billingId: row.id }))
+          .send();
       });
     }
   });

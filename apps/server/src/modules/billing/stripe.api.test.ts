@@ -13,7 +13,14 @@ let t: TestApp;
 const fake = new FakeStripe();
 const signer = new Stripe('sk_test_signer');
 
-const form = (name: string) => ({ name, contactName: 'Sam Lee', email: 'owner@stripe-co.test', phone: '555-0123', address: '2 Side St', goalScore: 95 });
+const form = (name: string) => ({
+  name,
+  contactName: 'Sam Lee',
+  email: 'owner@stripe-co.test',
+  phone: '555-0123',
+  address: '2 Side St',
+  goalScore: 95,
+});
 const tenantRow = async (id: number) => (await t.database.db.select().from(tenants).where(eq(tenants.id, id)))[0]!;
 
 async function register(user: TestUser, name: string) {
@@ -25,12 +32,25 @@ async function register(user: TestUser, name: string) {
 function postEvent(event: Record<string, unknown>, signature?: string) {
   const payload = JSON.stringify(event);
   const header = signature ?? signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-  return t.app.inject({ method: 'POST', url: '/v0/webhooks/stripe', headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': header }, payload });
+  return t.app.inject({
+    method: 'POST',
+    url: '/v0/webhooks/stripe',
+    headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': header },
+    payload,
+  });
 }
 
 beforeAll(async () => {
   const base = await fake.start();
-  t = await createTestApp({ env: { PAYMENTS: 'stripe', STRIPE_SECRET_KEY: 'sk_test_vigil', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: base, PUBLIC_URL: 'https://vigil.example.com' } });
+  t = await createTestApp({
+    env: {
+      PAYMENTS: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_vigil',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: base,
+      PUBLIC_URL: 'https://vigil.example.com',
+    },
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -87,7 +107,11 @@ describe('stripe provider (the real SDK against a local fake of the API)', () =>
     const res = await t.call(E.verifyCheckoutSession, { token: user.token, body: { sessionId, tenantId, success: true } });
     expect(res.body.data.paymentStatus).toBe('paid');
     expect(await t.deps.accessTokens.verify(res.body.data.accessToken!)).toMatchObject({ tenantId, roles: ['Admin'] });
-    expect(await tenantRow(tenantId)).toMatchObject({ subscriptionStatus: 'trialing', providerSubscriptionId: `sub_${sessionId}`, providerCustomerId: 'cus_fake' });
+    expect(await tenantRow(tenantId)).toMatchObject({
+      subscriptionStatus: 'trialing',
+      providerSubscriptionId: `sub_${sessionId}`,
+      providerCustomerId: 'cus_fake',
+    });
     const [billing] = await t.database.db.select().from(billings).where(eq(billings.tenantId, tenantId));
     expect(billing).toMatchObject({ status: 'paid', subscriptionId: `sub_${sessionId}` });
   });
@@ -151,7 +175,17 @@ describe('stripe webhooks (signed on the raw body, applied once)', () => {
     id: 'evt_completed_1',
     object: 'event',
     type: 'checkout.session.completed',
-    data: { object: { id: sessionId, object: 'checkout.session', status: 'complete', payment_status: 'no_payment_required', client_reference_id: String(tenantId), subscription: 'sub_hook', customer: 'cus_hook' } },
+    data: {
+      object: {
+        id: sessionId,
+        object: 'checkout.session',
+        status: 'complete',
+        payment_status: 'no_payment_required',
+        client_reference_id: String(tenantId),
+        subscription: 'sub_hook',
+        customer: 'cus_hook',
+      },
+    },
   });
 
   beforeAll(async () => {
@@ -169,10 +203,20 @@ describe('stripe webhooks (signed on the raw body, applied once)', () => {
   });
 
   it('customer.subscription.updated / deleted mirror the status; a replayed event applies once', async () => {
-    const updated = { id: 'evt_updated_1', object: 'event', type: 'customer.subscription.updated', data: { object: { id: 'sub_hook', object: 'subscription', status: 'active' } } };
+    const updated = {
+      id: 'evt_updated_1',
+      object: 'event',
+      type: 'customer.subscription.updated',
+      data: { object: { id: 'sub_hook', object: 'subscription', status: 'active' } },
+    };
     expect((await postEvent(updated)).statusCode).toBe(200);
     expect((await tenantRow(tenantId)).subscriptionStatus).toBe('active');
-    const deleted = { id: 'evt_deleted_1', object: 'event', type: 'customer.subscription.deleted', data: { object: { id: 'sub_hook', object: 'subscription', status: 'canceled' } } };
+    const deleted = {
+      id: 'evt_deleted_1',
+      object: 'event',
+      type: 'customer.subscription.deleted',
+      data: { object: { id: 'sub_hook', object: 'subscription', status: 'canceled' } },
+    };
     expect((await postEvent(deleted)).statusCode).toBe(200);
     expect((await tenantRow(tenantId)).subscriptionStatus).toBe('canceled');
     // Replays: applying them again would flip the status back; they are acknowledged and ignored.
@@ -198,11 +242,21 @@ describe('stripe webhooks (signed on the raw body, applied once)', () => {
     const bad = await postEvent(forged, wrongSecret);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.msg).toBe('Invalid Stripe signature');
-    const none = await t.app.inject({ method: 'POST', url: '/v0/webhooks/stripe', headers: { 'content-type': 'application/json' }, payload });
+    const none = await t.app.inject({
+      method: 'POST',
+      url: '/v0/webhooks/stripe',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
     expect(none.statusCode).toBe(400);
     // Signed, then altered (re-serialized with different spacing): the raw bytes no longer match.
     const header = signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-    const altered = await t.app.inject({ method: 'POST', url: '/v0/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': header }, payload: JSON.stringify(forged, null, 2) });
+    const altered = await t.app.inject({
+      method: 'POST',
+      url: '/v0/webhooks/stripe',
+      headers: { 'content-type': 'application/json', 'stripe-signature': header },
+      payload: JSON.stringify(forged, null, 2),
+    });
     expect(altered.statusCode).toBe(400);
     expect((await t.database.db.select().from(paymentEvents).where(eq(paymentEvents.eventId, 'evt_forged'))).length).toBe(0);
   });

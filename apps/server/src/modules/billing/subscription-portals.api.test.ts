@@ -21,20 +21,32 @@ const addPortal = (token: string, name: string) => t.call(portalEndpoints.create
 describe('402 until subscribed, then quantity in step with portals', () => {
   it('signup -> 402 -> subscribe (sandbox) -> portals added -> quantity follows', async () => {
     const user = await createUser(t, { tenant: null, roles: [] });
-    const reg = await t.call(E.registerWithSubscription, { token: user.token, body: { name: 'Step Co', contactName: 'Kim', email: 'kim@step.test', phone: '555', address: 'Road 1', goalScore: 95 } });
+    const reg = await t.call(E.registerWithSubscription, {
+      token: user.token,
+      body: { name: 'Step Co', contactName: 'Kim', email: 'kim@step.test', phone: '555', address: 'Road 1', goalScore: 95 },
+    });
     expect(reg.status).toBe(200);
     const { tenant, checkout } = reg.body.data;
 
     // The caller is the tenant's Admin now, but has not paid: no free portal, so 402.
     const admin = { ...user, tenantId: tenant.id, tenantName: tenant.name, roles: ['Admin' as const] };
-    const unpaidToken = await t.deps.accessTokens.sign({ userId: admin.id, userName: admin.name, tenantId: tenant.id, tenantName: tenant.name, roles: admin.roles });
+    const unpaidToken = await t.deps.accessTokens.sign({
+      userId: admin.id,
+      userName: admin.name,
+      tenantId: tenant.id,
+      tenantName: tenant.name,
+      roles: admin.roles,
+    });
     const refused = await addPortal(unpaidToken, 'Too Early');
     expect(refused.status).toBe(402);
     expect(refused.body.error!.msg).toBe(PORTAL_MSG.paymentRequired);
 
     const pay = await t.app.inject({ method: 'POST', url: `${new URL(checkout.url).pathname}/pay` });
     expect(pay.statusCode).toBe(303);
-    const verified = await t.call(E.verifyCheckoutSession, { token: user.token, body: { sessionId: checkout.sessionId, tenantId: tenant.id, success: true } });
+    const verified = await t.call(E.verifyCheckoutSession, {
+      token: user.token,
+      body: { sessionId: checkout.sessionId, tenantId: tenant.id, success: true },
+    });
     expect(verified.body.data.paymentStatus).toBe('paid');
     const token = verified.body.data.accessToken!;
 

@@ -32,12 +32,21 @@ export async function openCase(run: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T
     return await run(async (tx) => {
       const [created] = await tx
         .insert(cases)
-        .values({ tenantId: o.tenantId, portalId: o.portalId, caseType: 0, alertId: o.alertId ?? null, createdBy: o.createdBy, createdAt: o.now, updatedAt: o.now })
+        .values({
+          tenantId: o.tenantId,
+          portalId: o.portalId,
+          caseType: 0,
+          alertId: o.alertId ?? null,
+          createdBy: o.createdBy,
+          createdAt: o.now,
+          updatedAt: o.now,
+        })
         .returning({ id: cases.id });
       const caseId = created!.id;
-      const fromAlert = o.alertId === undefined
-        ? sql``
-        : sql`and d.id in (select ad.device_id from alert_devices ad where ad.tenant_id = ${o.tenantId} and ad.alert_id = ${o.alertId})`;
+      const fromAlert =
+        o.alertId === undefined
+          ? sql``
+          : sql`and d.id in (select ad.device_id from alert_devices ad where ad.tenant_id = ${o.tenantId} and ad.alert_id = ${o.alertId})`;
       const captured = await queryRows<{ id: number }>(
         tx,
         sql`update devices d set open_case_id = ${caseId}, updated_at = ${at(o.now)}

@@ -16,11 +16,16 @@ afterAll(() => t.close());
 
 async function portalWith(statuses: (0 | 1)[], name?: string): Promise<{ portal: TestPortal; ids: number[] }> {
   const portal = await createPortal(t, cast.tenant, name);
-  const devices = await createDevices(t, portal, statuses.map((status) => ({ status })));
+  const devices = await createDevices(
+    t,
+    portal,
+    statuses.map((status) => ({ status })),
+  );
   return { portal, ids: devices.map((d) => d.id) };
 }
 
-const createCase = (portalId: number, token: string, body?: unknown) => t.call(caseEndpoints.create, { params: { id: portalId }, token, body });
+const createCase = (portalId: number, token: string, body?: unknown) =>
+  t.call(caseEndpoints.create, { params: { id: portalId }, token, body });
 
 describe('POST /customers/:id/case-stats', () => {
   it('opens a case holding the offline devices not already in an open case', async () => {
@@ -29,7 +34,15 @@ describe('POST /customers/:id/case-stats', () => {
     const res = await createCase(portal.id, cast.pm.token, { customerId: portal.id });
     expect(res.status).toBe(201);
     const created = res.body.data as { id: number };
-    expect(res.body.data).toMatchObject({ customerId: portal.id, customerName: portal.name, tenantName: cast.tenant.name, offlineCount: 2, caseType: 0, completedAt: null, alertId: null });
+    expect(res.body.data).toMatchObject({
+      customerId: portal.id,
+      customerName: portal.name,
+      tenantName: cast.tenant.name,
+      offlineCount: 2,
+      caseType: 0,
+      completedAt: null,
+      alertId: null,
+    });
     expect(await openCaseOf(t, ids[0]!)).toBe(created.id);
     expect(await openCaseOf(t, ids[1]!)).toBe(created.id);
     expect(await openCaseOf(t, ids[2]!)).toBeNull();
@@ -61,7 +74,12 @@ describe('POST /customers/:id/case-stats', () => {
     expectError(await createCase(portal.id, cast.admin.token, { customerId: null }), 400, MSG.selectCustomerForCase);
     expectError(await createCase(portal.id, cast.admin.token, { customerId: 'abc' }), 400, MSG.selectCustomerForCase);
     expectError(await createCase(portal.id, cast.admin.token, { customerId: portal.id, extra: 1 }), 400);
-    const byName = await t.app.inject({ method: 'POST', url: `/v0/api/customers/${encodeURIComponent(portal.name)}/case-stats`, headers: { authorization: `Bearer ${cast.admin.token}` }, payload: {} });
+    const byName = await t.app.inject({
+      method: 'POST',
+      url: `/v0/api/customers/${encodeURIComponent(portal.name)}/case-stats`,
+      headers: { authorization: `Bearer ${cast.admin.token}` },
+      payload: {},
+    });
     expect(byName.statusCode).toBe(400);
   });
 
@@ -102,11 +120,17 @@ describe('PATCH /case-stats/:id', () => {
     const done = await t.call(caseEndpoints.update, { params: { id: opened.id }, token: cast.admin.token, body: { caseType: 4 } });
     expect(done.body.data).toMatchObject({ caseType: 4, completedAt: t.clock.now().toISOString() });
     expect(await openCaseOf(t, ids[0]!)).toBeNull();
-    const released = await queryRows<{ released_at: unknown }>(t.database.db, sql`select released_at from case_devices where case_id = ${opened.id}`);
+    const released = await queryRows<{ released_at: unknown }>(
+      t.database.db,
+      sql`select released_at from case_devices where case_id = ${opened.id}`,
+    );
     expect(released).toHaveLength(2);
     expect(released.every((r) => r.released_at !== null)).toBe(true);
     const devices = await t.call(caseEndpoints.devices, { params: { id: opened.id }, token: cast.salesman.token });
-    expect(devices.body.data.list.map((d) => [d.isClosed, d.caseId])).toEqual([[1, null], [1, null]]);
+    expect(devices.body.data.list.map((d) => [d.isClosed, d.caseId])).toEqual([
+      [1, null],
+      [1, null],
+    ]);
 
     const reopened = await t.call(caseEndpoints.update, { params: { id: opened.id }, token: cast.admin.token, body: { caseType: 1 } });
     expect(reopened.body.data).toMatchObject({ caseType: 1, completedAt: null, offlineCount: 2 });
@@ -121,10 +145,18 @@ describe('PATCH /case-stats/:id', () => {
     const { portal } = await portalWith([0]);
     const opened = (await createCase(portal.id, cast.admin.token)).body.data as { id: number };
     for (const body of [{ caseType: 5 }, { caseType: -1 }, { caseType: 1.5 }, { caseType: '2' }, {}])
-      expectError(await t.call(caseEndpoints.update, { params: { id: opened.id }, token: cast.admin.token, body }), 400, { endsWith: CASE_MSG.caseType });
+      expectError(await t.call(caseEndpoints.update, { params: { id: opened.id }, token: cast.admin.token, body }), 400, {
+        endsWith: CASE_MSG.caseType,
+      });
     expectError(await t.call(caseEndpoints.update, { params: { id: opened.id }, token: cast.salesman.token, body: { caseType: 1 } }), 403);
-    expectError(await t.call(caseEndpoints.update, { params: { id: opened.id }, token: cast.superAdmin.token, body: { caseType: 1 } }), 403);
-    expectError(await t.call(caseEndpoints.update, { params: { id: opened.id }, token: cast.otherAdmin.token, body: { caseType: 4 } }), 404);
+    expectError(
+      await t.call(caseEndpoints.update, { params: { id: opened.id }, token: cast.superAdmin.token, body: { caseType: 1 } }),
+      403,
+    );
+    expectError(
+      await t.call(caseEndpoints.update, { params: { id: opened.id }, token: cast.otherAdmin.token, body: { caseType: 4 } }),
+      404,
+    );
     const unchanged = await t.call(caseEndpoints.get, { params: { id: opened.id }, token: cast.admin.token });
     expect(unchanged.body.data.caseType).toBe(0);
   });
@@ -178,10 +210,21 @@ describe('reading cases', () => {
     expect(ofPortal.body.data).toMatchObject({ count: 1, list: [{ id: opened.id }] });
     expectError(await t.call(caseEndpoints.listOfCustomer, { params: { id: portal.id }, token: cast.otherAdmin.token }), 404);
 
-    const devices = await t.call(caseEndpoints.devices, { params: { id: opened.id }, token: cast.admin.token, query: { sort: ['id', 'ASC'] } });
+    const devices = await t.call(caseEndpoints.devices, {
+      params: { id: opened.id },
+      token: cast.admin.token,
+      query: { sort: ['id', 'ASC'] },
+    });
     expect(devices.body.data.count).toBe(2);
     expect(devices.body.data.list.map((d) => d.id)).toEqual([ids[0], ids[2]]);
-    expect(devices.body.data.list[0]).toMatchObject({ status: 0, isClosed: 0, caseId: opened.id, customerId: portal.id, customerName: portal.name, deviceModel: 'Model X' });
+    expect(devices.body.data.list[0]).toMatchObject({
+      status: 0,
+      isClosed: 0,
+      caseId: opened.id,
+      customerId: portal.id,
+      customerName: portal.name,
+      deviceModel: 'Model X',
+    });
     expectError(await t.call(caseEndpoints.devices, { params: { id: opened.id }, token: cast.otherAdmin.token }), 404);
   });
 
@@ -197,7 +240,11 @@ describe('reading cases', () => {
       byType.set(opened.id, caseType);
     }
     const ids = (answer: { body: { data: { list: { id: number }[] } } }) => answer.body.data.list.map((c) => c.id).sort((x, y) => x - y);
-    const idsWhere = (keep: (caseType: number) => boolean) => [...byType].filter(([, type]) => keep(type)).map(([id]) => id).sort((x, y) => x - y);
+    const idsWhere = (keep: (caseType: number) => boolean) =>
+      [...byType]
+        .filter(([, type]) => keep(type))
+        .map(([id]) => id)
+        .sort((x, y) => x - y);
 
     for (const open of [true, false]) {
       const expected = idsWhere((type) => (open ? type < 4 : type === 4));
@@ -205,15 +252,25 @@ describe('reading cases', () => {
       expect(all.status).toBe(200);
       expect(all.body.data.count).toBe(expected.length);
       expect(all.body.data.list).toHaveLength(1);
-      const ofPortal = await t.call(caseEndpoints.listOfCustomer, { params: { id: portal.id }, token: admin.token, query: { filter: { open }, range: [0, 100] } });
+      const ofPortal = await t.call(caseEndpoints.listOfCustomer, {
+        params: { id: portal.id },
+        token: admin.token,
+        query: { filter: { open }, range: [0, 100] },
+      });
       expect(ofPortal.body.data.count).toBe(expected.length);
       expect(ids(ofPortal)).toEqual(expected);
       expect(ids(await t.call(caseEndpoints.list, { token: admin.token, query: { filter: { open }, range: [0, 100] } }))).toEqual(expected);
     }
     const openInProgress = await t.call(caseEndpoints.list, { token: admin.token, query: { filter: { open: true, caseType: 2 } } });
     expect(ids(openInProgress)).toEqual(idsWhere((type) => type === 2));
-    expectError(await t.call(caseEndpoints.list, { token: admin.token, query: { filter: { open: 'yes' } } }), 400, { endsWith: 'open must be true or false' });
-    expectError(await t.call(caseEndpoints.listOfCustomer, { params: { id: portal.id }, token: admin.token, query: { filter: { open: 1 } } }), 400, { endsWith: 'open must be true or false' });
+    expectError(await t.call(caseEndpoints.list, { token: admin.token, query: { filter: { open: 'yes' } } }), 400, {
+      endsWith: 'open must be true or false',
+    });
+    expectError(
+      await t.call(caseEndpoints.listOfCustomer, { params: { id: portal.id }, token: admin.token, query: { filter: { open: 1 } } }),
+      400,
+      { endsWith: 'open must be true or false' },
+    );
   });
 });
 
@@ -247,7 +304,10 @@ describe('case statistics', () => {
     const utcTenant = await createTenant(t);
     const utcAdmin = await createUser(t, { tenant: utcTenant, roles: ['Admin'] });
     t.clock.set('2026-09-30T23:00:00.000Z'); // 19:00 on Sep 30 in New York: Q3 there and in UTC
-    for (const [who, owner] of [[admin, tenant], [utcAdmin, utcTenant]] as const) {
+    for (const [who, owner] of [
+      [admin, tenant],
+      [utcAdmin, utcTenant],
+    ] as const) {
       const portal = await createPortal(t, owner);
       await createDevices(t, portal, [{ status: 0 }]);
       const opened = (await createCase(portal.id, who.token)).body.data as { id: number };

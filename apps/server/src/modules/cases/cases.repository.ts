@@ -3,9 +3,30 @@ import { CASE_COMPLETED } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
-import { DEVICE_COLUMNS, DEVICE_SORT, deviceConditions, toServiceDevice, type DeviceListQuery, type DeviceRow } from '../../db/service-devices.ts';
+import {
+  DEVICE_COLUMNS,
+  DEVICE_SORT,
+  deviceConditions,
+  toServiceDevice,
+  type DeviceListQuery,
+  type DeviceRow,
+} from '../../db/service-devices.ts';
 import { firstPageWithTotal, keptCaseTotal, portalNotDeleted, runKeptTotal } from '../../db/kept-counts.ts';
-import { allOf, at, inPageOrder, limitOf, pageOrder, planPage, type PagePlan, containsPattern, inTenant, isoOf, isoOrNull, orderBy, pageOf } from '../../db/sql-list.ts';
+import {
+  allOf,
+  at,
+  inPageOrder,
+  limitOf,
+  pageOrder,
+  planPage,
+  type PagePlan,
+  containsPattern,
+  inTenant,
+  isoOf,
+  isoOrNull,
+  orderBy,
+  pageOf,
+} from '../../db/sql-list.ts';
 
 interface CaseRow {
   id: number;
@@ -49,7 +70,11 @@ export async function listCases(tx: Executor, scope: Scope, q: CaseListQuery, po
   const customerId = portalId ?? q.filter.customerId;
   const nameLike = q.filter.q ? containsPattern(q.filter.q) : undefined;
   // The total from the kept counts (per portal and status code), not a count over the cases.
-  const total = keptCaseTotal(scope, { customerId, caseType: q.filter.caseType, open: q.filter.open, portalNameLike: nameLike }, CASE_COMPLETED);
+  const total = keptCaseTotal(
+    scope,
+    { customerId, caseType: q.filter.caseType, open: q.filter.open, portalNameLike: nameLike },
+    CASE_COMPLETED,
+  );
   const own: SQL[] = [inTenant(scope, sql`c.tenant_id`)];
   if (customerId !== undefined) own.push(sql`c.portal_id = ${customerId}`);
   if (q.filter.caseType !== undefined) own.push(sql`c.case_type = ${q.filter.caseType}`);
@@ -82,7 +107,10 @@ export async function listCases(tx: Executor, scope: Scope, q: CaseListQuery, po
 }
 
 export async function findCase(tx: Tx, scope: Scope, id: number): Promise<Case | undefined> {
-  const [row] = await queryRows<CaseRow>(tx, sql`select ${CASE_COLUMNS} ${CASE_FROM} where ${inTenant(scope, sql`c.tenant_id`)} and c.id = ${id}`);
+  const [row] = await queryRows<CaseRow>(
+    tx,
+    sql`select ${CASE_COLUMNS} ${CASE_FROM} where ${inTenant(scope, sql`c.tenant_id`)} and c.id = ${id}`,
+  );
   return row && toCase(row);
 }
 
@@ -118,7 +146,14 @@ export async function lockCaseType(tx: Tx, scope: Scope, id: number): Promise<{ 
   return row;
 }
 
-export async function setCaseType(tx: Tx, tenantId: number, id: number, caseType: number, completedAt: Date | null, now: Date): Promise<void> {
+export async function setCaseType(
+  tx: Tx,
+  tenantId: number,
+  id: number,
+  caseType: number,
+  completedAt: Date | null,
+  now: Date,
+): Promise<void> {
   await tx.execute(sql`update cases set case_type = ${caseType}, completed_at = ${completedAt ? at(completedAt) : null}, updated_at = ${at(now)}
                        where tenant_id = ${tenantId} and id = ${id}`);
 }
@@ -130,23 +165,39 @@ export async function touchCaseType(tx: Tx, tenantId: number, id: number, caseTy
 
 /** Completing a case lets its devices be captured by a later case. */
 export async function releaseCaseDevices(tx: Tx, tenantId: number, caseId: number, now: Date): Promise<void> {
-  await tx.execute(sql`update case_devices set released_at = ${at(now)} where tenant_id = ${tenantId} and case_id = ${caseId} and released_at is null`);
-  await tx.execute(sql`update devices set open_case_id = null, updated_at = ${at(now)} where tenant_id = ${tenantId} and open_case_id = ${caseId}`);
+  await tx.execute(
+    sql`update case_devices set released_at = ${at(now)} where tenant_id = ${tenantId} and case_id = ${caseId} and released_at is null`,
+  );
+  await tx.execute(
+    sql`update devices set open_case_id = null, updated_at = ${at(now)} where tenant_id = ${tenantId} and open_case_id = ${caseId}`,
+  );
 }
 
 /** Every device the case ever held (released ones included), as the devices tables show them. */
-export async function listCaseDevices(tx: Tx, scope: Scope, caseId: number, q: DeviceListQuery): Promise<{ list: ServiceDevice[]; count: number }> {
+export async function listCaseDevices(
+  tx: Tx,
+  scope: Scope,
+  caseId: number,
+  q: DeviceListQuery,
+): Promise<{ list: ServiceDevice[]; count: number }> {
   const from = sql`from case_devices cd
     join devices d on d.tenant_id = cd.tenant_id and d.id = cd.device_id
     join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id`;
   const where = allOf([inTenant(scope, sql`cd.tenant_id`), sql`cd.case_id = ${caseId}`, ...deviceConditions(q.filter)]);
-  const rows = await queryRows<DeviceRow>(tx, sql`select ${DEVICE_COLUMNS} ${from} where ${where} ${orderBy(q.sort, DEVICE_SORT, sql`d.id`)} ${pageOf(q)}`);
+  const rows = await queryRows<DeviceRow>(
+    tx,
+    sql`select ${DEVICE_COLUMNS} ${from} where ${where} ${orderBy(q.sort, DEVICE_SORT, sql`d.id`)} ${pageOf(q)}`,
+  );
   const [total] = await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${from} where ${where}`);
   return { list: rows.map(toServiceDevice), count: total?.count ?? 0 };
 }
 
 /** The portal if the scope sees it and it is not deleted. */
-export async function findVisiblePortal(executor: Executor, scope: Scope, portalId: number): Promise<{ tenantId: number; id: number; name: string } | undefined> {
+export async function findVisiblePortal(
+  executor: Executor,
+  scope: Scope,
+  portalId: number,
+): Promise<{ tenantId: number; id: number; name: string } | undefined> {
   const [portal] = await queryRows<{ tenantId: number; id: number; name: string }>(
     executor,
     sql`select p.tenant_id as "tenantId", p.id, p.name from portals p where ${inTenant(scope, sql`p.tenant_id`)} and p.id = ${portalId} and p.deleted_at is null`,

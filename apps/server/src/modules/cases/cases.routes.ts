@@ -1,6 +1,15 @@
 import { caseEndpoints, CASE_STATUSES, CASE_COMPLETED } from '@vigil/contracts';
 import { route, type AppModule } from '../../http/route.ts';
-import { changeCaseType, countCompletedThisQuarter, countOpenCasesByType, createCaseForPortal, getCase, listCaseDevices, listCases, visiblePortal } from './cases.service.ts';
+import {
+  changeCaseType,
+  countCompletedThisQuarter,
+  countOpenCasesByType,
+  createCaseForPortal,
+  getCase,
+  listCaseDevices,
+  listCases,
+  visiblePortal,
+} from './cases.service.ts';
 
 export const casesModule: AppModule = (app, deps) => {
   route(app, deps, caseEndpoints.list, {
@@ -19,7 +28,9 @@ export const casesModule: AppModule = (app, deps) => {
 
   route(app, deps, caseEndpoints.quarterCompleted, {
     permission: 'read',
-    handler: async (ctx) => ({ data: { count: await ctx.readTx((reader) => countCompletedThisQuarter(reader, ctx.scope, deps.clock.now())) } }),
+    handler: async (ctx) => ({
+      data: { count: await ctx.readTx((reader) => countCompletedThisQuarter(reader, ctx.scope, deps.clock.now())) },
+    }),
   });
 
   route(app, deps, caseEndpoints.get, {

@@ -17,7 +17,9 @@ describe('GET /v0/api/config', () => {
     for (const user of [cast.admin, cast.pm, cast.salesman, cast.superAdmin, cast.otherAdmin, noTenantYet]) {
       const answer = await t.call(clientConfigEndpoints.get, { token: user.token });
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ data: { commandPortalUrl: 'https://command.acme.test/console', payments: 'sandbox', stripePublishableKey: null } });
+      expect(answer.body).toEqual({
+        data: { commandPortalUrl: 'https://command.acme.test/console', payments: 'sandbox', stripePublishableKey: null },
+      });
     }
   });
 
@@ -27,7 +29,9 @@ describe('GET /v0/api/config', () => {
     const body = { name: 'Sandbox Co', contactName: 'C', email: 'c@sandbox.test', phone: '1', address: 'A', goalScore: 90 };
     expect((await t.call(billingEndpoints.registerWithCardSubscription, { token: noTenantYet.token, body })).status).toBe(404);
     expect((await t.call(billingEndpoints.confirmCardSubscription, { token: noTenantYet.token, body: { billingId: 1 } })).status).toBe(404);
-    expect((await t.call(billingEndpoints.confirmCardSubscription, { token: noTenantYet.token, body: { billingId: 'x' } as never })).status).toBe(400);
+    expect(
+      (await t.call(billingEndpoints.confirmCardSubscription, { token: noTenantYet.token, body: { billingId: 'x' } as never })).status,
+    ).toBe(400);
   });
 
   it('answers 401 without a token', async () => {

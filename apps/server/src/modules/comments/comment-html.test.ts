@@ -21,12 +21,17 @@ describe('comment sanitizer', () => {
   });
 
   it('keeps the allowed formatting and hardens links', () => {
-    const html = '<p>Hi <strong>there</strong> <em>you</em> <u>u</u> <s>s</s></p><ul><li>one</li></ul><ol><li>two</li></ol><pre><code>x = 1</code></pre><br>';
+    const html =
+      '<p>Hi <strong>there</strong> <em>you</em> <u>u</u> <s>s</s></p><ul><li>one</li></ul><ol><li>two</li></ol><pre><code>x = 1</code></pre><br>';
     expect(sanitizeComment(html)).toBe(html.replace('<br>', '<br />'));
-    expect(sanitizeComment('<a href="https://example.com/a?b=1">x</a>')).toBe('<a href="https://example.com/a?b=1" rel="noopener noreferrer" target="_blank">x</a>');
-    expect(sanitizeComment('<a href="mailto:ops@example.com">mail</a>')).toBe('<a href="mailto:ops@example.com" rel="noopener noreferrer" target="_blank">mail</a>');
+    expect(sanitizeComment('<a href="https://example.com/a?b=1">x</a>')).toBe(
+      '<a href="https://example.com/a?b=1" rel="noopener noreferrer" target="_blank">x</a>',
+    );
+    expect(sanitizeComment('<a href="mailto:ops@example.com">mail</a>')).toBe(
+      '<a href="mailto:ops@example.com" rel="noopener noreferrer" target="_blank">mail</a>',
+    );
     expect(sanitizeComment('<a href="//evil.example">p</a>')).toBe('<a rel="noopener noreferrer" target="_blank">p</a>');
-    expect(sanitizeComment("<a href=\"/relative\">r</a>")).toBe("<a rel=\"noopener noreferrer\" target=\"_blank\">r</a>");
+    expect(sanitizeComment('<a href="/relative">r</a>')).toBe('<a rel="noopener noreferrer" target="_blank">r</a>');
   });
 
   it('keeps the text of stripped tags', () => {

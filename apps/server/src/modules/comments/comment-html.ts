@@ -16,7 +16,22 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemesAppliedToAttributes: ['href'],
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
-  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'title', 'xmp', 'noembed', 'noframes', 'plaintext'],
+  nonTextTags: [
+    'script',
+    'style',
+    'textarea',
+    'option',
+    'noscript',
+    'iframe',
+    'object',
+    'embed',
+    'template',
+    'title',
+    'xmp',
+    'noembed',
+    'noframes',
+    'plaintext',
+  ],
   transformTags: {
     // Only absolute http/https/mailto links keep their href (relative or odd URLs are dropped, text kept).
     a: (tagName, attribs) => ({

@@ -31,13 +31,17 @@ const post = (user: { id: number; token: string }, content: unknown, onCase = ca
 
 describe('POST /users/:userId/case-stats/:caseId/comments', () => {
   it('stores sanitized content as the signed-in author', async () => {
-    const res = await post(cast.salesman, '<p>Replaced the <strong>PSU</strong> <a href="https://vendor.example/rma">RMA</a><img src=x onerror=alert(1)></p>');
+    const res = await post(
+      cast.salesman,
+      '<p>Replaced the <strong>PSU</strong> <a href="https://vendor.example/rma">RMA</a><img src=x onerror=alert(1)></p>',
+    );
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       userId: cast.salesman.id,
       userName: cast.salesman.name,
       caseId,
-      content: '<p>Replaced the <strong>PSU</strong> <a href="https://vendor.example/rma" rel="noopener noreferrer" target="_blank">RMA</a></p>',
+      content:
+        '<p>Replaced the <strong>PSU</strong> <a href="https://vendor.example/rma" rel="noopener noreferrer" target="_blank">RMA</a></p>',
       createdAt: t.clock.now().toISOString(),
       updatedAt: t.clock.now().toISOString(),
     });
@@ -56,7 +60,14 @@ describe('POST /users/:userId/case-stats/:caseId/comments', () => {
     expectError(await post(cast.admin, undefined), 400, { endsWith: COMMENT_MSG.empty });
     expectError(await post(cast.admin, 42), 400, { endsWith: COMMENT_MSG.empty });
     expectError(await post(cast.admin, `<p>${'x'.repeat(20_000)}</p>`), 400, { endsWith: COMMENT_MSG.tooLong });
-    expectError(await t.call(commentEndpoints.create, { params: { userId: cast.admin.id, caseId }, token: cast.admin.token, body: { content: 'x', extra: 1 } }), 400);
+    expectError(
+      await t.call(commentEndpoints.create, {
+        params: { userId: cast.admin.id, caseId },
+        token: cast.admin.token,
+        body: { content: 'x', extra: 1 },
+      }),
+      400,
+    );
   });
 
   it('enforces the author in the path, roles and tenant isolation', async () => {
@@ -87,7 +98,11 @@ describe('POST /users/:userId/case-stats/:caseId/comments', () => {
       expect(row.content).not.toMatch(/href\s*=\s*"\s*(javascript|vbscript|data):/i);
     }
     const own = (await post(cast.salesman, '<p>to edit</p>', xssCase)).body.data;
-    const edited = await t.call(commentEndpoints.update, { params: { id: own.id }, token: cast.salesman.token, body: { content: '<a href="javascript:alert(1)" onclick="x">e</a>' } });
+    const edited = await t.call(commentEndpoints.update, {
+      params: { id: own.id },
+      token: cast.salesman.token,
+      body: { content: '<a href="javascript:alert(1)" onclick="x">e</a>' },
+    });
     expect(edited.status).toBe(200);
     expect(unsafeMarkupProblems(edited.body.data.content)).toEqual([]);
   });
@@ -96,47 +111,101 @@ describe('POST /users/:userId/case-stats/:caseId/comments', () => {
 describe('reading, editing and deleting comments', () => {
   it('lists a case’s comments newest first with filters; other tenants get 404', async () => {
     const listCase = await openCaseFor(cast.tenant, cast.admin.token);
-    for (const [user, text] of [[cast.admin, 'first'], [cast.pm, 'second'], [cast.admin, 'third']] as const) {
+    for (const [user, text] of [
+      [cast.admin, 'first'],
+      [cast.pm, 'second'],
+      [cast.admin, 'third'],
+    ] as const) {
       t.clock.advance(60_000);
       await post(user, `<p>${text}</p>`, listCase);
     }
     const list = await t.call(commentEndpoints.list, { params: { caseId: listCase }, token: cast.salesman.token });
     expect(list.body.data.count).toBe(3);
     expect(list.body.data.list.map((c) => c.content)).toEqual(['<p>third</p>', '<p>second</p>', '<p>first</p>']);
-    const mine = await t.call(commentEndpoints.list, { params: { caseId: listCase }, token: cast.admin.token, query: { filter: { userId: cast.admin.id }, range: [0, 1] } });
+    const mine = await t.call(commentEndpoints.list, {
+      params: { caseId: listCase },
+      token: cast.admin.token,
+      query: { filter: { userId: cast.admin.id }, range: [0, 1] },
+    });
     expect(mine.body.data).toMatchObject({ count: 2, list: [{ content: '<p>third</p>' }] });
-    const oldest = await t.call(commentEndpoints.list, { params: { caseId: listCase }, token: cast.admin.token, query: { sort: ['createdAt', 'ASC'] } });
+    const oldest = await t.call(commentEndpoints.list, {
+      params: { caseId: listCase },
+      token: cast.admin.token,
+      query: { sort: ['createdAt', 'ASC'] },
+    });
     expect(oldest.body.data.list[0]!.content).toBe('<p>first</p>');
     expect((await t.call(commentEndpoints.list, { params: { caseId: listCase }, token: cast.superAdmin.token })).body.data.count).toBe(3);
     expectError(await t.call(commentEndpoints.list, { params: { caseId: listCase }, token: cast.otherAdmin.token }), 404);
-    expectError(await t.call(commentEndpoints.list, { params: { caseId: listCase }, token: cast.admin.token, query: { filter: { content: 'x' } } }), 400);
+    expectError(
+      await t.call(commentEndpoints.list, { params: { caseId: listCase }, token: cast.admin.token, query: { filter: { content: 'x' } } }),
+      400,
+    );
   });
 
   it('lets only the author edit', async () => {
     const created = (await post(cast.pm, '<p>draft</p>')).body.data;
     t.clock.advance(5_000);
-    const edited = await t.call(commentEndpoints.update, { params: { id: created.id }, token: cast.pm.token, body: { content: '<p>final <em>text</em></p>' } });
+    const edited = await t.call(commentEndpoints.update, {
+      params: { id: created.id },
+      token: cast.pm.token,
+      body: { content: '<p>final <em>text</em></p>' },
+    });
     expect(edited.status).toBe(200);
-    expect(edited.body.data).toMatchObject({ id: created.id, content: '<p>final <em>text</em></p>', createdAt: created.createdAt, updatedAt: t.clock.now().toISOString() });
-    expectError(await t.call(commentEndpoints.update, { params: { id: created.id }, token: cast.admin.token, body: { content: '<p>admin edit</p>' } }), 403, COMMENT_MSG.notAuthor);
-    expectError(await t.call(commentEndpoints.update, { params: { id: created.id }, token: cast.superAdmin.token, body: { content: '<p>x</p>' } }), 403);
-    expectError(await t.call(commentEndpoints.update, { params: { id: created.id }, token: cast.otherAdmin.token, body: { content: '<p>x</p>' } }), 404);
-    expectError(await t.call(commentEndpoints.update, { params: { id: created.id }, token: cast.pm.token, body: { content: '<p><br></p>' } }), 400, COMMENT_MSG.empty);
-    expectError(await t.call(commentEndpoints.update, { params: { id: 999_999 }, token: cast.pm.token, body: { content: '<p>x</p>' } }), 404);
+    expect(edited.body.data).toMatchObject({
+      id: created.id,
+      content: '<p>final <em>text</em></p>',
+      createdAt: created.createdAt,
+      updatedAt: t.clock.now().toISOString(),
+    });
+    expectError(
+      await t.call(commentEndpoints.update, {
+        params: { id: created.id },
+        token: cast.admin.token,
+        body: { content: '<p>admin edit</p>' },
+      }),
+      403,
+      COMMENT_MSG.notAuthor,
+    );
+    expectError(
+      await t.call(commentEndpoints.update, { params: { id: created.id }, token: cast.superAdmin.token, body: { content: '<p>x</p>' } }),
+      403,
+    );
+    expectError(
+      await t.call(commentEndpoints.update, { params: { id: created.id }, token: cast.otherAdmin.token, body: { content: '<p>x</p>' } }),
+      404,
+    );
+    expectError(
+      await t.call(commentEndpoints.update, { params: { id: created.id }, token: cast.pm.token, body: { content: '<p><br></p>' } }),
+      400,
+      COMMENT_MSG.empty,
+    );
+    expectError(
+      await t.call(commentEndpoints.update, { params: { id: 999_999 }, token: cast.pm.token, body: { content: '<p>x</p>' } }),
+      404,
+    );
   });
 
   it('lets the author or a tenant Admin delete', async () => {
     const bySalesman = (await post(cast.salesman, '<p>mine</p>')).body.data;
     const byPm = (await post(cast.pm, '<p>pm</p>')).body.data;
     const byAdmin = (await post(cast.admin, '<p>admin</p>')).body.data;
-    expectError(await t.call(commentEndpoints.remove, { params: { id: bySalesman.id }, token: cast.pm.token }), 403, COMMENT_MSG.notAuthorOrAdmin);
+    expectError(
+      await t.call(commentEndpoints.remove, { params: { id: bySalesman.id }, token: cast.pm.token }),
+      403,
+      COMMENT_MSG.notAuthorOrAdmin,
+    );
     expectError(await t.call(commentEndpoints.remove, { params: { id: byAdmin.id }, token: cast.salesman.token }), 403);
     expectError(await t.call(commentEndpoints.remove, { params: { id: bySalesman.id }, token: cast.superAdmin.token }), 403);
     expectError(await t.call(commentEndpoints.remove, { params: { id: bySalesman.id }, token: cast.otherAdmin.token }), 404);
-    expect((await t.call(commentEndpoints.remove, { params: { id: bySalesman.id }, token: cast.salesman.token })).body).toEqual({ data: { ok: true } });
+    expect((await t.call(commentEndpoints.remove, { params: { id: bySalesman.id }, token: cast.salesman.token })).body).toEqual({
+      data: { ok: true },
+    });
     expect((await t.call(commentEndpoints.remove, { params: { id: byPm.id }, token: cast.admin.token })).status).toBe(200);
     expectError(await t.call(commentEndpoints.remove, { params: { id: byPm.id }, token: cast.admin.token }), 404);
-    const left = await queryRows<{ id: number }>(t.database.db, sql`select id from comments where id in (${bySalesman.id}, ${byPm.id}, ${byAdmin.id})`);
+    const left = await queryRows<{ id: number }>(
+      t.database.db,
+      sql`select id from comments where id in (${bySalesman.id}, ${byPm.id}, ${byAdmin.id})`,
+    );
     expect(left.map((r) => r.id)).toEqual([byAdmin.id]);
   });
 });

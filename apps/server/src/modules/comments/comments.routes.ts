@@ -32,7 +32,10 @@ export const commentsModule: AppModule = (app, deps) => {
     permission: 'comments:write',
     handler: async ({ params, principal, scope, tx, req }) => {
       await tx((t) => removeComment(t, scope, principal, params.id));
-      req.log.info({ userId: principal.userId, tenantId: principal.tenantId, commentId: params.id, action: 'comment.delete' }, 'comment deleted');
+      req.log.info(
+        { userId: principal.userId, tenantId: principal.tenantId, commentId: params.id, action: 'comment.delete' },
+        'comment deleted',
+      );
       return { data: { ok: true as const } };
     },
   });

@@ -22,7 +22,12 @@ export async function requireCase(tx: Tx, scope: Scope, caseId: number): Promise
   if (!(await findCase(tx, scope, caseId))) throw notFound();
 }
 
-export async function addComment(tx: Tx, scope: Scope, p: Principal, input: { pathUserId: number; caseId: number; content: string; now: Date }): Promise<Comment> {
+export async function addComment(
+  tx: Tx,
+  scope: Scope,
+  p: Principal,
+  input: { pathUserId: number; caseId: number; content: string; now: Date },
+): Promise<Comment> {
   if (input.pathUserId !== p.userId) throw forbidden(COMMENT_MSG.otherUser);
   const content = cleanContent(input.content);
   await requireCase(tx, scope, input.caseId);

@@ -36,7 +36,10 @@ beforeAll(async () => {
     ids[name] = d!.id;
   }
   const models: Record<string, string> = { alpha: 'kappa', Bravo: 'Iota', charlie: 'theta', Delta: 'Eta', echo: 'zeta' };
-  for (const [name, model] of Object.entries(models)) await t.database.exec(`update devices set device_model = '${model}', created_at = created_at + interval '${ids[name]} seconds' where id = ${ids[name]}`);
+  for (const [name, model] of Object.entries(models))
+    await t.database.exec(
+      `update devices set device_model = '${model}', created_at = created_at + interval '${ids[name]} seconds' where id = ${ids[name]}`,
+    );
   // An offline device never seen online has no lastOnline.
   await t.database.exec(`update devices set last_online = null where id = ${ids.Delta}`);
   // Case 1 holds alpha (open) and Bravo; alert 1 holds charlie.
@@ -67,7 +70,17 @@ describe('GET /devices', () => {
     expect(data.count).toBe(5);
     expect(names(data.list)).toEqual(['alpha', 'Bravo', 'charlie', 'Delta', 'echo']);
     const alpha = data.list[0]!;
-    expect(alpha).toMatchObject({ id: ids.alpha, deviceType: 0, deviceModel: 'kappa', status: 1, isClosed: 0, caseId: 101, customerId: north.id, customerName: 'north', tenantName: cast.tenant.name });
+    expect(alpha).toMatchObject({
+      id: ids.alpha,
+      deviceType: 0,
+      deviceModel: 'kappa',
+      status: 1,
+      isClosed: 0,
+      caseId: 101,
+      customerId: north.id,
+      customerName: 'north',
+      tenantName: cast.tenant.name,
+    });
     expect(alpha.lastOnline).toBe(new Date(Date.parse('2026-11-22T06:00:01.000Z') - 5 * HOUR).toISOString());
     expect(data.list[1]).toMatchObject({ name: 'Bravo', isClosed: 1, caseId: null });
     expect(data.list[3]).toMatchObject({ name: 'Delta', lastOnline: null });
@@ -121,7 +134,10 @@ describe('GET /devices', () => {
   });
 
   it('skips rows of the name order index-only: its index holds the name its order is computed from (migration 0007)', async () => {
-    const [index] = await queryRows<{ indexdef: string }>(t.database.db, sql`select indexdef from pg_indexes where indexname = 'devices_list_name_idx'`);
+    const [index] = await queryRows<{ indexdef: string }>(
+      t.database.db,
+      sql`select indexdef from pg_indexes where indexname = 'devices_list_name_idx'`,
+    );
     expect(index?.indexdef).toContain('(tenant_id, lower(name), id, name) WHERE (removed_at IS NULL)');
   });
 
@@ -156,7 +172,12 @@ describe('GET /devices', () => {
   });
 
   it('rejects unknown filters and sorts with 400', async () => {
-    const bad = [{ filter: { tenantId: 1 } }, { sort: ['externalId', 'ASC'] }, { filter: { status: 2 } }, { range: [0] }] as unknown as ListQueryInput[];
+    const bad = [
+      { filter: { tenantId: 1 } },
+      { sort: ['externalId', 'ASC'] },
+      { filter: { status: 2 } },
+      { range: [0] },
+    ] as unknown as ListQueryInput[];
     for (const query of bad) {
       expect((await t.call(deviceEndpoints.list, { token: cast.admin.token, query })).status).toBe(400);
     }

@@ -56,11 +56,20 @@ function deviceOnly(f: DeviceFilter): SQL {
   if (f.id !== undefined) parts.push(sql`d.id = ${f.id}`);
   if (f.customerId !== undefined) parts.push(sql`d.portal_id = ${f.customerId}`);
   // A case's or an alert's devices, including ones a completed case has released.
-  if (f.caseId !== undefined) parts.push(sql`exists (select 1 from case_devices cd where cd.tenant_id = d.tenant_id and cd.case_id = ${f.caseId} and cd.device_id = d.id)`);
-  if (f.alertId !== undefined) parts.push(sql`exists (select 1 from alert_devices ad where ad.tenant_id = d.tenant_id and ad.alert_id = ${f.alertId} and ad.device_id = d.id)`);
+  if (f.caseId !== undefined)
+    parts.push(
+      sql`exists (select 1 from case_devices cd where cd.tenant_id = d.tenant_id and cd.case_id = ${f.caseId} and cd.device_id = d.id)`,
+    );
+  if (f.alertId !== undefined)
+    parts.push(
+      sql`exists (select 1 from alert_devices ad where ad.tenant_id = d.tenant_id and ad.alert_id = ${f.alertId} and ad.device_id = d.id)`,
+    );
   if (f.status !== undefined) parts.push(sql`d.status = ${f.status}`);
   // No index names status (schema/monitoring.ts): the (few) offline devices are found through their open offline periods.
-  if (f.status === DEVICE_STATUS.offline) parts.push(sql`(d.tenant_id, d.portal_id, d.id) in (select op.tenant_id, op.portal_id, op.device_id from ${OFFLINE_PERIODS} where ${IS_OPEN_OFFLINE})`);
+  if (f.status === DEVICE_STATUS.offline)
+    parts.push(
+      sql`(d.tenant_id, d.portal_id, d.id) in (select op.tenant_id, op.portal_id, op.device_id from ${OFFLINE_PERIODS} where ${IS_OPEN_OFFLINE})`,
+    );
   if (f.deviceType !== undefined) parts.push(sql`d.device_type = ${f.deviceType}`);
   if (f.q) parts.push(sql`d.name ilike ${containsPattern(f.q)}`);
   return sql.join(parts, sql` and `);

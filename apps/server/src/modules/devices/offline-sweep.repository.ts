@@ -63,4 +63,3 @@ export async function markOffline(tx: Executor, rows: Candidate[], now: Date): P
       from s
      where d.tenant_id = s.tenant_id and d.id = s.id`);
 }
-

@@ -20,11 +20,14 @@ export async function sweepOfflineDevices(deps: AppDeps, now: Date): Promise<num
         byPortal.set(key, group);
       }
       // Every portal's events in one statement (a sweep after an outage can touch every portal).
-      await publishStatusEvents(deps, tx, [...byPortal.values()].flatMap((g) => statusEvents(deps, g, g.changes)));
+      await publishStatusEvents(
+        deps,
+        tx,
+        [...byPortal.values()].flatMap((g) => statusEvents(deps, g, g.changes)),
+      );
       return rows.length;
     });
     total += swept;
     if (swept < SWEEP_BATCH) return total;
   }
 }
-

@@ -104,7 +104,10 @@ describe('GET /licenses and DELETE /licenses/:id', () => {
     for (const field of ['id', 'customerName', 'deviceType', 'deviceCount', 'terms', 'startDate', 'endDate', 'daysRemaining'] as const) {
       const asc = await t.call(licenseEndpoints.list, { token: cast.admin.token, query: { sort: [field, 'ASC'], range: [0, 100] } });
       const values = asc.body.data.list.map((l) => (field === 'customerName' ? l[field].toLowerCase() : l[field]));
-      expect([...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), field).toEqual(values);
+      expect(
+        [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+        field,
+      ).toEqual(values);
     }
     const platform = await t.call(licenseEndpoints.list, { token: cast.superAdmin.token, query: { range: [0, 100] } });
     expect(platform.body.data.count).toBe(all.body.data.count + 1);
@@ -127,7 +130,9 @@ describe('GET /licenses and DELETE /licenses/:id', () => {
     const created = (await addLicense(valid)).body.data;
     expectError(await t.call(licenseEndpoints.remove, { params: { id: created.id }, token: cast.superAdmin.token }), 403);
     expectError(await t.call(licenseEndpoints.remove, { params: { id: created.id }, token: cast.otherAdmin.token }), 404);
-    expect((await t.call(licenseEndpoints.remove, { params: { id: created.id }, token: cast.salesman.token })).body).toEqual({ data: { ok: true } });
+    expect((await t.call(licenseEndpoints.remove, { params: { id: created.id }, token: cast.salesman.token })).body).toEqual({
+      data: { ok: true },
+    });
     expectError(await t.call(licenseEndpoints.remove, { params: { id: created.id }, token: cast.salesman.token }), 404);
     const left = await t.call(licenseEndpoints.list, { token: cast.admin.token, query: { range: [0, 1000] } });
     expect(left.body.data.list.some((l) => l.id === created.id)).toBe(false);

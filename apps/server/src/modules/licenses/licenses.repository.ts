@@ -20,14 +20,18 @@ const toLicense = (r: LicenseRow): License => ({ ...r, createdAt: isoOf(r.create
 export interface LicenseListQuery {
   offset: number;
   limit: number;
-  sort?: { field: 'id' | 'customerName' | 'deviceType' | 'deviceCount' | 'terms' | 'startDate' | 'endDate' | 'daysRemaining'; dir: 'ASC' | 'DESC' };
+  sort?: {
+    field: 'id' | 'customerName' | 'deviceType' | 'deviceCount' | 'terms' | 'startDate' | 'endDate' | 'daysRemaining';
+    dir: 'ASC' | 'DESC';
+  };
   filter: { customerId?: number; deviceType?: number; q?: string };
   customerId?: number;
 }
 
 export async function listLicenses(tx: Tx, scope: Scope, q: LicenseListQuery, now: Date): Promise<{ list: License[]; count: number }> {
   const where: SQL[] = [inTenant(scope, sql`l.tenant_id`)];
-  for (const customerId of new Set([q.customerId, q.filter.customerId])) if (customerId !== undefined) where.push(sql`l.portal_id = ${customerId}`);
+  for (const customerId of new Set([q.customerId, q.filter.customerId]))
+    if (customerId !== undefined) where.push(sql`l.portal_id = ${customerId}`);
   if (q.filter.deviceType !== undefined) where.push(sql`l.device_type = ${q.filter.deviceType}`);
   if (q.filter.q) where.push(sql`p.name ilike ${containsPattern(q.filter.q)}`);
   const sort = {
@@ -40,13 +44,19 @@ export async function listLicenses(tx: Tx, scope: Scope, q: LicenseListQuery, no
     endDate: sql`l.end_date`,
     daysRemaining: daysRemainingSql(now),
   };
-  const rows = await queryRows<LicenseRow>(tx, sql`select ${licenseColumns(now)} ${LICENSE_FROM} where ${allOf(where)} ${orderBy(q.sort, sort, sql`l.id desc`)} ${pageOf(q)}`);
+  const rows = await queryRows<LicenseRow>(
+    tx,
+    sql`select ${licenseColumns(now)} ${LICENSE_FROM} where ${allOf(where)} ${orderBy(q.sort, sort, sql`l.id desc`)} ${pageOf(q)}`,
+  );
   const [total] = await queryRows<{ count: number }>(tx, sql`select count(*)::int as count ${LICENSE_FROM} where ${allOf(where)}`);
   return { list: rows.map(toLicense), count: total?.count ?? 0 };
 }
 
 export async function findLicense(tx: Tx, scope: Scope, id: number, now: Date): Promise<License | undefined> {
-  const [row] = await queryRows<LicenseRow>(tx, sql`select ${licenseColumns(now)} ${LICENSE_FROM} where ${inTenant(scope, sql`l.tenant_id`)} and l.id = ${id}`);
+  const [row] = await queryRows<LicenseRow>(
+    tx,
+    sql`select ${licenseColumns(now)} ${LICENSE_FROM} where ${inTenant(scope, sql`l.tenant_id`)} and l.id = ${id}`,
+  );
   return row && toLicense(row);
 }
 

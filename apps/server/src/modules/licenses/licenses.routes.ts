@@ -13,7 +13,14 @@ export const licensesModule: AppModule = (app, deps) => {
   route(app, deps, licenseEndpoints.create, {
     permission: 'licenses:write',
     handler: async ({ params, body, scope, tx }) => {
-      const input = { portalId: params.id, bodyCustomerId: body.customerId, deviceType: body.deviceType, deviceCount: body.deviceCount, terms: body.terms, startDate: body.startDate };
+      const input = {
+        portalId: params.id,
+        bodyCustomerId: body.customerId,
+        deviceType: body.deviceType,
+        deviceCount: body.deviceCount,
+        terms: body.terms,
+        startDate: body.startDate,
+      };
       return { data: await tx((t) => addLicense(t, scope, deps.bus, input, deps.clock.now())) };
     },
   });
@@ -22,7 +29,10 @@ export const licensesModule: AppModule = (app, deps) => {
     permission: 'licenses:write',
     handler: async ({ params, scope, tx, principal, req }) => {
       await tx((t) => removeLicense(t, scope, params.id, deps.clock.now()));
-      req.log.info({ userId: principal.userId, tenantId: principal.tenantId, licenseId: params.id, action: 'license.delete' }, 'license deleted');
+      req.log.info(
+        { userId: principal.userId, tenantId: principal.tenantId, licenseId: params.id, action: 'license.delete' },
+        'license deleted',
+      );
       return { data: { ok: true as const } };
     },
   });

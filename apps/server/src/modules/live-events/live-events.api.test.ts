@@ -65,9 +65,18 @@ describe('GET /live-events', () => {
   });
 
   it('gives the superAdmin every tenant with tenant names, filterable by tenantName', async () => {
-    const res = await t.call(liveEventsEndpoints.list, { token: cast.superAdmin.token, query: { filter: { tenantName: cast.other.name } } });
+    const res = await t.call(liveEventsEndpoints.list, {
+      token: cast.superAdmin.token,
+      query: { filter: { tenantName: cast.other.name } },
+    });
     expect(res.body.data.list).toEqual([
-      { customerId: foreign.id, customerName: 'Foreign Bank', tenantName: cast.other.name, offlineCount: 1, offlineSince: ago(5 * MIN).toISOString() },
+      {
+        customerId: foreign.id,
+        customerName: 'Foreign Bank',
+        tenantName: cast.other.name,
+        offlineCount: 1,
+        offlineSince: ago(5 * MIN).toISOString(),
+      },
     ]);
   });
 
@@ -88,11 +97,16 @@ const streamUrl = (ticket: string) => `${baseUrl}${LIVE_EVENTS_STREAM_PATH}?tick
 
 /** Reports one device through the portal's real signed webhook; answers the device id. */
 async function report(portal: TestPortal, externalId: string, status: 0 | 1, at: Date): Promise<number> {
-  const body = devicesReported([{ externalId, name: `Door ${externalId}`, deviceType: 2, deviceModel: 'HID Signo 40', status, at: at.toISOString() }]);
+  const body = devicesReported([
+    { externalId, name: `Door ${externalId}`, deviceType: 2, deviceModel: 'HID Signo 40', status, at: at.toISOString() },
+  ]);
   const message = signWebhook(portal.webhookSecret, body, { timestamp: t.clock.now() });
   const res = await fetch(webhookUrlOf(baseUrl, portal.id), { method: 'POST', headers: message.headers, body: message.body });
   expect(res.status).toBe(202);
-  const [row] = await t.database.db.select({ id: devices.id }).from(devices).where(and(eq(devices.portalId, portal.id), eq(devices.externalId, externalId)));
+  const [row] = await t.database.db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(and(eq(devices.portalId, portal.id), eq(devices.externalId, externalId)));
   return row!.id;
 }
 
@@ -131,7 +145,10 @@ describe('live-events stream', () => {
       const snapshot = await sse.next((e) => e.event === 'snapshot');
       expect(snapshot.data).toMatchObject({
         summary: { offlineCount: 3, onlineCount: 1 },
-        liveEvents: [{ customerId: acme.id, offlineCount: 2 }, { customerId: bravo.id, offlineCount: 1 }],
+        liveEvents: [
+          { customerId: acme.id, offlineCount: 2 },
+          { customerId: bravo.id, offlineCount: 1 },
+        ],
       });
     } finally {
       sse.close();
@@ -151,8 +168,12 @@ describe('live-events stream', () => {
       const pushed = await own.next(isAcmeChange, 1000);
       expect(pushed.receivedAt - sent).toBeLessThan(1000);
       expect(pushed.data).toMatchObject({ customerId: acme.id, offlineCount: 3, onlineCount: 1, online: [] });
-      const row = await own.next((e) => e.event === 'live-events' && (e.data as { row: { offlineCount: number } | null }).row?.offlineCount === 3);
-      expect(row.data).toMatchObject({ row: { customerName: 'Acme Logistics', offlineCount: 3, offlineSince: ago(90 * MIN).toISOString() } });
+      const row = await own.next(
+        (e) => e.event === 'live-events' && (e.data as { row: { offlineCount: number } | null }).row?.offlineCount === 3,
+      );
+      expect(row.data).toMatchObject({
+        row: { customerName: 'Acme Logistics', offlineCount: 3, offlineSince: ago(90 * MIN).toISOString() },
+      });
       await platform.next(isAcmeChange, 1000);
       // The other tenant's own change arrives there, proving its stream works, and the first did not.
       await report(foreign, 'door-9', 1, ago(MIN));
@@ -182,7 +203,14 @@ describe('live-events stream', () => {
     const other = await openSse(streamUrl(await ticketFor(cast.otherAdmin.token)));
     try {
       await Promise.all([own, other].map((s) => s.next((e) => e.event === 'snapshot')));
-      await t.deps.bus.publish(TOPICS.alertOpened, { tenantId: cast.tenant.id, alertId: 7, portalId: acme.id, customerName: 'Acme Logistics', alertType: 0, offlineCount: 3 });
+      await t.deps.bus.publish(TOPICS.alertOpened, {
+        tenantId: cast.tenant.id,
+        alertId: 7,
+        portalId: acme.id,
+        customerName: 'Acme Logistics',
+        alertType: 0,
+        offlineCount: 3,
+      });
       const alert = await own.next((e) => e.event === 'alert', 1000);
       expect(alert.data).toEqual({ alertId: 7, customerId: acme.id, customerName: 'Acme Logistics', alertType: 0, offlineCount: 3 });
       await new Promise((r) => setTimeout(r, 100));

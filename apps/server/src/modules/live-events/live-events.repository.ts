@@ -54,7 +54,11 @@ function groupedRows(conds: SQL[]): SQL {
 const tenantCond = (tenantId: number | undefined) => (tenantId === undefined ? sql`true` : sql`op.tenant_id = ${tenantId}`);
 
 /** The paged list; `count` is the number of matching portals. */
-export async function liveEventsPage(executor: Executor, tenantId: number | undefined, page: LiveEventsPage): Promise<{ list: LiveEvent[]; count: number }> {
+export async function liveEventsPage(
+  executor: Executor,
+  tenantId: number | undefined,
+  page: LiveEventsPage,
+): Promise<{ list: LiveEvent[]; count: number }> {
   const conds = [tenantCond(tenantId)];
   if (page.filter.customerId !== undefined) conds.push(sql`p.id = ${page.filter.customerId}`);
   if (page.filter.q) conds.push(sql`p.name ilike ${likeOf(page.filter.q)}`);
@@ -74,7 +78,10 @@ export async function liveEventsPage(executor: Executor, tenantId: number | unde
 
 /** Every live-event row of a tenant (or all tenants), longest outage first, capped for the stream snapshot. */
 export async function liveEventsSnapshot(executor: Executor, tenantId: number | undefined, limit = 1000): Promise<LiveEvent[]> {
-  const rows = await queryRows<Row>(executor, sql`${groupedRows([tenantCond(tenantId)])} order by offline_since, customer_id limit ${limit}`);
+  const rows = await queryRows<Row>(
+    executor,
+    sql`${groupedRows([tenantCond(tenantId)])} order by offline_since, customer_id limit ${limit}`,
+  );
   return rows.map(toLiveEvent);
 }
 
@@ -93,8 +100,19 @@ export interface PortalLiveState {
  * Several portals' counts and earliest offline time in one query (what a burst of status changes
  * pushes), keyed `tenantId:portalId`. Deleted portals are absent.
  */
-export async function portalLiveStates(executor: Executor, portals: { tenantId: number; portalId: number }[]): Promise<Map<string, PortalLiveState>> {
-  const rows = await queryRows<{ tenant_id: number; id: number; name: string; tenant_name: string; online: string | number; offline: string | number; since: Date | string | null }>(
+export async function portalLiveStates(
+  executor: Executor,
+  portals: { tenantId: number; portalId: number }[],
+): Promise<Map<string, PortalLiveState>> {
+  const rows = await queryRows<{
+    tenant_id: number;
+    id: number;
+    name: string;
+    tenant_name: string;
+    online: string | number;
+    offline: string | number;
+    since: Date | string | null;
+  }>(
     executor,
     // The online count is the portal's kept count; its offline devices are read per portal (LATERAL)
     // through their open offline periods, as a one-portal query would: a join over the whole list
@@ -126,7 +144,10 @@ export async function portalLiveStates(executor: Executor, portals: { tenantId: 
 }
 
 /** The ticket's user if it may still hold a stream: not deactivated, tenant not deleted. */
-export async function findStreamUser(executor: Executor, userId: number): Promise<{ tenant_id: number | null; roles: string[] } | undefined> {
+export async function findStreamUser(
+  executor: Executor,
+  userId: number,
+): Promise<{ tenant_id: number | null; roles: string[] } | undefined> {
   const [user] = await queryRows<{ tenant_id: number | null; roles: string[] }>(
     executor,
     sql`select u.tenant_id, u.roles from users u left join tenants t on t.id = u.tenant_id

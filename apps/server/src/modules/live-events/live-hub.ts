@@ -122,7 +122,11 @@ export class LiveHub {
     if (!this.hasListeners(event.tenantId)) return;
     const key = `${event.tenantId}:${event.portalId}`;
     let change = this.queue.get(key);
-    if (!change) this.queue.set(key, (change = { tenantId: event.tenantId, portalId: event.portalId, offline: new Set(), online: new Set(), at: event.at }));
+    if (!change)
+      this.queue.set(
+        key,
+        (change = { tenantId: event.tenantId, portalId: event.portalId, offline: new Set(), online: new Set(), at: event.at }),
+      );
     // A device that flips twice within one merged change keeps only its latest direction.
     for (const id of event.offline ?? []) (change.online.delete(id), change.offline.add(id));
     for (const id of event.online ?? []) (change.offline.delete(id), change.online.add(id));
@@ -161,7 +165,13 @@ export class LiveHub {
 
   private onAlertOpened(event: AlertOpenedEvent): void {
     if (!this.hasListeners(event.tenantId)) return;
-    const text = sseMessage('alert', { alertId: event.alertId, customerId: event.portalId, customerName: event.customerName, alertType: event.alertType, offlineCount: event.offlineCount });
+    const text = sseMessage('alert', {
+      alertId: event.alertId,
+      customerId: event.portalId,
+      customerName: event.customerName,
+      alertType: event.alertType,
+      offlineCount: event.offlineCount,
+    });
     this.broadcast(event.tenantId, sseFrame(text));
   }
 
@@ -198,7 +208,13 @@ function changeMessages(change: PendingChange, state: PortalLiveState): string {
   const row: LiveEvent | null =
     state.offlineSince === null
       ? null
-      : { customerId: state.customerId, customerName: state.customerName, tenantName: state.tenantName, offlineCount: state.offlineCount, offlineSince: state.offlineSince };
+      : {
+          customerId: state.customerId,
+          customerName: state.customerName,
+          tenantName: state.tenantName,
+          offlineCount: state.offlineCount,
+          offlineSince: state.offlineSince,
+        };
   return (
     sseMessage('devices', {
       customerId: state.customerId,

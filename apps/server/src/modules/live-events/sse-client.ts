@@ -31,7 +31,10 @@ export async function openSse(url: string): Promise<SseConnection> {
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
         const waiter = { match, resolve: (e: SseEvent) => (clearTimeout(timer), waiters.delete(waiter), resolve(e)), from: events.length };
-        const timer = setTimeout(() => (waiters.delete(waiter), reject(new Error(`no matching SSE event within ${timeoutMs} ms`))), timeoutMs);
+        const timer = setTimeout(
+          () => (waiters.delete(waiter), reject(new Error(`no matching SSE event within ${timeoutMs} ms`))),
+          timeoutMs,
+        );
         waiters.add(waiter);
       });
     },

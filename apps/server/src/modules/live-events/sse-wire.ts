@@ -1,4 +1,3 @@
-
 /**
  * The bytes of the live-events stream, written straight to the client's socket (not through a
  * ServerResponse: see live-stream.ts). HTTP/1.1 streams are `Transfer-Encoding: chunked`, as Node

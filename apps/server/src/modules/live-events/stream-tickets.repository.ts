@@ -12,7 +12,9 @@ const hashOf = (ticket: string) => createHash('sha256').update(ticket).digest('b
 export async function issueStreamTicket(executor: Executor, userId: number, now: Date): Promise<{ ticket: string; expiresAt: Date }> {
   const ticket = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + STREAM_TICKET_TTL_MS);
-  await executor.delete(streamTickets).where(and(eq(streamTickets.userId, userId), or(lt(streamTickets.expiresAt, now), isNotNull(streamTickets.usedAt))));
+  await executor
+    .delete(streamTickets)
+    .where(and(eq(streamTickets.userId, userId), or(lt(streamTickets.expiresAt, now), isNotNull(streamTickets.usedAt))));
   await executor.insert(streamTickets).values({ tokenHash: hashOf(ticket), userId, expiresAt });
   return { ticket, expiresAt };
 }

@@ -20,16 +20,43 @@ beforeAll(async () => {
   const ago = (days: number) => new Date(t.clock.now().getTime() - days * DAY);
   // name -> devices; per-type counts and reliability differ on every column.
   const fixtures: [string, { deviceType: number; status: 0 | 1 }[]][] = [
-    ['bravo', [{ deviceType: 0, status: 1 }, { deviceType: 0, status: 1 }, { deviceType: 1, status: 1 }]],
-    ['Alpha', [{ deviceType: 0, status: 1 }, { deviceType: 2, status: 0 }, { deviceType: 3, status: 0 }, { deviceType: 4, status: 1 }]],
-    ['delta', [{ deviceType: 1, status: 0 }, { deviceType: 1, status: 0 }, { deviceType: 4, status: 0 }, { deviceType: 3, status: 1 }]],
+    [
+      'bravo',
+      [
+        { deviceType: 0, status: 1 },
+        { deviceType: 0, status: 1 },
+        { deviceType: 1, status: 1 },
+      ],
+    ],
+    [
+      'Alpha',
+      [
+        { deviceType: 0, status: 1 },
+        { deviceType: 2, status: 0 },
+        { deviceType: 3, status: 0 },
+        { deviceType: 4, status: 1 },
+      ],
+    ],
+    [
+      'delta',
+      [
+        { deviceType: 1, status: 0 },
+        { deviceType: 1, status: 0 },
+        { deviceType: 4, status: 0 },
+        { deviceType: 3, status: 1 },
+      ],
+    ],
     ['Charlie', []],
   ];
   for (const [name, devices] of fixtures) {
     t.clock.advance(60_000);
     portals[name] = await createPortal(t, cast.tenant, name);
     await t.database.exec(`update portals set created_at = '${t.clock.now().toISOString()}' where id = ${portals[name].id}`);
-    await createDevices(t, portals[name], devices.map((d) => ({ ...d, since: ago(2) })));
+    await createDevices(
+      t,
+      portals[name],
+      devices.map((d) => ({ ...d, since: ago(2) })),
+    );
   }
   // A removed device counts nowhere.
   const [gone] = await createDevices(t, portals.bravo!, [{ deviceType: 0, status: 1, since: ago(2) }]);
@@ -55,7 +82,15 @@ describe('GET /customers', () => {
     expect(data.count).toBe(4);
     expect(data.list.map((p) => p.name)).toEqual(['Alpha', 'bravo', 'Charlie', 'delta']);
     const byName = Object.fromEntries(data.list.map((p) => [p.name, p]));
-    expect(byName.bravo).toMatchObject({ cameraCount: 2, intercomCount: 1, accessCount: 0, alarmCount: 0, environmentalCount: 0, reliabilityScore: 100, tenantName: cast.tenant.name });
+    expect(byName.bravo).toMatchObject({
+      cameraCount: 2,
+      intercomCount: 1,
+      accessCount: 0,
+      alarmCount: 0,
+      environmentalCount: 0,
+      reliabilityScore: 100,
+      tenantName: cast.tenant.name,
+    });
     expect(byName.Alpha).toMatchObject({ cameraCount: 1, accessCount: 1, alarmCount: 1, environmentalCount: 1, reliabilityScore: 50 });
     expect(byName.delta).toMatchObject({ intercomCount: 2, alarmCount: 1, environmentalCount: 1, reliabilityScore: 25 });
     expect(byName.Charlie).toMatchObject({ cameraCount: 0, reliabilityScore: -1 });
@@ -95,9 +130,17 @@ describe('GET /customers', () => {
 
   it('answers the same when asked again and again (PostgreSQL: prepared statements past their first plans)', async () => {
     // PostgreSQL plans a prepared statement custom for its first five runs on a connection, then may keep a generic plan.
-    const queries = [{ sort: ['name', 'ASC'], range: [1, 2] }, { sort: ['reliabilityScore', 'DESC'], range: [0, 3] }, { filter: { q: 'a' }, sort: ['reliabilityScore', 'ASC'] }];
+    const queries = [
+      { sort: ['name', 'ASC'], range: [1, 2] },
+      { sort: ['reliabilityScore', 'DESC'], range: [0, 3] },
+      { filter: { q: 'a' }, sort: ['reliabilityScore', 'ASC'] },
+    ];
     const first = await Promise.all(queries.map((q) => list(cast.admin.token, q)));
-    expect(first.map((d) => d.list.map((p) => p.name))).toEqual([['bravo', 'Charlie'], ['bravo', 'Alpha', 'delta'], ['Charlie', 'delta', 'Alpha', 'bravo']]);
+    expect(first.map((d) => d.list.map((p) => p.name))).toEqual([
+      ['bravo', 'Charlie'],
+      ['bravo', 'Alpha', 'delta'],
+      ['Charlie', 'delta', 'Alpha', 'bravo'],
+    ]);
     for (let i = 0; i < 12; i++) {
       for (const [n, q] of queries.entries()) expect(await list(cast.admin.token, q)).toEqual(first[n]);
     }
@@ -141,7 +184,9 @@ describe('GET /customers/all and /customers/search', () => {
     const res = await t.call(portalEndpoints.search, { token: cast.otherAdmin.token, query: { filter: { name: 'zu' } } });
     expect(res.body.data.list).toHaveLength(20);
     expect(res.body.data.count).toBe(25);
-    const inOtherTenant = await t.database.db.execute(sql`select count(*)::int as n from portals where tenant_id = ${cast.tenant.id} and name like 'zulu%'`);
+    const inOtherTenant = await t.database.db.execute(
+      sql`select count(*)::int as n from portals where tenant_id = ${cast.tenant.id} and name like 'zulu%'`,
+    );
     expect(Number((inOtherTenant as unknown as { rows: { n: number }[] }).rows[0]!.n)).toBe(0);
   });
 });

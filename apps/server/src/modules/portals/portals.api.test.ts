@@ -26,7 +26,16 @@ describe('POST /customers (Add Portal)', () => {
       const res = await create(user.token, form(`Portal of ${user.roles[0]}`));
       expect(res.status).toBe(201);
       const p = res.body.data;
-      expect(p).toMatchObject({ name: `Portal of ${user.roles[0]}`, customerName: `Portal of ${user.roles[0]}`, customerId: p.id, tenantId: cast.tenant.id, tenantName: cast.tenant.name, apiKey: 'ak_live_1234567890abcd', cameraCount: 0, reliabilityScore: -1 });
+      expect(p).toMatchObject({
+        name: `Portal of ${user.roles[0]}`,
+        customerName: `Portal of ${user.roles[0]}`,
+        customerId: p.id,
+        tenantId: cast.tenant.id,
+        tenantName: cast.tenant.name,
+        apiKey: 'ak_live_1234567890abcd',
+        cameraCount: 0,
+        reliabilityScore: -1,
+      });
       expect(p.webhookUrl).toBe(`${t.config.publicUrl}/v0/webhooks/portals/${p.id}`);
       expect(p.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
       expect(Buffer.from(p.webhookSecret!.slice(6), 'base64')).toHaveLength(32);
@@ -35,7 +44,10 @@ describe('POST /customers (Add Portal)', () => {
 
   it('keeps the API key and the secret encrypted at rest', async () => {
     const res = await create(cast.admin.token, form('Sealed', 'plain-key-should-not-be-stored'));
-    const [row] = await queryRows<{ api_key_enc: string; webhook_secret_enc: string }>(t.database.db, sql`select api_key_enc, webhook_secret_enc from portals where id = ${res.body.data.id}`);
+    const [row] = await queryRows<{ api_key_enc: string; webhook_secret_enc: string }>(
+      t.database.db,
+      sql`select api_key_enc, webhook_secret_enc from portals where id = ${res.body.data.id}`,
+    );
     expect(row!.api_key_enc).not.toContain('plain-key');
     expect(row!.webhook_secret_enc).not.toContain(res.body.data.webhookSecret!.slice(6));
   });
@@ -123,11 +135,19 @@ describe('GET /customers/:id, POST /customers/:id, POST /customers/:id/webhook-s
   });
 
   it('updates name and key with the same validation and roles', async () => {
-    const res = await t.call(portalEndpoints.update, { token: cast.pm.token, params: { id }, body: form('Detail Renamed', 'new-key-000011112222') });
+    const res = await t.call(portalEndpoints.update, {
+      token: cast.pm.token,
+      params: { id },
+      body: form('Detail Renamed', 'new-key-000011112222'),
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ name: 'Detail Renamed', customerName: 'Detail Renamed', apiKey: 'new-key-000011112222' });
-    expect((await t.call(portalEndpoints.update, { token: cast.admin.token, params: { id }, body: { name: '', apiKey: 'x' } })).body.error!.msg).toBe(MSG.customerName);
-    expect((await t.call(portalEndpoints.update, { token: cast.admin.token, params: { id }, body: { name: 'x' } })).body.error!.msg).toBe(MSG.apiKey);
+    expect(
+      (await t.call(portalEndpoints.update, { token: cast.admin.token, params: { id }, body: { name: '', apiKey: 'x' } })).body.error!.msg,
+    ).toBe(MSG.customerName);
+    expect((await t.call(portalEndpoints.update, { token: cast.admin.token, params: { id }, body: { name: 'x' } })).body.error!.msg).toBe(
+      MSG.apiKey,
+    );
     expect((await t.call(portalEndpoints.update, { token: cast.salesman.token, params: { id }, body: form() })).status).toBe(403);
     expect((await t.call(portalEndpoints.update, { token: cast.superAdmin.token, params: { id }, body: form() })).status).toBe(403);
   });
@@ -138,7 +158,10 @@ describe('GET /customers/:id, POST /customers/:id, POST /customers/:id/webhook-s
     expect(res.status).toBe(200);
     expect(res.body.data.webhookSecret).toMatch(/^whsec_/);
     expect(res.body.data.webhookSecret).not.toBe(before);
-    const [row] = await queryRows<{ previous_webhook_secret_enc: string; previous_secret_expires_at: string }>(t.database.db, sql`select previous_webhook_secret_enc, previous_secret_expires_at from portals where id = ${id}`);
+    const [row] = await queryRows<{ previous_webhook_secret_enc: string; previous_secret_expires_at: string }>(
+      t.database.db,
+      sql`select previous_webhook_secret_enc, previous_secret_expires_at from portals where id = ${id}`,
+    );
     expect(t.deps.secretBox.open(row!.previous_webhook_secret_enc)).toBe(before);
     expect(new Date(row!.previous_secret_expires_at).getTime()).toBe(t.clock.now().getTime() + 86_400_000);
     expect((await t.call(portalEndpoints.rotateSecret, { token: cast.salesman.token, params: { id } })).status).toBe(403);
@@ -147,7 +170,10 @@ describe('GET /customers/:id, POST /customers/:id, POST /customers/:id/webhook-s
   it("answers 404 for another tenant's portal and for a nonexistent one, on every route", async () => {
     const foreign = (await create(cast.otherAdmin.token, form('Foreign'))).body.data.id;
     for (const target of [foreign, 999_999]) {
-      expect((await t.call(portalEndpoints.get, { token: cast.admin.token, params: { id: target } })).body.error).toEqual({ code: 'NOT_FOUND', msg: 'Resource not found.' });
+      expect((await t.call(portalEndpoints.get, { token: cast.admin.token, params: { id: target } })).body.error).toEqual({
+        code: 'NOT_FOUND',
+        msg: 'Resource not found.',
+      });
       expect((await t.call(portalEndpoints.update, { token: cast.admin.token, params: { id: target }, body: form() })).status).toBe(404);
       expect((await t.call(portalEndpoints.rotateSecret, { token: cast.admin.token, params: { id: target } })).status).toBe(404);
     }

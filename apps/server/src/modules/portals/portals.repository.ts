@@ -82,16 +82,27 @@ export async function portalsByIds(executor: Executor, scope: Scope, ids: number
 
 /** Id and name of every portal matching the filter (to sort by reliability, or for selects). */
 export async function portalOptions(executor: Executor, f: PortalFilter): Promise<{ id: number; name: string }[]> {
-  return queryRows(executor, sql`select p.id, p.name from portals p join tenants t on t.id = p.tenant_id where ${whereOf(f)} order by lower(p.name), p.id`);
+  return queryRows(
+    executor,
+    sql`select p.id, p.name from portals p join tenants t on t.id = p.tenant_id where ${whereOf(f)} order by lower(p.name), p.id`,
+  );
 }
 
 export async function countPortals(executor: Executor, f: PortalFilter): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(executor, sql`select count(*)::int as n from portals p join tenants t on t.id = p.tenant_id where ${whereOf(f)}`);
+  const [row] = await queryRows<{ n: number }>(
+    executor,
+    sql`select count(*)::int as n from portals p join tenants t on t.id = p.tenant_id where ${whereOf(f)}`,
+  );
   return Number(row?.n ?? 0);
 }
 
 /** Header search: prefix matches first, then the other contains-matches; `total` counts all matches. */
-export async function searchPortals(executor: Executor, scope: Scope, text: string, limit: number): Promise<{ rows: { id: number; name: string }[]; total: number }> {
+export async function searchPortals(
+  executor: Executor,
+  scope: Scope,
+  text: string,
+  limit: number,
+): Promise<{ rows: { id: number; name: string }[]; total: number }> {
   const rows = await queryRows<{ id: number; name: string; total: number }>(
     executor,
     sql`select p.id, p.name, count(*) over ()::int as total
@@ -122,8 +133,16 @@ export async function lockTenantForNewPortal(
     sql`select free_tier, free_count, subscription_status from tenants where id = ${tenantId} and deleted_at is null for update`,
   );
   if (!row) return undefined;
-  const [count] = await queryRows<{ n: number }>(executor, sql`select count(*)::int as n from portals where tenant_id = ${tenantId} and deleted_at is null`);
-  return { freeTier: row.free_tier, freeCount: Number(row.free_count), subscriptionStatus: row.subscription_status, portalCount: Number(count?.n ?? 0) };
+  const [count] = await queryRows<{ n: number }>(
+    executor,
+    sql`select count(*)::int as n from portals where tenant_id = ${tenantId} and deleted_at is null`,
+  );
+  return {
+    freeTier: row.free_tier,
+    freeCount: Number(row.free_count),
+    subscriptionStatus: row.subscription_status,
+    portalCount: Number(count?.n ?? 0),
+  };
 }
 
 export async function insertPortal(
@@ -140,7 +159,12 @@ export async function insertPortal(
 }
 
 /** Returns false when no portal of the scope has this id. */
-export async function updatePortal(executor: Executor, scope: Scope, id: number, v: { name: string; apiKeyEnc: string; now: Date }): Promise<boolean> {
+export async function updatePortal(
+  executor: Executor,
+  scope: Scope,
+  id: number,
+  v: { name: string; apiKeyEnc: string; now: Date },
+): Promise<boolean> {
   const rows = await queryRows(
     executor,
     sql`update portals p set name = ${v.name}, api_key_enc = ${v.apiKeyEnc}, updated_at = ${v.now.toISOString()}

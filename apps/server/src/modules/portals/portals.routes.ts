@@ -8,8 +8,11 @@ import * as portals from './portals.service.ts';
 export const portalsModule: AppModule = (app, deps) => {
   route(app, deps, portalEndpoints.list, {
     permission: 'portals:read',
-    handler: async ({ query, scope, readTx }) =>
-      ({ data: await readTx((reader) => portals.listPortals(deps, reader, { scope, q: query.filter.q, sort: query.sort, offset: query.offset, limit: query.limit })) }),
+    handler: async ({ query, scope, readTx }) => ({
+      data: await readTx((reader) =>
+        portals.listPortals(deps, reader, { scope, q: query.filter.q, sort: query.sort, offset: query.offset, limit: query.limit }),
+      ),
+    }),
   });
 
   route(app, deps, portalEndpoints.all, {
@@ -24,8 +27,9 @@ export const portalsModule: AppModule = (app, deps) => {
 
   route(app, deps, portalEndpoints.get, {
     permission: 'portals:read',
-    handler: async ({ params, principal, scope, tx }) =>
-      ({ data: await tx((t) => portals.getPortal(deps, t, scope, params.id, allows('portals:write', principal))) }),
+    handler: async ({ params, principal, scope, tx }) => ({
+      data: await tx((t) => portals.getPortal(deps, t, scope, params.id, allows('portals:write', principal))),
+    }),
   });
 
   // Creating is for tenant users only (portals:write excludes the superAdmin), so the tenant is the caller's.

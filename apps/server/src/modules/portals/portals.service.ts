@@ -63,16 +63,31 @@ export async function listPortals(deps: AppDeps, tx: Executor, input: PortalList
   const filter = { scope: input.scope, q: input.q };
   const sort = input.sort ?? { field: 'name' as const, dir: 'ASC' as const };
   if (sort.field !== 'reliabilityScore') {
-    const rows = await repo.listPortals(tx, { ...filter, sort: { field: sort.field, dir: sort.dir }, offset: input.offset, limit: input.limit });
+    const rows = await repo.listPortals(tx, {
+      ...filter,
+      sort: { field: sort.field, dir: sort.dir },
+      offset: input.offset,
+      limit: input.limit,
+    });
     // A page past the end has no row to carry the count.
     const count = rows.length > 0 ? Number(rows[0]!.full_count) : await repo.countPortals(tx, filter);
-    const reliability = await reliabilityOf(deps, tx, input.scope, rows.map((r) => r.id));
+    const reliability = await reliabilityOf(
+      deps,
+      tx,
+      input.scope,
+      rows.map((r) => r.id),
+    );
     return { list: rows.map((r) => present(deps, r, reliability)), count };
   }
   const count = await repo.countPortals(tx, filter);
   // The score is computed, not stored: score every matching portal (one aggregate), sort, then read the page.
   const options = await repo.portalOptions(tx, filter);
-  const reliability = await reliabilityOf(deps, tx, input.scope, options.map((o) => o.id));
+  const reliability = await reliabilityOf(
+    deps,
+    tx,
+    input.scope,
+    options.map((o) => o.id),
+  );
   const sign = sort.dir === 'ASC' ? 1 : -1;
   const ordered = options
     .map((o, nameOrder) => ({ id: o.id, score: reliability.get(o.id) ?? -1, nameOrder }))
@@ -128,7 +143,11 @@ export async function createPortal(deps: AppDeps, tx: Tx, tenantId: number, form
 }
 
 export async function updatePortal(deps: AppDeps, tx: Tx, scope: Scope, id: number, form: PortalForm): Promise<void> {
-  const found = await repo.updatePortal(tx, scope, id, { name: form.name, apiKeyEnc: deps.secretBox.seal(form.apiKey), now: deps.clock.now() });
+  const found = await repo.updatePortal(tx, scope, id, {
+    name: form.name,
+    apiKeyEnc: deps.secretBox.seal(form.apiKey),
+    now: deps.clock.now(),
+  });
   if (!found) throw notFound();
 }
 

@@ -51,7 +51,11 @@ export function isValidTimezone(timezone: string): boolean {
 
 /** Wall-clock fields of an instant in a time zone. */
 function wallClock(at: Date, timezone: string) {
-  const parts = Object.fromEntries(formatter(timezone).formatToParts(at).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(timezone)
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
   return { year: +parts.year!, month: +parts.month!, day: +parts.day!, hour: +parts.hour!, minute: +parts.minute!, second: +parts.second! };
 }
 

@@ -22,7 +22,13 @@ export async function computeReportContent(
   const window = { tenantId, portalId: portal.id, from: period.from, to: period.to };
   const content: ReportContent = {
     portal: { id: portal.id, name: portal.name },
-    period: { code: period.code, label: period.label, from: period.from.toISOString(), to: period.to.toISOString(), timezone: period.timezone },
+    period: {
+      code: period.code,
+      label: period.label,
+      from: period.from.toISOString(),
+      to: period.to.toISOString(),
+      timezone: period.timezone,
+    },
     generatedAt: now.toISOString(),
     config: [...opts.config],
   };

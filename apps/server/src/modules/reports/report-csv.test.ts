@@ -16,7 +16,7 @@ describe('CSV cells', () => {
     expect(csvCell('-2+3')).toBe("'-2+3");
     expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(csvCell('\tx')).toBe("'\tx");
-    expect(csvCell('\rx')).toBe("\"'\rx\"");
+    expect(csvCell('\rx')).toBe('"\'\rx"');
     expect(csvCell('=HYPERLINK("http://x")')).toBe('"\'=HYPERLINK(""http://x"")"');
   });
 

@@ -39,14 +39,20 @@ export function reportCsv(content: ReportContent, tenantName: string): string {
   if (content.portalPulse) {
     rows.push(['Portal pulse', 'Online devices', content.portalPulse.onlineCount, 'now']);
     rows.push(['Portal pulse', 'Offline devices', content.portalPulse.offlineCount, 'now']);
-    for (const d of content.portalPulse.daily) rows.push(['Daily online share (%)', d.date, d.onlineShare, d.onlineShare < 0 ? 'no data' : '']);
+    for (const d of content.portalPulse.daily)
+      rows.push(['Daily online share (%)', d.date, d.onlineShare, d.onlineShare < 0 ? 'no data' : '']);
   }
   if (content.reliability) {
     const r = content.reliability;
     rows.push(['Reliability', 'Score (%)', r.score, r.score < 0 ? 'no data' : '']);
     rows.push(['Reliability', 'Goal (%)', r.goal, r.meetsGoal ? 'met' : 'not met']);
     for (const d of r.topOfflineDevices) {
-      rows.push(['Most offline devices', d.name, Math.round(d.offlineSeconds), `${DEVICE_TYPES[d.deviceType] ?? 'Unknown'}; seconds offline`]);
+      rows.push([
+        'Most offline devices',
+        d.name,
+        Math.round(d.offlineSeconds),
+        `${DEVICE_TYPES[d.deviceType] ?? 'Unknown'}; seconds offline`,
+      ]);
     }
   }
   return rows.map(csvLine).join('\r\n') + '\r\n';

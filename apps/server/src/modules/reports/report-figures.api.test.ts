@@ -42,10 +42,16 @@ beforeAll(async () => {
     { status: 1, from: '2026-01-01T00:00:00Z', to: '2026-11-17T12:00:00Z' },
     { status: 0, from: '2026-11-17T12:00:00Z' },
   ]);
-  await deviceWithHistory(t, portal, 'Gate B', [
-    { status: 0, from: '2026-11-01T00:00:00Z', to: '2026-11-16T00:00:00Z' },
-    { status: 1, from: '2026-11-16T00:00:00Z' },
-  ], 2);
+  await deviceWithHistory(
+    t,
+    portal,
+    'Gate B',
+    [
+      { status: 0, from: '2026-11-01T00:00:00Z', to: '2026-11-16T00:00:00Z' },
+      { status: 1, from: '2026-11-16T00:00:00Z' },
+    ],
+    2,
+  );
   await caseAt(t, portal, 0, '2026-11-17T08:00:00Z');
   await caseAt(t, portal, 1, '2026-11-05T08:00:00Z');
   await caseAt(t, portal, 4, '2026-10-10T08:00:00Z', '2026-11-16T10:00:00Z');
@@ -98,7 +104,12 @@ describe('report figures (hand-computed)', () => {
         { date: '2026-11-18', onlineShare: 50 },
       ],
     });
-    expect(c.reliability).toEqual({ score: 80, goal: 95, meetsGoal: false, topOfflineDevices: [expect.objectContaining({ name: 'Cam A', deviceType: 0, offlineSeconds: 24 * H })] });
+    expect(c.reliability).toEqual({
+      score: 80,
+      goal: 95,
+      meetsGoal: false,
+      topOfflineDevices: [expect.objectContaining({ name: 'Cam A', deviceType: 0, offlineSeconds: 24 * H })],
+    });
   });
 
   it('This Month', async () => {
@@ -107,7 +118,10 @@ describe('report figures (hand-computed)', () => {
     expect(c.openCases).toMatchObject({ openAtEnd: 3, openedInPeriod: 2, completedInPeriod: 1 });
     expect(c.openCases!.byStatus.map((s) => s.count)).toEqual([1, 1, 0, 1, 1]);
     expect(c.reliability!.score).toBe(54.3);
-    expect(c.reliability!.topOfflineDevices.map((d) => [d.name, d.offlineSeconds])).toEqual([['Gate B', 360 * H], ['Cam A', 24 * H]]);
+    expect(c.reliability!.topOfflineDevices.map((d) => [d.name, d.offlineSeconds])).toEqual([
+      ['Gate B', 360 * H],
+      ['Cam A', 24 * H],
+    ]);
     const daily = c.portalPulse!.daily;
     expect(daily).toHaveLength(18);
     expect(daily[0]).toEqual({ date: '2026-11-01', onlineShare: 50 });
@@ -140,7 +154,7 @@ describe('report figures (hand-computed)', () => {
     expect(c.portalPulse).toBeDefined();
   });
 
-  it("a tenant in New York: the week starts at its local Monday midnight, days are its local days", async () => {
+  it('a tenant in New York: the week starts at its local Monday midnight, days are its local days', async () => {
     t.clock.set('2026-11-16T03:00:00.000Z');
     const c = await preview(nyAdmin, nyPortalId, 0);
     expect(c.period).toMatchObject({ from: '2026-11-09T05:00:00.000Z', to: '2026-11-16T03:00:00.000Z', timezone: 'America/New_York' });

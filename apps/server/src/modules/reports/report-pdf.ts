@@ -16,9 +16,10 @@ const DEJAVU = '/usr/share/fonts/truetype/dejavu';
  * accents print right; otherwise the built-in Helvetica, whose WinAnsi encoding cannot show other
  * characters, so those are replaced by '?' rather than printed as garbage.
  */
-const FONT = existsSync(`${DEJAVU}/DejaVuSans.ttf`) && existsSync(`${DEJAVU}/DejaVuSans-Bold.ttf`)
-  ? { regular: `${DEJAVU}/DejaVuSans.ttf`, bold: `${DEJAVU}/DejaVuSans-Bold.ttf`, unicode: true }
-  : { regular: 'Helvetica', bold: 'Helvetica-Bold', unicode: false };
+const FONT =
+  existsSync(`${DEJAVU}/DejaVuSans.ttf`) && existsSync(`${DEJAVU}/DejaVuSans-Bold.ttf`)
+    ? { regular: `${DEJAVU}/DejaVuSans.ttf`, bold: `${DEJAVU}/DejaVuSans-Bold.ttf`, unicode: true }
+    : { regular: 'Helvetica', bold: 'Helvetica-Bold', unicode: false };
 
 const WIN_ANSI_EXTRA = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
 /** Text from users (portal, tenant and device names) as the chosen font can print it. */
@@ -27,7 +28,16 @@ export function printable(text: string, unicode = FONT.unicode): string {
   return [...text].map((c) => (/[\x20-\x7e\xa0-\xff]/.test(c) || WIN_ANSI_EXTRA.includes(c) ? c : '?')).join('');
 }
 
-const COLORS = { brand: '#1d4ed8', ink: '#111827', muted: '#6b7280', line: '#e5e7eb', good: '#16a34a', bad: '#dc2626', bar: '#3b82f6', soft: '#f3f4f6' };
+const COLORS = {
+  brand: '#1d4ed8',
+  ink: '#111827',
+  muted: '#6b7280',
+  line: '#e5e7eb',
+  good: '#16a34a',
+  bad: '#dc2626',
+  bar: '#3b82f6',
+  soft: '#f3f4f6',
+};
 const MARGIN = 50;
 
 type Doc = PDFKit.PDFDocument;
@@ -41,8 +51,15 @@ function ensureSpace(doc: Doc, height: number): void {
 function header(doc: Doc, content: ReportContent, tenantName: string): void {
   doc.rect(0, 0, doc.page.width, 70).fill(COLORS.brand);
   doc.fillColor('#ffffff').font(FONT.bold).fontSize(24).text(PRODUCT_NAME, MARGIN, 22);
-  doc.font(FONT.regular).fontSize(11).text('Service report', MARGIN, 32, { width: contentWidth(doc), align: 'right' });
-  doc.fillColor(COLORS.ink).font(FONT.bold).fontSize(20).text(printable(content.portal.name), MARGIN, 95, { width: contentWidth(doc) });
+  doc
+    .font(FONT.regular)
+    .fontSize(11)
+    .text('Service report', MARGIN, 32, { width: contentWidth(doc), align: 'right' });
+  doc
+    .fillColor(COLORS.ink)
+    .font(FONT.bold)
+    .fontSize(20)
+    .text(printable(content.portal.name), MARGIN, 95, { width: contentWidth(doc) });
   const tz = content.period.timezone;
   const from = formatLocalDate(new Date(content.period.from), tz);
   const to = formatLocalDate(new Date(content.period.to), tz);
@@ -58,7 +75,12 @@ function sectionTitle(doc: Doc, title: string, needed: number): void {
   doc.moveDown(0.5);
   doc.fillColor(COLORS.ink).font(FONT.bold).fontSize(14).text(title, MARGIN);
   const y = doc.y + 2;
-  doc.moveTo(MARGIN, y).lineTo(MARGIN + contentWidth(doc), y).lineWidth(1).strokeColor(COLORS.line).stroke();
+  doc
+    .moveTo(MARGIN, y)
+    .lineTo(MARGIN + contentWidth(doc), y)
+    .lineWidth(1)
+    .strokeColor(COLORS.line)
+    .stroke();
   doc.y = y + 8;
 }
 
@@ -72,8 +94,16 @@ function figures(doc: Doc, items: { label: string; value: string; color?: string
   items.forEach((item, i) => {
     const x = MARGIN + i * (w + gap);
     doc.roundedRect(x, y, w, 58, 6).fill(COLORS.soft);
-    doc.fillColor(item.color ?? COLORS.ink).font(FONT.bold).fontSize(18).text(item.value, x, y + 10, { width: w, align: 'center' });
-    doc.fillColor(COLORS.muted).font(FONT.regular).fontSize(9).text(item.label, x, y + 36, { width: w, align: 'center' });
+    doc
+      .fillColor(item.color ?? COLORS.ink)
+      .font(FONT.bold)
+      .fontSize(18)
+      .text(item.value, x, y + 10, { width: w, align: 'center' });
+    doc
+      .fillColor(COLORS.muted)
+      .font(FONT.regular)
+      .fontSize(9)
+      .text(item.label, x, y + 36, { width: w, align: 'center' });
   });
   doc.y = y + 70;
   doc.x = MARGIN;
@@ -93,11 +123,19 @@ function table(doc: Doc, headers: string[], rows: string[][], widths: number[], 
     let x = MARGIN;
     cells.forEach((cell, i) => {
       const w = total * widths[i]!;
-      doc.fillColor(COLORS.ink).font(bold ? FONT.bold : FONT.regular).fontSize(10);
+      doc
+        .fillColor(COLORS.ink)
+        .font(bold ? FONT.bold : FONT.regular)
+        .fontSize(10);
       doc.text(cell, x + 6, y + 5, { width: w - 12, align: align[i] ?? 'left', lineBreak: false, ellipsis: true });
       x += w;
     });
-    doc.moveTo(MARGIN, y + rowHeight).lineTo(MARGIN + total, y + rowHeight).lineWidth(0.5).strokeColor(COLORS.line).stroke();
+    doc
+      .moveTo(MARGIN, y + rowHeight)
+      .lineTo(MARGIN + total, y + rowHeight)
+      .lineWidth(0.5)
+      .strokeColor(COLORS.line)
+      .stroke();
     doc.y = y + rowHeight;
   };
   drawRow(headers, true, COLORS.soft);
@@ -117,7 +155,12 @@ function dailyChart(doc: Doc, daily: { date: string; onlineShare: number }[]): v
   doc.font(FONT.regular).fontSize(8).fillColor(COLORS.muted);
   for (const pct of [0, 25, 50, 75, 100]) {
     const y = top + height - (height * pct) / 100;
-    doc.moveTo(left, y).lineTo(left + width, y).lineWidth(0.5).strokeColor(COLORS.line).stroke();
+    doc
+      .moveTo(left, y)
+      .lineTo(left + width, y)
+      .lineWidth(0.5)
+      .strokeColor(COLORS.line)
+      .stroke();
     doc.fillColor(COLORS.muted).text(`${pct}%`, MARGIN, y - 4, { width: 26, align: 'right', lineBreak: false });
   }
   const slot = daily.length > 0 ? width / daily.length : width;
@@ -130,7 +173,10 @@ function dailyChart(doc: Doc, daily: { date: string; onlineShare: number }[]): v
       doc.rect(x, top + height - h, barWidth, h).fill(d.onlineShare >= 50 ? COLORS.bar : COLORS.bad);
     }
     if (i % labelEvery === 0) {
-      doc.fillColor(COLORS.muted).fontSize(7).text(d.date.slice(5), left + i * slot - 10, top + height + 4, { width: Math.max(slot, 20) + 20, align: 'left', lineBreak: false });
+      doc
+        .fillColor(COLORS.muted)
+        .fontSize(7)
+        .text(d.date.slice(5), left + i * slot - 10, top + height + 4, { width: Math.max(slot, 20) + 20, align: 'left', lineBreak: false });
     }
   });
   doc.y = top + height + 20;
@@ -145,8 +191,17 @@ function scoreBar(doc: Doc, score: number, goal: number, meetsGoal: boolean): vo
   doc.roundedRect(MARGIN, y, width, 16, 8).fill(COLORS.soft);
   if (score > 0) doc.roundedRect(MARGIN, y, (width * Math.min(score, 100)) / 100, 16, 8).fill(meetsGoal ? COLORS.good : COLORS.bad);
   const gx = MARGIN + (width * Math.min(goal, 100)) / 100;
-  doc.moveTo(gx, y - 4).lineTo(gx, y + 20).lineWidth(2).strokeColor(COLORS.ink).stroke();
-  doc.fillColor(COLORS.muted).font(FONT.regular).fontSize(9).text(`goal ${goal}%`, gx - 40, y + 22, { width: 80, align: 'center', lineBreak: false });
+  doc
+    .moveTo(gx, y - 4)
+    .lineTo(gx, y + 20)
+    .lineWidth(2)
+    .strokeColor(COLORS.ink)
+    .stroke();
+  doc
+    .fillColor(COLORS.muted)
+    .font(FONT.regular)
+    .fontSize(9)
+    .text(`goal ${goal}%`, gx - 40, y + 22, { width: 80, align: 'center', lineBreak: false });
   doc.y = y + 40;
   doc.x = MARGIN;
 }
@@ -166,16 +221,38 @@ function body(doc: Doc, content: ReportContent): void {
   if (content.openCases) headline.push({ label: 'Open cases', value: String(content.openCases.openAtEnd) });
   if (content.portalPulse) {
     headline.push({ label: 'Devices online', value: String(content.portalPulse.onlineCount), color: COLORS.good });
-    headline.push({ label: 'Devices offline', value: String(content.portalPulse.offlineCount), color: content.portalPulse.offlineCount > 0 ? COLORS.bad : COLORS.ink });
+    headline.push({
+      label: 'Devices offline',
+      value: String(content.portalPulse.offlineCount),
+      color: content.portalPulse.offlineCount > 0 ? COLORS.bad : COLORS.ink,
+    });
   }
-  if (content.reliability) headline.push({ label: 'Reliability score', value: pct(content.reliability.score), color: content.reliability.meetsGoal ? COLORS.good : COLORS.bad });
+  if (content.reliability)
+    headline.push({
+      label: 'Reliability score',
+      value: pct(content.reliability.score),
+      color: content.reliability.meetsGoal ? COLORS.good : COLORS.bad,
+    });
   figures(doc, headline);
 
   if (content.openCases) {
     const c = content.openCases;
     sectionTitle(doc, 'Cases by status', 130);
-    table(doc, ['Status', 'Cases'], c.byStatus.map((s) => [s.status, String(s.count)]), [0.7, 0.3], ['left', 'right']);
-    doc.fillColor(COLORS.muted).font(FONT.regular).fontSize(10).text(`Opened in this period: ${c.openedInPeriod}    Completed in this period: ${c.completedInPeriod}    Open now: ${c.openAtEnd}`, MARGIN);
+    table(
+      doc,
+      ['Status', 'Cases'],
+      c.byStatus.map((s) => [s.status, String(s.count)]),
+      [0.7, 0.3],
+      ['left', 'right'],
+    );
+    doc
+      .fillColor(COLORS.muted)
+      .font(FONT.regular)
+      .fontSize(10)
+      .text(
+        `Opened in this period: ${c.openedInPeriod}    Completed in this period: ${c.completedInPeriod}    Open now: ${c.openAtEnd}`,
+        MARGIN,
+      );
   }
   if (content.portalPulse) {
     sectionTitle(doc, 'Portal pulse: daily online share', 170);
@@ -184,8 +261,14 @@ function body(doc: Doc, content: ReportContent): void {
   if (content.reliability) {
     const r = content.reliability;
     sectionTitle(doc, 'Reliability', 80);
-    doc.fillColor(COLORS.ink).font(FONT.regular).fontSize(11)
-      .text(`Score ${pct(r.score)} against a goal of ${r.goal}%: ${r.score < 0 ? 'no devices observed in this period.' : r.meetsGoal ? 'goal met.' : 'below goal.'}`, MARGIN);
+    doc
+      .fillColor(COLORS.ink)
+      .font(FONT.regular)
+      .fontSize(11)
+      .text(
+        `Score ${pct(r.score)} against a goal of ${r.goal}%: ${r.score < 0 ? 'no devices observed in this period.' : r.meetsGoal ? 'goal met.' : 'below goal.'}`,
+        MARGIN,
+      );
     scoreBar(doc, r.score, r.goal, r.meetsGoal);
     sectionTitle(doc, 'Devices with the most offline time', 4 * 18);
     table(
@@ -205,8 +288,15 @@ function footers(doc: Doc): void {
     // Writing below the bottom margin would otherwise start a new page.
     doc.page.margins.bottom = 0;
     const y = doc.page.height - MARGIN + 10;
-    doc.fillColor(COLORS.muted).font(FONT.regular).fontSize(8)
-      .text(`${PRODUCT_NAME} · page ${i + 1} of ${range.count}`, MARGIN, y, { width: contentWidth(doc), align: 'center', lineBreak: false });
+    doc
+      .fillColor(COLORS.muted)
+      .font(FONT.regular)
+      .fontSize(8)
+      .text(`${PRODUCT_NAME} · page ${i + 1} of ${range.count}`, MARGIN, y, {
+        width: contentWidth(doc),
+        align: 'center',
+        lineBreak: false,
+      });
   }
 }
 

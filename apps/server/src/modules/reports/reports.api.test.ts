@@ -33,12 +33,27 @@ describe('saving and reading reports', () => {
 
   it('Admin, Project Manager and Salesman create a report (201); superAdmin may not (403)', async () => {
     for (const user of [cast.admin, cast.pm, cast.salesman]) {
-      const res = await t.call(E.create, { token: user.token, params: { id: portal.id }, body: { customerId: portal.id, period: 1, config: [2, 0, 1] } });
+      const res = await t.call(E.create, {
+        token: user.token,
+        params: { id: portal.id },
+        body: { customerId: portal.id, period: 1, config: [2, 0, 1] },
+      });
       expect(res.status).toBe(201);
-      expect(res.body.data).toMatchObject({ customerId: portal.id, customerName: 'Harbor Mall', period: 1, config: [0, 1, 2], tenantName: cast.tenant.name, createdAt: NOW });
+      expect(res.body.data).toMatchObject({
+        customerId: portal.id,
+        customerName: 'Harbor Mall',
+        period: 1,
+        config: [0, 1, 2],
+        tenantName: cast.tenant.name,
+        createdAt: NOW,
+      });
       reportId = res.body.data.id;
     }
-    const denied = await t.call(E.create, { token: cast.superAdmin.token, params: { id: portal.id }, body: { customerId: portal.id, period: 1, config: [0] } });
+    const denied = await t.call(E.create, {
+      token: cast.superAdmin.token,
+      params: { id: portal.id },
+      body: { customerId: portal.id, period: 1, config: [0] },
+    });
     expect(denied.status).toBe(403);
     expect(denied.body.error!.msg).toBe('To proceed, Log out and Sign in as a standard tenant user.');
   });
@@ -62,7 +77,11 @@ describe('saving and reading reports', () => {
   });
 
   it("another tenant's portal or report answers 404 like a missing one", async () => {
-    const create = await t.call(E.create, { token: cast.otherAdmin.token, params: { id: portal.id }, body: { customerId: portal.id, period: 0, config: [0] } });
+    const create = await t.call(E.create, {
+      token: cast.otherAdmin.token,
+      params: { id: portal.id },
+      body: { customerId: portal.id, period: 0, config: [0] },
+    });
     expect(create.status).toBe(404);
     for (const id of [reportId, 999999]) {
       expect((await t.call(E.get, { token: cast.otherAdmin.token, params: { id } })).status).toBe(404);
@@ -72,7 +91,9 @@ describe('saving and reading reports', () => {
     }
     const preview = await t.call(E.preview, { token: cast.otherAdmin.token, body: { customerId: portal.id, period: 0, config: [0] } });
     expect(preview.status).toBe(404);
-    expect((await get(`/v0/api/reports/preview/export.csv?customerId=${portal.id}&period=0&config=[0]`, cast.otherAdmin.token)).statusCode).toBe(404);
+    expect(
+      (await get(`/v0/api/reports/preview/export.csv?customerId=${portal.id}&period=0&config=[0]`, cast.otherAdmin.token)).statusCode,
+    ).toBe(404);
   });
 
   it('reads a report with its computed content (every role; superAdmin reads all tenants)', async () => {
@@ -97,7 +118,11 @@ describe('saving and reading reports', () => {
   });
 
   it('lists with the envelope, filter, sort and tenant scoping', async () => {
-    const foreign = await t.call(E.create, { token: cast.otherAdmin.token, params: { id: otherPortal.id }, body: { customerId: otherPortal.id, period: 0, config: [0] } });
+    const foreign = await t.call(E.create, {
+      token: cast.otherAdmin.token,
+      params: { id: otherPortal.id },
+      body: { customerId: otherPortal.id, period: 0, config: [0] },
+    });
     expect(foreign.status).toBe(201);
     const mine = await t.call(E.list, { token: cast.pm.token, query: { range: [0, 2], sort: ['createdAt', 'DESC'] } });
     expect(mine.status).toBe(200);
@@ -132,7 +157,10 @@ describe('preview (reports/-1)', () => {
 
 describe('downloads', () => {
   it('CSV: attachment, RFC 4180, the injected device name neutralized', async () => {
-    const res = await get(`/v0/api/reports/preview/export.csv?customerId=${portal.id}&period=0&config=${encodeURIComponent('[0,1,2]')}`, cast.salesman.token);
+    const res = await get(
+      `/v0/api/reports/preview/export.csv?customerId=${portal.id}&period=0&config=${encodeURIComponent('[0,1,2]')}`,
+      cast.salesman.token,
+    );
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="vigil-report-harbor-mall-this-week-2026-11-18.csv"');
@@ -146,7 +174,11 @@ describe('downloads', () => {
   });
 
   it('saved report CSV and PDF', async () => {
-    const created = await t.call(E.create, { token: cast.admin.token, params: { id: portal.id }, body: { customerId: portal.id, period: 2, config: [0, 1, 2] } });
+    const created = await t.call(E.create, {
+      token: cast.admin.token,
+      params: { id: portal.id },
+      body: { customerId: portal.id, period: 2, config: [0, 1, 2] },
+    });
     const id = created.body.data.id;
     const csv = await get(`/v0/api/reports/${id}/export.csv`, cast.pm.token);
     expect(csv.statusCode).toBe(200);
@@ -169,8 +201,12 @@ describe('downloads', () => {
   });
 
   it('preview download query is validated; downloads need a token', async () => {
-    expect((await get(`/v0/api/reports/preview/export.csv?customerId=${portal.id}&period=0&config=oops`, cast.admin.token)).statusCode).toBe(400);
-    expect((await get(`/v0/api/reports/preview/export.csv?customerId=${portal.id}&period=7&config=[0]`, cast.admin.token)).statusCode).toBe(400);
+    expect(
+      (await get(`/v0/api/reports/preview/export.csv?customerId=${portal.id}&period=0&config=oops`, cast.admin.token)).statusCode,
+    ).toBe(400);
+    expect((await get(`/v0/api/reports/preview/export.csv?customerId=${portal.id}&period=7&config=[0]`, cast.admin.token)).statusCode).toBe(
+      400,
+    );
     expect((await t.app.inject({ method: 'GET', url: `/v0/api/reports/1/export.pdf` })).statusCode).toBe(401);
   });
 });

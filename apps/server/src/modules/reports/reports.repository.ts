@@ -55,7 +55,11 @@ function reportConditions(tenantId: TenantFilter, filter: ReportListQuery['filte
   return and(...conds);
 }
 
-export async function listReports(tx: Executor, tenantId: TenantFilter, query: ReportListQuery): Promise<{ list: ReportRow[]; count: number }> {
+export async function listReports(
+  tx: Executor,
+  tenantId: TenantFilter,
+  query: ReportListQuery,
+): Promise<{ list: ReportRow[]; count: number }> {
   const where = reportConditions(tenantId, query.filter);
   const sortColumn = SORTS[query.sort?.field ?? 'createdAt'];
   const order = query.sort?.dir === 'ASC' ? asc(sortColumn) : desc(sortColumn);
@@ -101,12 +105,24 @@ export async function findLivePortal(tx: Executor, tenantId: TenantFilter, porta
   return row;
 }
 
-export async function insertReport(tx: Executor, values: { tenantId: number; portalId: number; period: number; config: number[]; createdBy: number; createdAt: Date }): Promise<number> {
-  const [row] = await tx.insert(reports).values({ ...values, updatedAt: values.createdAt }).returning({ id: reports.id });
+export async function insertReport(
+  tx: Executor,
+  values: { tenantId: number; portalId: number; period: number; config: number[]; createdBy: number; createdAt: Date },
+): Promise<number> {
+  const [row] = await tx
+    .insert(reports)
+    .values({ ...values, updatedAt: values.createdAt })
+    .returning({ id: reports.id });
   return row!.id;
 }
 
-export async function updateReport(tx: Executor, tenantId: number, id: number, changes: { period?: number; config?: number[] }, now: Date): Promise<void> {
+export async function updateReport(
+  tx: Executor,
+  tenantId: number,
+  id: number,
+  changes: { period?: number; config?: number[] },
+  now: Date,
+): Promise<void> {
   await tx
     .update(reports)
     .set({ ...changes, updatedAt: now })
@@ -120,7 +136,10 @@ export interface TenantReportSettings {
 }
 
 export async function tenantReportSettings(tx: Executor, tenantId: number): Promise<TenantReportSettings> {
-  const [row] = await tx.select({ name: tenants.name, timezone: tenants.timezone, goalScore: tenants.goalScore }).from(tenants).where(eq(tenants.id, tenantId));
+  const [row] = await tx
+    .select({ name: tenants.name, timezone: tenants.timezone, goalScore: tenants.goalScore })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId));
   return row ?? { name: '', timezone: 'UTC', goalScore: 95 };
 }
 

@@ -34,12 +34,16 @@ export const reportsModule: AppModule = (app, deps) => {
 
   route(app, deps, E.create, {
     permission: 'reports:write',
-    handler: async ({ params, body, principal, tx }) => ({ data: await tx((t) => service.createReport(t, principal, params.id, body, now())) }),
+    handler: async ({ params, body, principal, tx }) => ({
+      data: await tx((t) => service.createReport(t, principal, params.id, body, now())),
+    }),
   });
 
   route(app, deps, E.update, {
     permission: 'reports:write',
-    handler: async ({ params, body, principal, tx }) => ({ data: await tx((t) => service.updateReport(t, principal, params.id, body, now())) }),
+    handler: async ({ params, body, principal, tx }) => ({
+      data: await tx((t) => service.updateReport(t, principal, params.id, body, now())),
+    }),
   });
 
   route(app, deps, E.preview, {
@@ -47,7 +51,10 @@ export const reportsModule: AppModule = (app, deps) => {
     handler: async ({ body, principal, tx }) => ({ data: (await tx((t) => service.previewReport(t, principal, body, now()))).content }),
   });
 
-  for (const [endpoint, kind] of [[E.exportCsv, 'csv'], [E.exportPdf, 'pdf']] as const) {
+  for (const [endpoint, kind] of [
+    [E.exportCsv, 'csv'],
+    [E.exportPdf, 'pdf'],
+  ] as const) {
     route(app, deps, endpoint, {
       permission: 'read',
       // The file is written to the reply here, per caller.
@@ -59,7 +66,10 @@ export const reportsModule: AppModule = (app, deps) => {
     });
   }
 
-  for (const [endpoint, kind] of [[E.previewCsv, 'csv'], [E.previewPdf, 'pdf']] as const) {
+  for (const [endpoint, kind] of [
+    [E.previewCsv, 'csv'],
+    [E.previewPdf, 'pdf'],
+  ] as const) {
     route(app, deps, endpoint, {
       permission: 'read',
       shareIdenticalReads: false,

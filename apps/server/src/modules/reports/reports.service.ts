@@ -51,7 +51,12 @@ async function livePortalOr404(tx: Executor, p: Principal, portalId: number): Pr
 }
 
 /** The unsaved preview (the web app's reports/-1). */
-export async function previewReport(tx: Executor, p: Principal, config: ReportConfig, now: Date): Promise<{ content: ReportContent; tenantName: string }> {
+export async function previewReport(
+  tx: Executor,
+  p: Principal,
+  config: ReportConfig,
+  now: Date,
+): Promise<{ content: ReportContent; tenantName: string }> {
   const portal = await livePortalOr404(tx, p, config.customerId);
   const content = await computeReportContent(tx, { portal, period: config.period, config: config.config, now });
   const { name } = await repo.tenantReportSettings(tx, portal.tenantId);
@@ -61,11 +66,24 @@ export async function previewReport(tx: Executor, p: Principal, config: ReportCo
 export async function createReport(tx: Executor, p: Principal, pathCustomerId: number, config: ReportConfig, now: Date): Promise<Report> {
   if (config.customerId !== pathCustomerId) throw badRequest('customerId must be the customer of the path');
   const portal = await livePortalOr404(tx, p, pathCustomerId);
-  const id = await repo.insertReport(tx, { tenantId: portal.tenantId, portalId: portal.id, period: config.period, config: config.config, createdBy: p.userId, createdAt: now });
+  const id = await repo.insertReport(tx, {
+    tenantId: portal.tenantId,
+    portalId: portal.id,
+    period: config.period,
+    config: config.config,
+    createdBy: p.userId,
+    createdAt: now,
+  });
   return toReport((await repo.findReport(tx, portal.tenantId, id))!);
 }
 
-export async function updateReport(tx: Executor, p: Principal, id: number, changes: { period?: number; config?: number[] }, now: Date): Promise<Report> {
+export async function updateReport(
+  tx: Executor,
+  p: Principal,
+  id: number,
+  changes: { period?: number; config?: number[] },
+  now: Date,
+): Promise<Report> {
   const row = await reportOr404(tx, p, id);
   if (changes.period !== undefined || changes.config !== undefined) await repo.updateReport(tx, row.tenantId, id, changes, now);
   return toReport((await repo.findReport(tx, row.tenantId, id))!);
@@ -73,7 +91,13 @@ export async function updateReport(tx: Executor, p: Principal, id: number, chang
 
 /** `vigil-report-<customer>-<period>-<date>.<ext>`, ASCII only so it fits a quoted header. */
 export function exportFileName(content: ReportContent, ext: 'csv' | 'pdf'): string {
-  const slug = content.portal.name.normalize('NFKD').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').toLowerCase().slice(0, 60) || 'customer';
+  const slug =
+    content.portal.name
+      .normalize('NFKD')
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .toLowerCase()
+      .slice(0, 60) || 'customer';
   const period = content.period.label.toLowerCase().replace(/\s+/g, '-');
   return `vigil-report-${slug}-${period}-${formatLocalDate(new Date(content.generatedAt), content.period.timezone)}.${ext}`;
 }

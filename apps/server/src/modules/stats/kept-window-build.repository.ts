@@ -30,7 +30,12 @@ const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS
  * between the two transactions is such a period too). Keeps the previous generation of rows for
  * readers that read the state just before this transaction committed.
  */
-export async function keepWindow(tx: Executor, tenantId: number, now: Date, periodIdMark: number): Promise<{ windowTo: Date; portals: number }> {
+export async function keepWindow(
+  tx: Executor,
+  tenantId: number,
+  now: Date,
+  periodIdMark: number,
+): Promise<{ windowTo: Date; portals: number }> {
   const to = new Date(now.getTime() - KEPT_BASE_LAG_MS);
   const from = new Date(to.getTime() - KEPT_WINDOW_MS);
   const until = floorDay(now);
@@ -56,7 +61,9 @@ export async function keepWindow(tx: Executor, tenantId: number, now: Date, peri
   );
   // Keep this generation and the one before it; older ones have no reader left.
   const keep = [to.toISOString(), ...(previous ? [new Date(previous.window_to).toISOString()] : [])];
-  await tx.execute(sql`delete from kept_windows where tenant_id = ${tenantId} and window_to <> all(${`{${keep.join(',')}}`}::timestamptz[])`);
+  await tx.execute(
+    sql`delete from kept_windows where tenant_id = ${tenantId} and window_to <> all(${`{${keep.join(',')}}`}::timestamptz[])`,
+  );
   await tx.execute(sql`
     insert into kept_window_state (tenant_id, window_from, window_to, period_id_mark, updated_at)
     values (${tenantId}, ${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz, ${periodIdMark}, ${now.toISOString()}::timestamptz)

@@ -41,7 +41,13 @@ async function runJob(now: Date) {
 
 /** Every page of the Portals list sorted by reliability, as the API answers it (a token fresh at the fake clock). */
 async function listByReliability(user: TestUser, dir: 'ASC' | 'DESC'): Promise<Portal[]> {
-  const token = await t.deps.accessTokens.sign({ userId: user.id, userName: user.name, tenantId: user.tenantId, tenantName: user.tenantName, roles: user.roles });
+  const token = await t.deps.accessTokens.sign({
+    userId: user.id,
+    userName: user.name,
+    tenantId: user.tenantId,
+    tenantName: user.tenantName,
+    roles: user.roles,
+  });
   const rows: Portal[] = [];
   for (let offset = 0; ; offset += 4) {
     const res = await t.call(portalEndpoints.list, { token, query: { sort: ['reliabilityScore', dir], range: [offset, 4] } });
@@ -81,7 +87,9 @@ async function expectSameAsLive(label: string) {
     const win = { tenantId, ...windowNow() };
     expect(await reliabilityByPortal(t.database.db, win), label).toEqual(await reliabilityByPortalLive(t.database.db, win));
     for (const portalIds of [subset, long]) {
-      expect(await reliabilityByPortal(t.database.db, { ...win, portalIds }), label).toEqual(await reliabilityByPortalLive(t.database.db, { ...win, portalIds }));
+      expect(await reliabilityByPortal(t.database.db, { ...win, portalIds }), label).toEqual(
+        await reliabilityByPortalLive(t.database.db, { ...win, portalIds }),
+      );
     }
   }
 }
@@ -135,7 +143,8 @@ beforeAll(async () => {
   }
   const echo = mine[4]!;
   const twin = mine[5]!;
-  await t.database.exec(`insert into devices (tenant_id, portal_id, external_id, name, device_type, status, last_report_at, status_since, first_seen_at, removed_at)
+  await t.database
+    .exec(`insert into devices (tenant_id, portal_id, external_id, name, device_type, status, last_report_at, status_since, first_seen_at, removed_at)
                          select tenant_id, ${twin.id}, external_id || '-twin', name, device_type, status, last_report_at, status_since, first_seen_at, removed_at
                            from devices where portal_id = ${echo.id}`);
   await t.database.exec(`insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at, ended_at)
@@ -176,7 +185,10 @@ describe('kept reliability windows', () => {
 
   it('after a run: every portal from the kept window, the same scores and order as live as the window slides', async () => {
     await runJob(NOW);
-    const [state] = await queryRows<{ window_to: Date | string }>(t.database.db, sql`select window_to from kept_window_state where tenant_id = ${cast.tenant.id}`);
+    const [state] = await queryRows<{ window_to: Date | string }>(
+      t.database.db,
+      sql`select window_to from kept_window_state where tenant_id = ${cast.tenant.id}`,
+    );
     expect(new Date(state!.window_to)).toEqual(at(-KEPT_BASE_LAG_MS));
     // From the run's own instant to just under an hour past its base: the head and tail portals change within it.
     const seen = new Set<number>();
@@ -185,7 +197,9 @@ describe('kept reliability windows', () => {
       expect(await keptUnsettled(cast.tenant.id)).toEqual([]);
       expect(await keptUnsettled(undefined)).toEqual([]);
       await expectSameAsLive(`+${offset / MIN} min`);
-      const tailScore = (await reliabilityByPortal(t.database.db, { tenantId: cast.tenant.id, ...windowNow(), portalIds: [mine[8]!.id] })).get(mine[8]!.id)!;
+      const tailScore = (
+        await reliabilityByPortal(t.database.db, { tenantId: cast.tenant.id, ...windowNow(), portalIds: [mine[8]!.id] })
+      ).get(mine[8]!.id)!;
       seen.add(tailScore);
     }
     // The tail portal went from a score through 0 to nothing observed: the window's start moved past its periods.
@@ -204,14 +218,23 @@ describe('kept reliability windows', () => {
     await flip(young.portal, young.deviceId, 0, at(2 * MIN));
     const removed = await openDeviceOf(mine[1]!, at(-DAY));
     await t.database.db.execute(sql`update devices set removed_at = ${at(3 * MIN).toISOString()}::timestamptz where id = ${removed}`);
-    await t.database.db.execute(sql`update device_status_periods set ended_at = ${at(3 * MIN).toISOString()}::timestamptz where device_id = ${removed} and ended_at is null`);
+    await t.database.db.execute(
+      sql`update device_status_periods set ended_at = ${at(3 * MIN).toISOString()}::timestamptz where device_id = ${removed} and ended_at is null`,
+    );
     expect(await keptUnsettled(cast.tenant.id)).toEqual([]);
     await expectSameAsLive('flip and removal since the base');
 
     // Before the base: a flip dated 15 minutes back (today: the rollup has it), one 6 days back and a device first seen 20 days ago (live).
     await flip(mine[0]!, await openDeviceOf(mine[0]!, at(-15 * MIN)), 0, at(-15 * MIN));
     await flip(mine[2]!, await openDeviceOf(mine[2]!, at(-6 * DAY)), 0, at(-6 * DAY));
-    await insertDevice(mine[3]!, [{ status: 0, s: at(-20 * DAY).getTime(), e: at(-19 * DAY).getTime() }, { status: 1, s: at(-19 * DAY).getTime(), e: null }], null);
+    await insertDevice(
+      mine[3]!,
+      [
+        { status: 0, s: at(-20 * DAY).getTime(), e: at(-19 * DAY).getTime() },
+        { status: 1, s: at(-19 * DAY).getTime(), e: null },
+      ],
+      null,
+    );
     const backdated = [mine[0]!.id, mine[2]!.id, mine[3]!.id].sort((a, b) => a - b);
     expect(await keptUnsettled(cast.tenant.id)).toEqual(backdated);
     expect(await keptUnsettled(undefined)).toEqual(backdated);
@@ -234,7 +257,10 @@ describe('kept reliability windows', () => {
     );
     expect(generations.map((g) => new Date(g.window_to))).toEqual([at(-KEPT_BASE_LAG_MS), at(5 * MIN - KEPT_BASE_LAG_MS)]);
     await runJob(at(10 * MIN));
-    const after = await queryRows<{ window_to: Date | string }>(t.database.db, sql`select distinct window_to from kept_windows where tenant_id = ${cast.tenant.id} order by window_to`);
+    const after = await queryRows<{ window_to: Date | string }>(
+      t.database.db,
+      sql`select distinct window_to from kept_windows where tenant_id = ${cast.tenant.id} order by window_to`,
+    );
     expect(after.map((g) => new Date(g.window_to))).toEqual([at(5 * MIN - KEPT_BASE_LAG_MS), at(10 * MIN - KEPT_BASE_LAG_MS)]);
     await expectSameAsLive('two ticks later');
   }, 120_000);
@@ -245,7 +271,8 @@ describe('kept reliability windows', () => {
     for (const tenantId of [cast.tenant.id, cast.other.id]) {
       const rolled = await inScope(t.database.db, allTenants, (tx) => rollUpTenant(tx, tenantId, now));
       // Webhooks get the session between the two transactions: a flip dated before the new base T.
-      if (tenantId === cast.tenant.id) await flip(mine[4]!, await openDeviceOf(mine[4]!, at(-MIN)), 0, new Date(now.getTime() - KEPT_BASE_LAG_MS - MIN));
+      if (tenantId === cast.tenant.id)
+        await flip(mine[4]!, await openDeviceOf(mine[4]!, at(-MIN)), 0, new Date(now.getTime() - KEPT_BASE_LAG_MS - MIN));
       await inScope(t.database.db, allTenants, (tx) => keepWindow(tx, tenantId, now, rolled.periodIdMark));
     }
     expect(await keptUnsettled(cast.tenant.id)).toEqual([mine[4]!.id]);

@@ -68,7 +68,8 @@ export async function reliabilityByPortal(
   const rolled = kept.unsettled.filter((u) => until && u.since > until.day).map((u) => u.portalId);
   const live = kept.unsettled.map((u) => u.portalId).filter((id) => !rolled.includes(id));
   const rest = new Map<number, number>();
-  for (const row of rolled.length && until ? await rolledScoresByPortal(executor, { ...opts, portalIds: rolled }, until) : []) rest.set(row.portal_id, row.score);
+  for (const row of rolled.length && until ? await rolledScoresByPortal(executor, { ...opts, portalIds: rolled }, until) : [])
+    rest.set(row.portal_id, row.score);
   for (const [id, score] of live.length ? await reliabilityByPortalLive(executor, { ...opts, portalIds: live }) : []) rest.set(id, score);
   for (const [id, score] of rest) if (score !== -1) kept.scores.set(id, score);
   return withMissing(kept.scores, opts.portalIds);
@@ -81,10 +82,7 @@ function withMissing(scores: Map<number, number>, portalIds: number[] | undefine
 }
 
 /** `reliabilityByPortal` from the uptime rollup (rolled days plus exact edges), or live before the first rollup run. */
-async function reliabilityFromRollup(
-  executor: Executor,
-  opts: ReliabilityWindow & { portalIds?: number[] },
-): Promise<Map<number, number>> {
+async function reliabilityFromRollup(executor: Executor, opts: ReliabilityWindow & { portalIds?: number[] }): Promise<Map<number, number>> {
   const until = opts.from < opts.to ? await rolledUntil(executor, opts.tenantId) : null;
   if (!until) return reliabilityByPortalLive(executor, opts);
   const result = new Map<number, number>();
@@ -191,5 +189,10 @@ export async function topOfflineDevices(
          order by offline_seconds desc, d.id
          limit ${Math.max(0, Math.trunc(opts.limit))}`,
   );
-  return rows.map((r) => ({ id: Number(r.id), name: r.name, deviceType: Number(r.device_type), offlineSeconds: Number(r.offline_seconds) }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    name: r.name,
+    deviceType: Number(r.device_type),
+    offlineSeconds: Number(r.offline_seconds),
+  }));
 }

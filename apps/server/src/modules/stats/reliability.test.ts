@@ -38,9 +38,18 @@ async function deviceWith(portal: TestPortal, periods: [0 | 1, number, number | 
       removedAt: removedAtHour === undefined ? null : at(removedAtHour),
     })
     .returning({ id: devices.id });
-  await t.database.db.insert(deviceStatusPeriods).values(
-    periods.map(([status, s, e]) => ({ tenantId: portal.tenantId, portalId: portal.id, deviceId: row!.id, status, startedAt: at(s), endedAt: e === null ? null : at(e) })),
-  );
+  await t.database.db
+    .insert(deviceStatusPeriods)
+    .values(
+      periods.map(([status, s, e]) => ({
+        tenantId: portal.tenantId,
+        portalId: portal.id,
+        deviceId: row!.id,
+        status,
+        startedAt: at(s),
+        endedAt: e === null ? null : at(e),
+      })),
+    );
   return row!.id;
 }
 
@@ -48,7 +57,11 @@ describe('reliabilityByPortal', () => {
   it('clips periods crossing both edges of the window and ends open periods at `to`', async () => {
     const portal = await createPortal(t, tenant);
     // online from 2 h before the window to hour 4, offline 4..6, online from 6 (open): 8 h online of 10.
-    await deviceWith(portal, [[1, -2, 4], [0, 4, 6], [1, 6, null]]);
+    await deviceWith(portal, [
+      [1, -2, 4],
+      [0, 4, 6],
+      [1, 6, null],
+    ]);
     const scores = await reliabilityByPortal(t.database.db, { tenantId: tenant.id, from: FROM, to: TO });
     expect(scores.get(portal.id)).toBe(80);
   });
@@ -56,7 +69,10 @@ describe('reliabilityByPortal', () => {
   it('observes a device added mid-window only from its first report', async () => {
     const portal = await createPortal(t, tenant);
     await deviceWith(portal, [[1, -5, null]]); // 10 h online
-    await deviceWith(portal, [[1, 7, 8], [0, 8, null]]); // added at 7: 1 h online, 2 h offline
+    await deviceWith(portal, [
+      [1, 7, 8],
+      [0, 8, null],
+    ]); // added at 7: 1 h online, 2 h offline
     // (10 + 1) / (10 + 3) = 84.615... -> 84.6
     const scores = await reliabilityByPortal(t.database.db, { tenantId: tenant.id, portalIds: [portal.id], from: FROM, to: TO });
     expect(scores.get(portal.id)).toBe(84.6);
@@ -65,7 +81,10 @@ describe('reliabilityByPortal', () => {
   it('rounds half up to one decimal', async () => {
     const portal = await createPortal(t, tenant);
     // 1/8 offline of an 8 h span = 87.5 exactly; 7 of 16 device-hours online over two devices = 43.75 -> 43.8
-    await deviceWith(portal, [[1, 2, 9], [0, 9, null]]); // 7 h online of 8
+    await deviceWith(portal, [
+      [1, 2, 9],
+      [0, 9, null],
+    ]); // 7 h online of 8
     await deviceWith(portal, [[0, 2, null]]); // 8 h offline
     const scores = await reliabilityByPortal(t.database.db, { tenantId: tenant.id, portalIds: [portal.id], from: FROM, to: TO });
     expect(scores.get(portal.id)).toBe(43.8);
@@ -74,7 +93,14 @@ describe('reliabilityByPortal', () => {
   it('answers -1 for a portal with nothing observed in the window', async () => {
     const empty = await createPortal(t, tenant);
     const before = await createPortal(t, tenant);
-    await deviceWith(before, [[1, -9, -3], [0, -3, -1]], -1); // history ended (removed) before the window
+    await deviceWith(
+      before,
+      [
+        [1, -9, -3],
+        [0, -3, -1],
+      ],
+      -1,
+    ); // history ended (removed) before the window
     const scores = await reliabilityByPortal(t.database.db, { tenantId: tenant.id, portalIds: [empty.id, before.id], from: FROM, to: TO });
     expect(scores.get(empty.id)).toBe(-1);
     expect(scores.get(before.id)).toBe(-1);
@@ -82,7 +108,14 @@ describe('reliabilityByPortal', () => {
 
   it('observes a removed device only until its removal', async () => {
     const portal = await createPortal(t, tenant);
-    await deviceWith(portal, [[1, 0, 2], [0, 2, null]], 4); // removed at 4: 2 h on, 2 h off (not 8 h off)
+    await deviceWith(
+      portal,
+      [
+        [1, 0, 2],
+        [0, 2, null],
+      ],
+      4,
+    ); // removed at 4: 2 h on, 2 h off (not 8 h off)
     await deviceWith(portal, [[1, 0, null]]); // 10 h on
     // (2 + 10) / (4 + 10) = 85.714 -> 85.7
     const scores = await reliabilityByPortal(t.database.db, { tenantId: tenant.id, portalIds: [portal.id], from: FROM, to: TO });
@@ -112,7 +145,10 @@ describe('reliabilityOfTenant', () => {
     expect(await reliabilityOfTenant(t.database.db, { tenantId: own.id, from: FROM, to: TO })).toBe(-1);
     const a = await createPortal(t, own);
     const b = await createPortal(t, own);
-    await deviceWith(a, [[1, 0, 5], [0, 5, null]]); // 5 on / 10
+    await deviceWith(a, [
+      [1, 0, 5],
+      [0, 5, null],
+    ]); // 5 on / 10
     await deviceWith(b, [[1, 0, null]]); // 10 on / 10
     await deviceWith(b, [[0, 6, null]]); // 0 on / 4
     // 15 / 24 = 62.5
@@ -130,7 +166,17 @@ describe('dailyOnlineShare', () => {
     const hour = (h: number) => new Date(from.getTime() + h * 3_600_000);
     const [row] = await t.database.db
       .insert(devices)
-      .values({ tenantId: own.id, portalId: portal.id, externalId: 'x', name: 'Cam', deviceType: 0, status: 1, lastReportAt: hour(0), statusSince: hour(0), firstSeenAt: hour(0) })
+      .values({
+        tenantId: own.id,
+        portalId: portal.id,
+        externalId: 'x',
+        name: 'Cam',
+        deviceType: 0,
+        status: 1,
+        lastReportAt: hour(0),
+        statusSince: hour(0),
+        firstSeenAt: hour(0),
+      })
       .returning({ id: devices.id });
     // Day 1: online 0..18, offline 18..30 (6 h on day 1, 6 h on day 2), online 30..open.
     await t.database.db.insert(deviceStatusPeriods).values([
@@ -155,8 +201,14 @@ describe('topOfflineDevices', () => {
   it('orders devices by offline seconds in the window', async () => {
     const own = await createTenant(t);
     const portal = await createPortal(t, own);
-    const little = await deviceWith(portal, [[1, 0, 9], [0, 9, null]]); // 1 h off
-    const much = await deviceWith(portal, [[0, -4, 3], [1, 3, null]]); // 3 h off in window
+    const little = await deviceWith(portal, [
+      [1, 0, 9],
+      [0, 9, null],
+    ]); // 1 h off
+    const much = await deviceWith(portal, [
+      [0, -4, 3],
+      [1, 3, null],
+    ]); // 3 h off in window
     await deviceWith(portal, [[1, 0, null]]); // never off
     const top = await topOfflineDevices(t.database.db, { tenantId: own.id, portalId: portal.id, from: FROM, to: TO, limit: 5 });
     expect(top.map((d) => [d.id, d.offlineSeconds])).toEqual([

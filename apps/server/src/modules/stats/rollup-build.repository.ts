@@ -67,10 +67,10 @@ export async function rollUpTenant(tx: Executor, tenantId: number, now: Date): P
     sql`select rolled_until, hours_rolled_until, period_id_mark, period_id_prev_mark, updated_at
           from uptime_rollup_state where tenant_id = ${tenantId} for update`,
   );
-  const [{ max_id: maxIdRaw }] = await queryRows<{ max_id: number | string }>(
+  const [{ max_id: maxIdRaw }] = (await queryRows<{ max_id: number | string }>(
     tx,
     sql`select coalesce(max(id), 0) as max_id from device_status_periods where tenant_id = ${tenantId}`,
-  ) as [{ max_id: number | string }];
+  )) as [{ max_id: number | string }];
   const maxId = Number(maxIdRaw);
 
   const plan = state ? await planSinceLastRun(tx, tenantId, state, until, untilHour) : await planFirstRun(tx, tenantId, until);
@@ -79,7 +79,9 @@ export async function rollUpTenant(tx: Executor, tenantId: number, now: Date): P
     const portals = `{${changed.map((f) => f.portal_id).join(',')}}`;
     const days = `{${changed.map((f) => f.day.toISOString().slice(0, 10)).join(',')}}`;
     const fromOf = sql`coalesce((select f.day from unnest(${portals}::int[], ${days}::date[]) as f(portal_id, day) where f.portal_id = r.portal_id), ${base ? sql`${dateOf(base)}::date` : sql`'infinity'::date`})`;
-    await tx.execute(sql`delete from uptime_rollups r where r.tenant_id = ${tenantId} and r.day >= ${dateOf(plan.daysFrom)}::date and r.day >= ${fromOf}`);
+    await tx.execute(
+      sql`delete from uptime_rollups r where r.tenant_id = ${tenantId} and r.day >= ${dateOf(plan.daysFrom)}::date and r.day >= ${fromOf}`,
+    );
     for (let chunk = plan.daysFrom; chunk <= until; chunk = addDays(chunk, CHUNK_DAYS)) {
       await insertDays(tx, { tenantId, until, base, portals, days, chunkFrom: chunk, chunkTo: addDays(chunk, CHUNK_DAYS) });
     }

@@ -43,7 +43,9 @@ export async function rebuildHours(tx: Executor, tenantId: number, from: Date, u
     counts = await storedCounts(tx, tenantId, from);
     if (!counts) start -= start % DAY_MS;
   }
-  await tx.execute(sql`delete from uptime_rollup_hours where tenant_id = ${tenantId} and hour >= ${new Date(start).toISOString()}::timestamptz`);
+  await tx.execute(
+    sql`delete from uptime_rollup_hours where tenant_id = ${tenantId} and hour >= ${new Date(start).toISOString()}::timestamptz`,
+  );
   // The first chunk ends at a midnight, so every later one starts from day rows.
   for (let c0 = start, next = start - (start % DAY_MS) + CHUNK_MS; c0 <= untilHour.getTime(); c0 = next, next += CHUNK_MS) {
     const c1 = Math.min(next, untilHour.getTime());
@@ -64,7 +66,15 @@ async function storedCounts(tx: Executor, tenantId: number, hour: Date): Promise
  * Hours [c0, lastHour]; periods begun in [c0, c1) and ended in (c0, c1]; `untilHour` gets counts only.
  * The counts at c0: `counts`, else the day rows of c0 (a midnight).
  */
-async function insertChunk(tx: Executor, tenantId: number, c0d: Date, c1d: Date, lastHourD: Date, untilHourD: Date, counts?: CountsAtStart): Promise<void> {
+async function insertChunk(
+  tx: Executor,
+  tenantId: number,
+  c0d: Date,
+  c1d: Date,
+  lastHourD: Date,
+  untilHourD: Date,
+  counts?: CountsAtStart,
+): Promise<void> {
   const [c0, c1, lastHour, untilHour] = [c0d, c1d, lastHourD, untilHourD].map((d) => d.toISOString());
   const T = tenantId;
   const us = (interval: SQL) => sql`(extract(epoch from ${interval}) * 1000000)`;

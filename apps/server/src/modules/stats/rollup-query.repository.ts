@@ -78,7 +78,8 @@ export function condsOf(win: RollupWindow): Conds {
     on: (alias) => {
       const a = sql.raw(alias);
       // All tenants: still a condition on tenant_id, so the (tenant_id, ...) indexes are used per tenant.
-      const tenant = win.tenantId === undefined ? sql`${a}.tenant_id = any(array(select id from tenants))` : sql`${a}.tenant_id = ${win.tenantId}`;
+      const tenant =
+        win.tenantId === undefined ? sql`${a}.tenant_id = any(array(select id from tenants))` : sql`${a}.tenant_id = ${win.tenantId}`;
       return ids === undefined ? tenant : sql`${tenant} and ${a}.portal_id = any(${ids}::int[])`;
     },
   };
@@ -201,7 +202,11 @@ function rolledHourParts(win: RollupWindow, until: Date): SQL {
 const SCORE = sql`case when sum(obs_us) > 0 then round(100 * sum(on_us) / sum(obs_us), 1)::float8 else -1 end`;
 
 /** Score per portal with observed time (callers fill -1 for the others), like the live aggregate. */
-export async function rolledScoresByPortal(executor: Executor, win: RollupWindow, until: RolledUntil): Promise<{ portal_id: number; score: number }[]> {
+export async function rolledScoresByPortal(
+  executor: Executor,
+  win: RollupWindow,
+  until: RolledUntil,
+): Promise<{ portal_id: number; score: number }[]> {
   const rows = await queryRows<{ portal_id: number; score: number | string }>(
     executor,
     sql`select portal_id, ${SCORE} as score from (${rolledDayParts(win, until.day)}) parts group by portal_id having sum(obs_us) > 0`,
@@ -211,6 +216,9 @@ export async function rolledScoresByPortal(executor: Executor, win: RollupWindow
 
 /** One score over every portal of the tenant (or of every tenant), from the hour rows. */
 export async function rolledScoreTotal(executor: Executor, win: RollupWindow, until: RolledUntil): Promise<number> {
-  const rows = await queryRows<{ score: number | string }>(executor, sql`select ${SCORE} as score from (${rolledHourParts(win, until.hour)}) parts`);
+  const rows = await queryRows<{ score: number | string }>(
+    executor,
+    sql`select ${SCORE} as score from (${rolledHourParts(win, until.hour)}) parts`,
+  );
   return rows.length ? Number(rows[0]!.score) : -1;
 }

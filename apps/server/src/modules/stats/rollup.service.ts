@@ -26,4 +26,3 @@ export async function rollUpAllTenants(database: Database, now: Date): Promise<(
   }
   return runs;
 }
-

@@ -43,8 +43,12 @@ async function expectSameAsLive(windows: number) {
     const ids = portals.filter(() => rand() < 0.5).map((p) => p.id);
     for (const tenantId of [tenantA.id, tenantB.id, undefined]) {
       const label = `${win.from.toISOString()}..${win.to.toISOString()} tenant ${tenantId}`;
-      expect(await reliabilityOfTenant(t.database.db, { tenantId, ...win }), label).toBe(await reliabilityOfTenantLive(t.database.db, { tenantId, ...win }));
-      expect(await reliabilityByPortal(t.database.db, { tenantId, ...win }), label).toEqual(await reliabilityByPortalLive(t.database.db, { tenantId, ...win }));
+      expect(await reliabilityOfTenant(t.database.db, { tenantId, ...win }), label).toBe(
+        await reliabilityOfTenantLive(t.database.db, { tenantId, ...win }),
+      );
+      expect(await reliabilityByPortal(t.database.db, { tenantId, ...win }), label).toEqual(
+        await reliabilityByPortalLive(t.database.db, { tenantId, ...win }),
+      );
       expect(await reliabilityByPortal(t.database.db, { tenantId, ...win, portalIds: ids }), label).toEqual(
         await reliabilityByPortalLive(t.database.db, { tenantId, ...win, portalIds: ids }),
       );
@@ -81,14 +85,24 @@ describe('uptime rollup', () => {
     expect(await rolledUntil(t.database.db)).toEqual(rolled);
     const [{ n }] = (await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from uptime_rollups`)) as [{ n: number }];
     expect(n).toBeGreaterThan(5 * 45);
-    const [{ hours }] = (await queryRows<{ hours: number }>(t.database.db, sql`select count(*)::int as hours from uptime_rollup_hours where tenant_id = ${tenantA.id}`)) as [{ hours: number }];
+    const [{ hours }] = (await queryRows<{ hours: number }>(
+      t.database.db,
+      sql`select count(*)::int as hours from uptime_rollup_hours where tenant_id = ${tenantA.id}`,
+    )) as [{ hours: number }];
     expect(hours).toBe(45 * 24 + 14);
     await expectSameAsLive(40);
   }, 120_000);
 
   it('picks up back-dated history: a new device first seen 20 days ago, a flip dated 6 days back', async () => {
     const portal = portals[0]!;
-    await insertDevice(portal, [{ status: 0, s: NOW.getTime() - 20 * DAY, e: NOW.getTime() - 19 * DAY }, { status: 1, s: NOW.getTime() - 19 * DAY, e: null }], null);
+    await insertDevice(
+      portal,
+      [
+        { status: 0, s: NOW.getTime() - 20 * DAY, e: NOW.getTime() - 19 * DAY },
+        { status: 1, s: NOW.getTime() - 19 * DAY, e: null },
+      ],
+      null,
+    );
     // A late flip for an open period: close it 6 days back and open the next one then.
     const [open] = await queryRows<{ id: number; device_id: number; started_at: Date | string }>(
       t.database.db,
@@ -98,8 +112,12 @@ describe('uptime rollup', () => {
     );
     expect(open).toBeDefined();
     const flipAt = new Date(NOW.getTime() - 6 * DAY);
-    await t.database.db.execute(sql`update device_status_periods set ended_at = ${flipAt.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.id}`);
-    await t.database.db.insert(deviceStatusPeriods).values({ tenantId: portal.tenantId, portalId: portal.id, deviceId: open!.device_id, status: 0, startedAt: flipAt });
+    await t.database.db.execute(
+      sql`update device_status_periods set ended_at = ${flipAt.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.id}`,
+    );
+    await t.database.db
+      .insert(deviceStatusPeriods)
+      .values({ tenantId: portal.tenantId, portalId: portal.id, deviceId: open!.device_id, status: 0, startedAt: flipAt });
     const win = { tenantId: portal.tenantId, from: new Date(NOW.getTime() - 30 * DAY), to: NOW };
     // The next run recomputes those days for that portal (ids above the mark of the run before last).
     await runJob(new Date(NOW.getTime() + 5 * 60_000));
@@ -110,9 +128,19 @@ describe('uptime rollup', () => {
 
   it('moves to the next day and stays exact as days pass with new periods', async () => {
     const portal = portals[3]!;
-    await insertDevice(portal, [{ status: 1, s: NOW.getTime() - 2 * HOUR, e: NOW.getTime() + 30 * HOUR }, { status: 0, s: NOW.getTime() + 30 * HOUR, e: null }], null);
+    await insertDevice(
+      portal,
+      [
+        { status: 1, s: NOW.getTime() - 2 * HOUR, e: NOW.getTime() + 30 * HOUR },
+        { status: 0, s: NOW.getTime() + 30 * HOUR, e: null },
+      ],
+      null,
+    );
     await runJob(new Date(NOW.getTime() + 2 * DAY));
-    expect(await rolledUntil(t.database.db, portal.tenantId)).toEqual({ day: new Date('2026-05-22T00:00:00Z'), hour: new Date('2026-05-22T13:00:00Z') });
+    expect(await rolledUntil(t.database.db, portal.tenantId)).toEqual({
+      day: new Date('2026-05-22T00:00:00Z'),
+      hour: new Date('2026-05-22T13:00:00Z'),
+    });
     const win = { tenantId: portal.tenantId, from: new Date(NOW.getTime() - 10 * DAY), to: new Date(NOW.getTime() + 2 * DAY) };
     expect(await reliabilityByPortal(t.database.db, win)).toEqual(await reliabilityByPortalLive(t.database.db, win));
     await expectSameAsLive(10);
@@ -150,9 +178,15 @@ describe('uptime rollup', () => {
            order by p.id limit 1`,
     );
     expect(open).toBeDefined();
-    await t.database.db.execute(sql`update device_status_periods set ended_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.id}`);
-    await t.database.db.insert(deviceStatusPeriods).values({ tenantId: portal.tenantId, portalId: portal.id, deviceId: open!.device_id, status: 1 - open!.status, startedAt: at });
-    await t.database.db.execute(sql`update devices set status = ${1 - open!.status}, status_since = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.device_id}`);
+    await t.database.db.execute(
+      sql`update device_status_periods set ended_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.id}`,
+    );
+    await t.database.db
+      .insert(deviceStatusPeriods)
+      .values({ tenantId: portal.tenantId, portalId: portal.id, deviceId: open!.device_id, status: 1 - open!.status, startedAt: at });
+    await t.database.db.execute(
+      sql`update devices set status = ${1 - open!.status}, status_since = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.device_id}`,
+    );
   }
 
   /** A device removed at `at` (as removeDevice does: its open period closed then), committed whenever the caller runs this. */
@@ -165,8 +199,12 @@ describe('uptime rollup', () => {
            order by p.id desc limit 1`,
     );
     expect(open).toBeDefined();
-    await t.database.db.execute(sql`update devices set removed_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.device_id}`);
-    await t.database.db.execute(sql`update device_status_periods set ended_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.id}`);
+    await t.database.db.execute(
+      sql`update devices set removed_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.device_id}`,
+    );
+    await t.database.db.execute(
+      sql`update device_status_periods set ended_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.id}`,
+    );
   }
 
   it('rewrites what changed since the last run: changes dated before it (in flight across it), at exactly a midnight or an hour', async () => {

@@ -22,7 +22,10 @@ beforeAll(async () => {
   await createDevices(t, portalA, [{ deviceType: 0 }, { deviceType: 0 }, { deviceType: 1, status: 0 }]);
   const [removed] = await createDevices(t, portalA, [{ deviceType: 3 }]);
   // Removed 12 h ago: observed (online) for its first 12 h only, never counted.
-  await t.database.db.update(devices).set({ removedAt: new Date(t.clock.now().getTime() - 12 * HOUR) }).where(eq(devices.id, removed!.id));
+  await t.database.db
+    .update(devices)
+    .set({ removedAt: new Date(t.clock.now().getTime() - 12 * HOUR) })
+    .where(eq(devices.id, removed!.id));
   await createDevices(t, portalB, [{ deviceType: 4, status: 0 }]);
   await createDevices(t, otherPortal, [{ deviceType: 2 }, { deviceType: 2, status: 0 }, { deviceType: 2, status: 0 }]);
 });
@@ -43,7 +46,10 @@ describe('GET /device-summary/sumup', () => {
   it('takes an explicit window', async () => {
     const to = t.clock.now();
     const from = new Date(to.getTime() - 6 * HOUR);
-    const res = await t.call(statsEndpoints.pulseSummary, { token: cast.admin.token, query: { from: from.toISOString(), to: to.toISOString() } });
+    const res = await t.call(statsEndpoints.pulseSummary, {
+      token: cast.admin.token,
+      query: { from: from.toISOString(), to: to.toISOString() },
+    });
     // last 6 h: 2 cameras online, 2 offline, removed device not observed -> 50
     expect(res.body.data.avgReliabilityScore).toBe(50);
   });
@@ -54,7 +60,10 @@ describe('GET /device-summary/sumup', () => {
     const bad = await t.call(statsEndpoints.pulseSummary, { token: cast.admin.token, query: { from: 'yesterday' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error!.msg).toContain('from and to must be ISO 8601 timestamps');
-    const reversed = await t.call(statsEndpoints.pulseSummary, { token: cast.admin.token, query: { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' } });
+    const reversed = await t.call(statsEndpoints.pulseSummary, {
+      token: cast.admin.token,
+      query: { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' },
+    });
     expect(reversed.status).toBe(400);
     expect(reversed.body.error!.msg).toContain('from must be before to');
   });
@@ -112,7 +121,10 @@ describe('GET /device-stats', () => {
   });
 
   it('sorts and filters', async () => {
-    const sorted = await t.call(statsEndpoints.deviceStats, { token: cast.admin.token, query: { sort: ['offlineCount', 'DESC'], range: [0, 2] } });
+    const sorted = await t.call(statsEndpoints.deviceStats, {
+      token: cast.admin.token,
+      query: { sort: ['offlineCount', 'DESC'], range: [0, 2] },
+    });
     expect(sorted.body.data.list.map((r) => [r.customerName, r.deviceType])).toEqual([
       ['Acme Logistics', 1],
       ['Bravo Storage', 4],
@@ -124,14 +136,20 @@ describe('GET /device-stats', () => {
     ]);
     const byName = await t.call(statsEndpoints.deviceStats, { token: cast.admin.token, query: { filter: { q: 'bravo' } } });
     expect(byName.body.data.count).toBe(5);
-    const byCustomer = await t.call(statsEndpoints.deviceStats, { token: cast.admin.token, query: { filter: { customerId: otherPortal.id } } });
+    const byCustomer = await t.call(statsEndpoints.deviceStats, {
+      token: cast.admin.token,
+      query: { filter: { customerId: otherPortal.id } },
+    });
     expect(byCustomer.body.data).toEqual({ list: [], count: 0 });
     const bad = await t.call(statsEndpoints.deviceStats, { token: cast.admin.token, query: { sort: ['secret', 'ASC'] } });
     expect(bad.status).toBe(400);
   });
 
   it('shows the tenant column to the superAdmin only', async () => {
-    const all = await t.call(statsEndpoints.deviceStats, { token: cast.superAdmin.token, query: { filter: { tenantName: cast.other.name } } });
+    const all = await t.call(statsEndpoints.deviceStats, {
+      token: cast.superAdmin.token,
+      query: { filter: { tenantName: cast.other.name } },
+    });
     expect(all.body.data.count).toBe(5);
     expect(all.body.data.list[0]).toMatchObject({ customerId: otherPortal.id, tenantName: cast.other.name });
     const own = await t.call(statsEndpoints.deviceStats, { token: cast.admin.token });
@@ -143,7 +161,15 @@ describe('GET /customers/:id/device-summary', () => {
   it("counts the portal's devices by type and status", async () => {
     for (const user of tenantUsers()) {
       const res = await t.call(statsEndpoints.customerDeviceSummary, { token: user.token, params: { id: portalA.id } });
-      expect(res.body.data).toEqual({ cameraCount: 2, intercomCount: 1, accessCount: 0, alarmCount: 0, environmentalCount: 0, offlineCount: 1, onlineCount: 2 });
+      expect(res.body.data).toEqual({
+        cameraCount: 2,
+        intercomCount: 1,
+        accessCount: 0,
+        alarmCount: 0,
+        environmentalCount: 0,
+        offlineCount: 1,
+        onlineCount: 2,
+      });
     }
     const sa = await t.call(statsEndpoints.customerDeviceSummary, { token: cast.superAdmin.token, params: { id: otherPortal.id } });
     expect(sa.body.data).toMatchObject({ accessCount: 3, offlineCount: 2, onlineCount: 1 });

@@ -21,7 +21,11 @@ const LIVE_COUNTS = sql`device_counts k
   join portals p on p.tenant_id = k.tenant_id and p.id = k.portal_id and p.deleted_at is null
   join tenants t on t.id = k.tenant_id and t.deleted_at is null`;
 
-const sumOf = (suffix: 'total' | 'online') => sql.join(DEVICE_COUNT_PREFIXES.map((t) => sql.raw(`k.${t}_${suffix}`)), sql` + `);
+const sumOf = (suffix: 'total' | 'online') =>
+  sql.join(
+    DEVICE_COUNT_PREFIXES.map((t) => sql.raw(`k.${t}_${suffix}`)),
+    sql` + `,
+  );
 
 /** Online and offline devices now, from the kept counts (one row per portal, not every device). */
 export async function statusCounts(executor: Executor, tenantId: number | undefined, portalId?: number): Promise<StatusCounts> {
@@ -40,7 +44,10 @@ export async function statusCounts(executor: Executor, tenantId: number | undefi
 export async function typeTotals(executor: Executor, tenantId: number | undefined, portalId?: number): Promise<number[]> {
   const [row] = await queryRows<Record<string, string | number | null>>(
     executor,
-    sql`select ${sql.join(DEVICE_COUNT_PREFIXES.map((t) => sql.raw(`sum(k.${t}_total) as ${t}`)), sql`, `)}
+    sql`select ${sql.join(
+      DEVICE_COUNT_PREFIXES.map((t) => sql.raw(`sum(k.${t}_total) as ${t}`)),
+      sql`, `,
+    )}
           from ${LIVE_COUNTS}
          where ${tenantCond(sql`k.tenant_id`, tenantId)}
            ${portalId === undefined ? sql`` : sql`and k.portal_id = ${portalId}`}`,
@@ -50,7 +57,10 @@ export async function typeTotals(executor: Executor, tenantId: number | undefine
 
 /** A tenant's reliability goal, or undefined when the tenant is gone. */
 export async function tenantGoalScore(executor: Executor, tenantId: number): Promise<number | undefined> {
-  const [row] = await queryRows<{ goal_score: number }>(executor, sql`select goal_score from tenants where id = ${tenantId} and deleted_at is null`);
+  const [row] = await queryRows<{ goal_score: number }>(
+    executor,
+    sql`select goal_score from tenants where id = ${tenantId} and deleted_at is null`,
+  );
   return row ? Number(row.goal_score) : undefined;
 }
 
@@ -87,7 +97,11 @@ const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
  * counts are the kept ones (one row per portal and type already).
  * The total comes from the same grouped set (count(*) over()).
  */
-export async function deviceStatsPage(executor: Executor, tenantId: number | undefined, page: DeviceStatsPage): Promise<{ list: DeviceStatsRow[]; count: number }> {
+export async function deviceStatsPage(
+  executor: Executor,
+  tenantId: number | undefined,
+  page: DeviceStatsPage,
+): Promise<{ list: DeviceStatsRow[]; count: number }> {
   const f = page.filter;
   const conds: SQL[] = [tenantCond(sql`p.tenant_id`, tenantId)];
   if (f.customerId !== undefined) conds.push(sql`p.id = ${f.customerId}`);
@@ -95,10 +109,18 @@ export async function deviceStatsPage(executor: Executor, tenantId: number | und
   if (f.q) conds.push(sql`p.name ilike ${likeOf(f.q)}`);
   if (f.tenantName) conds.push(sql`t.name ilike ${likeOf(f.tenantName)}`);
   const dir = page.sort?.dir === 'DESC' ? sql`desc` : sql`asc`;
-  const order = page.sort ? sql`${STATS_ORDER[page.sort.field]} ${dir}, customer_id, device_type` : sql`lower(customer_name), customer_id, device_type`;
+  const order = page.sort
+    ? sql`${STATS_ORDER[page.sort.field]} ${dir}, customer_id, device_type`
+    : sql`lower(customer_name), customer_id, device_type`;
   const rows = await queryRows<{
-    customer_id: number | null; customer_name: string; tenant_name: string; device_type: number;
-    total_count: string | number; online_count: string | number; offline_count: string | number; full_count: string | number;
+    customer_id: number | null;
+    customer_name: string;
+    tenant_name: string;
+    device_type: number;
+    total_count: string | number;
+    online_count: string | number;
+    offline_count: string | number;
+    full_count: string | number;
   }>(
     executor,
     // The count rides on a one-row left join so it is known even past the last page.

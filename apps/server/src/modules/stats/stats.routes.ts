@@ -6,7 +6,9 @@ import { customerDeviceSummary, customerStats, deviceStatsPage, pulseSummary, ty
 export const statsModule: AppModule = (app, deps) => {
   route(app, deps, statsEndpoints.pulseSummary, {
     permission: 'monitoring:read',
-    handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => pulseSummary(reader, tenantOf(scope), windowOf(query, deps.clock.now()))) }),
+    handler: async ({ query, scope, readTx }) => ({
+      data: await readTx((reader) => pulseSummary(reader, tenantOf(scope), windowOf(query, deps.clock.now()))),
+    }),
   });
 
   route(app, deps, statsEndpoints.deviceTypeTotals, {
@@ -29,7 +31,9 @@ export const statsModule: AppModule = (app, deps) => {
 
   route(app, deps, statsEndpoints.customerDeviceSummary, {
     permission: 'monitoring:read',
-    handler: async ({ params, scope, readTx }) => ({ data: await readTx((reader) => customerDeviceSummary(reader, tenantOf(scope), params.id)) }),
+    handler: async ({ params, scope, readTx }) => ({
+      data: await readTx((reader) => customerDeviceSummary(reader, tenantOf(scope), params.id)),
+    }),
   });
 
   route(app, deps, statsEndpoints.customerStats, {

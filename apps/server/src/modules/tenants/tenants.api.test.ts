@@ -30,17 +30,32 @@ describe('GET /tenants (superAdmin list)', () => {
     const gone = await createTenant(t, { name: 'Zulu Gone Ltd' });
     await t.database.db.update(tenantsTable).set({ deletedAt: t.clock.now() }).where(eq(tenantsTable.id, gone.id));
 
-    const res = await t.call(tenantsEndpoints.list, { token: cast.superAdmin.token, query: { filter: { q: 'zulu' }, sort: ['name', 'DESC'], range: [0, 10] } });
+    const res = await t.call(tenantsEndpoints.list, {
+      token: cast.superAdmin.token,
+      query: { filter: { q: 'zulu' }, sort: ['name', 'DESC'], range: [0, 10] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.count).toBe(1);
     const [row] = res.body.data.list;
-    expect(row).toMatchObject({ id: a.id, name: 'Zulu Alarm Co', freeCount: 3, remainingCount: 2, goalScore: LIMITS.goalScoreDefault, heartbeatTimeout: 10, timezone: 'UTC', subscriptionStatus: 'active' });
+    expect(row).toMatchObject({
+      id: a.id,
+      name: 'Zulu Alarm Co',
+      freeCount: 3,
+      remainingCount: 2,
+      goalScore: LIMITS.goalScoreDefault,
+      heartbeatTimeout: 10,
+      timezone: 'UTC',
+      subscriptionStatus: 'active',
+    });
 
     // LIKE wildcards in q are plain characters.
     const wildcard = await t.call(tenantsEndpoints.list, { token: cast.superAdmin.token, query: { filter: { q: '%' } } });
     expect(wildcard.body.data.count).toBe(0);
 
-    const paged = await t.call(tenantsEndpoints.list, { token: cast.superAdmin.token, query: { sort: ['createdAt', 'ASC'], range: [0, 1] } });
+    const paged = await t.call(tenantsEndpoints.list, {
+      token: cast.superAdmin.token,
+      query: { sort: ['createdAt', 'ASC'], range: [0, 1] },
+    });
     expect(paged.body.data.list).toHaveLength(1);
     expect(paged.body.data.count).toBeGreaterThanOrEqual(3);
   });
@@ -64,16 +79,35 @@ describe('GET /tenants (superAdmin list)', () => {
   it('GET /tenants/all gives id and name of every live tenant', async () => {
     const res = await t.call(tenantsEndpoints.all, { token: cast.superAdmin.token });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual(expect.arrayContaining([{ id: cast.tenant.id, name: cast.tenant.name }, { id: cast.other.id, name: cast.other.name }]));
+    expect(res.body.data).toEqual(
+      expect.arrayContaining([
+        { id: cast.tenant.id, name: cast.tenant.name },
+        { id: cast.other.id, name: cast.other.name },
+      ]),
+    );
     expect(res.body.data.every((o) => Object.keys(o).sort().join() === 'id,name')).toBe(true);
   });
 });
 
 describe('POST /tenants', () => {
   it('superAdmin creates a tenant with commercial terms', async () => {
-    const res = await t.call(tenantsEndpoints.create, { token: cast.superAdmin.token, body: form({ freeCount: 2, freeTier: true, discount: 10, timezone: 'Europe/Berlin', heartbeatTimeout: 30, brand: 'Acme' }) });
+    const res = await t.call(tenantsEndpoints.create, {
+      token: cast.superAdmin.token,
+      body: form({ freeCount: 2, freeTier: true, discount: 10, timezone: 'Europe/Berlin', heartbeatTimeout: 30, brand: 'Acme' }),
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ name: 'Acme Security', freeCount: 2, remainingCount: 2, freeTier: true, discount: 10, goalScore: 97, timezone: 'Europe/Berlin', heartbeatTimeout: 30, brand: 'Acme', subscriptionStatus: 'none' });
+    expect(res.body.data).toMatchObject({
+      name: 'Acme Security',
+      freeCount: 2,
+      remainingCount: 2,
+      freeTier: true,
+      discount: 10,
+      goalScore: 97,
+      timezone: 'Europe/Berlin',
+      heartbeatTimeout: 30,
+      brand: 'Acme',
+      subscriptionStatus: 'none',
+    });
     expect(res.body.data.accessToken).toBeUndefined();
   });
 
@@ -148,7 +182,11 @@ describe('GET and PATCH /tenants/:id', () => {
   it('superAdmin reads and changes any tenant, including commercial terms', async () => {
     const get = await t.call(tenantsEndpoints.get, { token: cast.superAdmin.token, params: { id: cast.other.id } });
     expect(get.body.data).toMatchObject({ id: cast.other.id, name: cast.other.name });
-    const res = await t.call(tenantsEndpoints.update, { token: cast.superAdmin.token, params: { id: cast.other.id }, body: { freeCount: 5, discount: 20, freeTier: true } });
+    const res = await t.call(tenantsEndpoints.update, {
+      token: cast.superAdmin.token,
+      params: { id: cast.other.id },
+      body: { freeCount: 5, discount: 20, freeTier: true },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ freeCount: 5, remainingCount: 5, discount: 20, freeTier: true });
   });
@@ -156,7 +194,17 @@ describe('GET and PATCH /tenants/:id', () => {
   it('an Admin reads and changes its own tenant info', async () => {
     const get = await t.call(tenantsEndpoints.get, { token: cast.admin.token, params: { id: cast.tenant.id } });
     expect(get.status).toBe(200);
-    const body = { name: 'Renamed Co', contactName: 'Ann', brand: 'RB', email: 'x@y.test', phone: '1', address: '2 St', goalScore: 90.5, heartbeatTimeout: 15, timezone: 'America/New_York' };
+    const body = {
+      name: 'Renamed Co',
+      contactName: 'Ann',
+      brand: 'RB',
+      email: 'x@y.test',
+      phone: '1',
+      address: '2 St',
+      goalScore: 90.5,
+      heartbeatTimeout: 15,
+      timezone: 'America/New_York',
+    };
     const res = await t.call(tenantsEndpoints.update, { token: cast.admin.token, params: { id: cast.tenant.id }, body });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject(body);
@@ -194,7 +242,9 @@ describe('GET and PATCH /tenants/:id', () => {
   it("another tenant's id, or an unknown one, answers 404 to an Admin", async () => {
     for (const id of [cast.other.id, 999999]) {
       expect((await t.call(tenantsEndpoints.get, { token: cast.admin.token, params: { id } })).status).toBe(404);
-      expect((await t.call(tenantsEndpoints.update, { token: cast.admin.token, params: { id }, body: { name: 'Hijack' } })).status).toBe(404);
+      expect((await t.call(tenantsEndpoints.update, { token: cast.admin.token, params: { id }, body: { name: 'Hijack' } })).status).toBe(
+        404,
+      );
     }
     expect((await t.call(tenantsEndpoints.get, { token: cast.superAdmin.token, params: { id: 999999 } })).status).toBe(404);
     const other = await t.call(tenantsEndpoints.get, { token: cast.otherAdmin.token, params: { id: cast.other.id } });
@@ -205,7 +255,9 @@ describe('GET and PATCH /tenants/:id', () => {
     const noTenant = await createUser(t, { tenant: null, roles: [] });
     for (const u of [cast.pm, cast.salesman, noTenant]) {
       expect((await t.call(tenantsEndpoints.get, { token: u.token, params: { id: cast.tenant.id } })).status).toBe(403);
-      expect((await t.call(tenantsEndpoints.update, { token: u.token, params: { id: cast.tenant.id }, body: { name: 'x' } })).status).toBe(403);
+      expect((await t.call(tenantsEndpoints.update, { token: u.token, params: { id: cast.tenant.id }, body: { name: 'x' } })).status).toBe(
+        403,
+      );
     }
   });
 });

@@ -26,7 +26,10 @@ describe('DELETE /tenants/:id', () => {
     const [row] = await t.database.db.select().from(tenants).where(eq(tenants.id, doomed.id));
     expect(row?.name).toBe('Doomed Co');
     expect(row?.deletedAt).toEqual(t.clock.now());
-    const live = await t.database.db.select().from(refreshTokens).where(and(eq(refreshTokens.userId, admin.id), isNull(refreshTokens.revokedAt)));
+    const live = await t.database.db
+      .select()
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.userId, admin.id), isNull(refreshTokens.revokedAt)));
     expect(live).toHaveLength(0);
 
     expect((await t.call(authEndpoints.refresh, { body: { refreshToken: login.body.data.refreshToken } })).status).toBe(401);

@@ -6,7 +6,23 @@ import { escapeLike } from '../../db/sql-fragments.ts';
 
 type TenantRow = typeof tenants.$inferSelect;
 export type TenantInsert = typeof tenants.$inferInsert;
-export type TenantChanges = Partial<Pick<TenantInsert, 'name' | 'contactName' | 'brand' | 'email' | 'phone' | 'address' | 'goalScore' | 'heartbeatTimeout' | 'timezone' | 'freeCount' | 'freeTier' | 'discount'>>;
+export type TenantChanges = Partial<
+  Pick<
+    TenantInsert,
+    | 'name'
+    | 'contactName'
+    | 'brand'
+    | 'email'
+    | 'phone'
+    | 'address'
+    | 'goalScore'
+    | 'heartbeatTimeout'
+    | 'timezone'
+    | 'freeCount'
+    | 'freeTier'
+    | 'discount'
+  >
+>;
 
 /** Portals the tenant has now (deleted ones no longer use a free slot). */
 // Written out with an alias: drizzle leaves columns unqualified in a one-table select, which would bind to portals.
@@ -61,7 +77,11 @@ export async function listTenants(ex: Executor, q: ListQuery<{ q?: string }, Ten
 }
 
 export async function listTenantOptions(ex: Executor): Promise<{ id: number; name: string }[]> {
-  return ex.select({ id: tenants.id, name: tenants.name }).from(tenants).where(isNull(tenants.deletedAt)).orderBy(asc(tenants.name), asc(tenants.id));
+  return ex
+    .select({ id: tenants.id, name: tenants.name })
+    .from(tenants)
+    .where(isNull(tenants.deletedAt))
+    .orderBy(asc(tenants.name), asc(tenants.id));
 }
 
 /** A live (not deleted) tenant, or null. */
@@ -114,5 +134,8 @@ export async function lockUserForOnboarding(ex: Executor, userId: number) {
 }
 
 export async function makeTenantAdmin(ex: Executor, userId: number, tenantId: number, now: Date): Promise<void> {
-  await ex.update(users).set({ tenantId, roles: ['Admin'], updatedAt: now }).where(eq(users.id, userId));
+  await ex
+    .update(users)
+    .set({ tenantId, roles: ['Admin'], updatedAt: now })
+    .where(eq(users.id, userId));
 }

@@ -15,7 +15,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 let n = 0;
-const newUser = (over: Record<string, unknown> = {}) => ({ name: 'Mary Ann Smith', email: `invitee${++n}@example.com`, phone: '555-0111', roles: ['Project Manager'], ...over });
+const newUser = (over: Record<string, unknown> = {}) => ({
+  name: 'Mary Ann Smith',
+  email: `invitee${++n}@example.com`,
+  phone: '555-0111',
+  roles: ['Project Manager'],
+  ...over,
+});
 
 describe('POST /users', () => {
   it('an Admin adds a user to its own tenant (a body tenantId is ignored) and an invitation is mailed', async () => {
@@ -52,11 +58,17 @@ describe('POST /users', () => {
     const body = newUser({ roles: ['Admin'] });
     const created = await t.call(usersEndpoints.create, { token: cast.admin.token, body });
     const token = t.mailer.tokenFor(body.email as string);
-    const confirm = await t.call(authEndpoints.passwordConfirmation, { body: { token, newPassword: 'a-long-new-password', confirmPassword: 'a-long-new-password' } });
+    const confirm = await t.call(authEndpoints.passwordConfirmation, {
+      body: { token, newPassword: 'a-long-new-password', confirmPassword: 'a-long-new-password' },
+    });
     expect(confirm.status).toBe(200);
     const login = await t.call(authEndpoints.login, { body: { email: body.email, password: 'a-long-new-password' } });
     expect(login.status).toBe(200);
-    expect(await t.deps.accessTokens.verify(login.body.data.accessToken)).toMatchObject({ userId: created.body.data.id, tenantId: cast.tenant.id, roles: ['Admin'] });
+    expect(await t.deps.accessTokens.verify(login.body.data.accessToken)).toMatchObject({
+      userId: created.body.data.id,
+      tenantId: cast.tenant.id,
+      roles: ['Admin'],
+    });
     const after = await t.call(usersEndpoints.get, { token: cast.admin.token, params: { id: created.body.data.id } });
     expect(after.body.data.invited).toBe(false);
   });
@@ -65,7 +77,9 @@ describe('POST /users', () => {
     const body = newUser();
     await t.call(usersEndpoints.create, { token: cast.admin.token, body });
     const token = t.mailer.tokenFor(body.email as string);
-    expect(await consumeOneTimeToken(t.database.db, token, ['invite'], new Date(t.clock.now().getTime() + 72 * 3600_000 + 1000))).toBeNull();
+    expect(
+      await consumeOneTimeToken(t.database.db, token, ['invite'], new Date(t.clock.now().getTime() + 72 * 3600_000 + 1000)),
+    ).toBeNull();
   });
 
   it('a superAdmin picks the tenant; without one it answers "Please select a tenant"', async () => {
@@ -94,7 +108,10 @@ describe('POST /users', () => {
   });
 
   it('refuses superAdmin and unknown roles, a malformed email and unknown keys', async () => {
-    const roles = await t.call(usersEndpoints.create, { token: cast.superAdmin.token, body: newUser({ tenantId: cast.tenant.id, roles: ['superAdmin'] }) });
+    const roles = await t.call(usersEndpoints.create, {
+      token: cast.superAdmin.token,
+      body: newUser({ tenantId: cast.tenant.id, roles: ['superAdmin'] }),
+    });
     expect([roles.status, roles.body.error?.msg]).toEqual([400, `body.roles.0: ${USER_MSG.roleValue}`]);
     const email = await t.call(usersEndpoints.create, { token: cast.admin.token, body: newUser({ email: 'not-an-address' }) });
     expect([email.status, email.body.error?.msg]).toEqual([400, `body.email: ${USER_MSG.emailFormat}`]);
@@ -139,7 +156,10 @@ describe('GET /users and /users/:id', () => {
   });
 
   it('a superAdmin lists every tenant with tenant names, filters by tenant and sorts by tenant name', async () => {
-    const all = await t.call(usersEndpoints.list, { token: cast.superAdmin.token, query: { sort: ['tenantName', 'DESC'], range: [0, 1000] } });
+    const all = await t.call(usersEndpoints.list, {
+      token: cast.superAdmin.token,
+      query: { sort: ['tenantName', 'DESC'], range: [0, 1000] },
+    });
     const tenantIds = new Set(all.body.data.list.map((u) => u.tenantId));
     expect(tenantIds.has(cast.tenant.id) && tenantIds.has(cast.other.id)).toBe(true);
     const names = all.body.data.list.map((u) => u.tenantName);
@@ -154,7 +174,13 @@ describe('GET /users and /users/:id', () => {
 
   it('GET /users/:id splits the name and hides other tenants (404)', async () => {
     const res = await t.call(usersEndpoints.get, { token: cast.admin.token, params: { id: cast.pm.id } });
-    expect(res.body.data).toMatchObject({ id: cast.pm.id, firstName: cast.pm.name.split(' ')[0], lastName: cast.pm.name.split(' ').slice(1).join(' '), emailVerified: true, invited: false });
+    expect(res.body.data).toMatchObject({
+      id: cast.pm.id,
+      firstName: cast.pm.name.split(' ')[0],
+      lastName: cast.pm.name.split(' ').slice(1).join(' '),
+      emailVerified: true,
+      invited: false,
+    });
     for (const id of [cast.otherAdmin.id, cast.superAdmin.id, 999999]) {
       expect((await t.call(usersEndpoints.get, { token: cast.admin.token, params: { id } })).status).toBe(404);
     }
@@ -186,7 +212,11 @@ describe('POST /users/:id/invitation', () => {
   it('refuses a user who already has a password (409), another tenant (404) and PM (403)', async () => {
     const active = await t.call(usersEndpoints.resendInvitation, { token: cast.admin.token, params: { id: cast.pm.id }, body: {} });
     expect([active.status, active.body.error?.msg]).toEqual([409, USER_MSG.alreadyActive]);
-    expect((await t.call(usersEndpoints.resendInvitation, { token: cast.admin.token, params: { id: cast.otherAdmin.id }, body: {} })).status).toBe(404);
-    expect((await t.call(usersEndpoints.resendInvitation, { token: cast.pm.token, params: { id: cast.pm.id }, body: {} })).status).toBe(403);
+    expect(
+      (await t.call(usersEndpoints.resendInvitation, { token: cast.admin.token, params: { id: cast.otherAdmin.id }, body: {} })).status,
+    ).toBe(404);
+    expect((await t.call(usersEndpoints.resendInvitation, { token: cast.pm.token, params: { id: cast.pm.id }, body: {} })).status).toBe(
+      403,
+    );
   });
 });

@@ -20,7 +20,12 @@ async function signIn(u: TestUser): Promise<string> {
   return res.body.data.refreshToken;
 }
 const liveSessions = async (userId: number) =>
-  (await t.database.db.select().from(refreshTokens).where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))).length;
+  (
+    await t.database.db
+      .select()
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
+  ).length;
 
 describe('PATCH /users/:id', () => {
   it('an Admin edits name parts, email and phone of its tenant user; sessions survive when roles stay', async () => {
@@ -29,20 +34,38 @@ describe('PATCH /users/:id', () => {
     const res = await t.call(usersEndpoints.update, {
       token: cast.admin.token,
       params: { id: u.id },
-      body: { firstName: 'Jean', lastName: 'Luc Picard', email: `jl${u.id}@example.com`, phone: '555-0177', tenantName: 'ignored', roles: ['Salesman'] },
+      body: {
+        firstName: 'Jean',
+        lastName: 'Luc Picard',
+        email: `jl${u.id}@example.com`,
+        phone: '555-0177',
+        tenantName: 'ignored',
+        roles: ['Salesman'],
+      },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ name: 'Jean Luc Picard', firstName: 'Jean', lastName: 'Luc Picard', email: `jl${u.id}@example.com`, phone: '555-0177', tenantName: cast.tenant.name });
+    expect(res.body.data).toMatchObject({
+      name: 'Jean Luc Picard',
+      firstName: 'Jean',
+      lastName: 'Luc Picard',
+      email: `jl${u.id}@example.com`,
+      phone: '555-0177',
+      tenantName: cast.tenant.name,
+    });
     expect(await liveSessions(u.id)).toBe(1);
 
     const byName = await t.call(usersEndpoints.update, { token: cast.admin.token, params: { id: u.id }, body: { name: '  Solo  ' } });
     expect(byName.body.data).toMatchObject({ name: 'Solo', firstName: 'Solo', lastName: '' });
   });
 
-  it('changing roles ends the user\'s sessions, so the next refresh fails and a new sign-in carries the roles', async () => {
+  it("changing roles ends the user's sessions, so the next refresh fails and a new sign-in carries the roles", async () => {
     const u = await createUser(t, { tenant: cast.tenant, roles: ['Salesman'] });
     const refreshToken = await signIn(u);
-    const res = await t.call(usersEndpoints.update, { token: cast.admin.token, params: { id: u.id }, body: { roles: ['Project Manager', 'Salesman'] } });
+    const res = await t.call(usersEndpoints.update, {
+      token: cast.admin.token,
+      params: { id: u.id },
+      body: { roles: ['Project Manager', 'Salesman'] },
+    });
     expect(res.body.data.roles).toEqual(['Project Manager', 'Salesman']);
     expect(await liveSessions(u.id)).toBe(0);
     expect((await t.call(authEndpoints.refresh, { body: { refreshToken } })).status).toBe(401);
@@ -63,15 +86,27 @@ describe('PATCH /users/:id', () => {
     }
     // An Admin's tenantId is ignored: the user stays in its tenant.
     const v = await createUser(t, { tenant: cast.tenant, roles: ['Salesman'] });
-    const ignored = await t.call(usersEndpoints.update, { token: cast.admin.token, params: { id: v.id }, body: { tenantId: cast.other.id } });
+    const ignored = await t.call(usersEndpoints.update, {
+      token: cast.admin.token,
+      params: { id: v.id },
+      body: { tenantId: cast.other.id },
+    });
     expect(ignored.body.data.tenantId).toBe(cast.tenant.id);
   });
 
   it('a superAdmin gives a signed-up user (no tenant) a tenant and roles', async () => {
     const person = await createUser(t, { tenant: null, roles: [] });
-    const noTenantRoles = await t.call(usersEndpoints.update, { token: cast.superAdmin.token, params: { id: person.id }, body: { roles: ['Salesman'] } });
+    const noTenantRoles = await t.call(usersEndpoints.update, {
+      token: cast.superAdmin.token,
+      params: { id: person.id },
+      body: { roles: ['Salesman'] },
+    });
     expect([noTenantRoles.status, noTenantRoles.body.error?.msg]).toEqual([400, MSG.editTenant]);
-    const res = await t.call(usersEndpoints.update, { token: cast.superAdmin.token, params: { id: person.id }, body: { tenantId: cast.other.id, roles: ['Salesman'] } });
+    const res = await t.call(usersEndpoints.update, {
+      token: cast.superAdmin.token,
+      params: { id: person.id },
+      body: { tenantId: cast.other.id, roles: ['Salesman'] },
+    });
     expect(res.body.data).toMatchObject({ tenantId: cast.other.id, roles: ['Salesman'] });
   });
 
@@ -93,11 +128,17 @@ describe('PATCH /users/:id', () => {
   });
 
   it("another tenant's user answers 404 to an Admin; PM, Salesman and no-tenant users get 403", async () => {
-    const res = await t.call(usersEndpoints.update, { token: cast.admin.token, params: { id: cast.otherAdmin.id }, body: { name: 'Hijacked' } });
+    const res = await t.call(usersEndpoints.update, {
+      token: cast.admin.token,
+      params: { id: cast.otherAdmin.id },
+      body: { name: 'Hijacked' },
+    });
     expect(res.status).toBe(404);
     const noTenant = await createUser(t, { tenant: null, roles: [] });
     for (const u of [cast.pm, cast.salesman, noTenant]) {
-      expect((await t.call(usersEndpoints.update, { token: u.token, params: { id: cast.salesman.id }, body: { name: 'X' } })).status).toBe(403);
+      expect((await t.call(usersEndpoints.update, { token: u.token, params: { id: cast.salesman.id }, body: { name: 'X' } })).status).toBe(
+        403,
+      );
     }
     const [row] = await t.database.db.select({ name: users.name }).from(users).where(eq(users.id, cast.otherAdmin.id));
     expect(row?.name).not.toBe('Hijacked');
@@ -126,7 +167,11 @@ describe('last Admin of a tenant', () => {
     expect((await refused[0]!()).status).toBe(400);
 
     await t.call(usersEndpoints.update, { token: admin.token, params: { id: pm.id }, body: { roles: ['Project Manager', 'Admin'] } });
-    const demoted = await t.call(usersEndpoints.update, { token: admin.token, params: { id: admin.id }, body: { roles: ['Project Manager'] } });
+    const demoted = await t.call(usersEndpoints.update, {
+      token: admin.token,
+      params: { id: admin.id },
+      body: { roles: ['Project Manager'] },
+    });
     expect(demoted.status).toBe(200);
     expect(demoted.body.data.roles).toEqual(['Project Manager']);
   });

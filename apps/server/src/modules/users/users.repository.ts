@@ -82,7 +82,11 @@ const SORT_COLUMNS = {
 export type UserSortField = keyof typeof SORT_COLUMNS;
 export type UserFilter = { q?: string; tenantId?: number };
 
-export async function listUsers(ex: Executor, reach: UserReach, q: ListQuery<UserFilter, UserSortField>): Promise<{ list: User[]; count: number }> {
+export async function listUsers(
+  ex: Executor,
+  reach: UserReach,
+  q: ListQuery<UserFilter, UserSortField>,
+): Promise<{ list: User[]; count: number }> {
   const conds: SQL[] = [managedUsers(reach)];
   if (q.filter.q) {
     const pattern = `%${escapeLike(q.filter.q)}%`;
@@ -91,20 +95,39 @@ export async function listUsers(ex: Executor, reach: UserReach, q: ListQuery<Use
   // Only the superAdmin picks a tenant; an Admin's reach is already its own (security rule 1).
   if (reach === 'all' && q.filter.tenantId !== undefined) conds.push(eq(users.tenantId, q.filter.tenantId));
   const where = and(...conds);
-  const order = q.sort ? (q.sort.dir === 'DESC' ? desc(SORT_COLUMNS[q.sort.field]) : asc(SORT_COLUMNS[q.sort.field])) : asc(SORT_COLUMNS.name);
-  const rows = await ex.select(columns).from(users).leftJoin(tenants, eq(tenants.id, users.tenantId)).where(where).orderBy(order, asc(users.id)).limit(q.limit).offset(q.offset);
+  const order = q.sort
+    ? q.sort.dir === 'DESC'
+      ? desc(SORT_COLUMNS[q.sort.field])
+      : asc(SORT_COLUMNS[q.sort.field])
+    : asc(SORT_COLUMNS.name);
+  const rows = await ex
+    .select(columns)
+    .from(users)
+    .leftJoin(tenants, eq(tenants.id, users.tenantId))
+    .where(where)
+    .orderBy(order, asc(users.id))
+    .limit(q.limit)
+    .offset(q.offset);
   const [total] = await ex.select({ n: count() }).from(users).leftJoin(tenants, eq(tenants.id, users.tenantId)).where(where);
   return { list: rows.map((r) => publicUser(toUser(r))), count: Number(total?.n ?? 0) };
 }
 
 export async function findManagedUser(ex: Executor, reach: UserReach, id: number): Promise<StoredUser | null> {
-  const [row] = await ex.select(columns).from(users).leftJoin(tenants, eq(tenants.id, users.tenantId)).where(and(eq(users.id, id), managedUsers(reach)));
+  const [row] = await ex
+    .select(columns)
+    .from(users)
+    .leftJoin(tenants, eq(tenants.id, users.tenantId))
+    .where(and(eq(users.id, id), managedUsers(reach)));
   return row ? toUser(row) : null;
 }
 
 /** A live tenant's id, locked until the transaction ends: Admin-count checks of one tenant run one at a time. */
 export async function lockLiveTenant(ex: Executor, tenantId: number): Promise<boolean> {
-  const rows = await ex.select({ id: tenants.id }).from(tenants).where(and(eq(tenants.id, tenantId), isNull(tenants.deletedAt))).for('update');
+  const rows = await ex
+    .select({ id: tenants.id })
+    .from(tenants)
+    .where(and(eq(tenants.id, tenantId), isNull(tenants.deletedAt)))
+    .for('update');
   return rows.length > 0;
 }
 
@@ -117,7 +140,10 @@ export async function countOtherAdmins(ex: Executor, tenantId: number, exceptUse
   return Number(row?.n ?? 0);
 }
 
-export async function insertUser(ex: Executor, values: { tenantId: number; name: string; email: string; phone: string; roles: Role[] }): Promise<number> {
+export async function insertUser(
+  ex: Executor,
+  values: { tenantId: number; name: string; email: string; phone: string; roles: Role[] },
+): Promise<number> {
   const [row] = await ex.insert(users).values(values).returning({ id: users.id });
   return row!.id;
 }
@@ -125,7 +151,10 @@ export async function insertUser(ex: Executor, values: { tenantId: number; name:
 export type UserChanges = Partial<{ tenantId: number; name: string; email: string; phone: string; roles: Role[] }>;
 
 export async function updateUser(ex: Executor, id: number, changes: UserChanges, now: Date): Promise<void> {
-  await ex.update(users).set({ ...changes, updatedAt: now }).where(eq(users.id, id));
+  await ex
+    .update(users)
+    .set({ ...changes, updatedAt: now })
+    .where(eq(users.id, id));
 }
 
 export async function deactivateUser(ex: Executor, id: number, now: Date): Promise<void> {

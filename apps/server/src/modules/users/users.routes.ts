@@ -22,14 +22,19 @@ export const usersModule: AppModule = (app, deps) => {
 
   route(app, deps, usersEndpoints.get, {
     permission: 'users:manage',
-    handler: async ({ params, principal, tx }) => ({ data: service.publicUser(await tx((t) => service.visibleUser(t, principal, params.id))) }),
+    handler: async ({ params, principal, tx }) => ({
+      data: service.publicUser(await tx((t) => service.visibleUser(t, principal, params.id))),
+    }),
   });
 
   route(app, deps, usersEndpoints.update, {
     permission: 'users:manage',
     handler: async ({ params, body, principal, tx, req }) => {
       const user = await tx((t) => service.updateUser(t, principal, params.id, body, deps.clock.now()));
-      req.log.info({ userId: principal.userId, tenantId: user.tenantId, targetUserId: user.id, fields: Object.keys(body), action: 'user.update' }, 'user updated');
+      req.log.info(
+        { userId: principal.userId, tenantId: user.tenantId, targetUserId: user.id, fields: Object.keys(body), action: 'user.update' },
+        'user updated',
+      );
       return { data: user };
     },
   });

@@ -59,7 +59,12 @@ async function newInvitation(tx: Tx, user: User, now: Date): Promise<Invitation>
 }
 
 /** Add New User: no password; the invitation link lets the person choose one. Admins add to their own tenant only. */
-export async function createUser(tx: Tx, principal: Principal, body: CreateUserBody, now: Date): Promise<{ user: User; invitation: Invitation }> {
+export async function createUser(
+  tx: Tx,
+  principal: Principal,
+  body: CreateUserBody,
+  now: Date,
+): Promise<{ user: User; invitation: Invitation }> {
   // A tenantId in the body counts only from the superAdmin (security rule 1).
   const tenantId = isSuperAdmin(principal) ? await pickedTenant(tx, body.tenantId, MSG.selectTenant) : principal.tenantId;
   const id = await withUniqueEmail(() =>

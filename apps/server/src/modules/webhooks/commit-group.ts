@@ -27,7 +27,13 @@ export const REFUSED = 'refused';
 export type Outcome = IngestResult | typeof REFUSED | Error;
 
 const planOf = (messages: PendingMessage[]): ReportPlan =>
-  planReports(messages.flatMap((m) => (m.message.type === 'devices.reported' ? [{ tenantId: m.record.tenantId, portalId: m.record.portalId, reports: m.message.data.devices }] : [])));
+  planReports(
+    messages.flatMap((m) =>
+      m.message.type === 'devices.reported'
+        ? [{ tenantId: m.record.tenantId, portalId: m.record.portalId, reports: m.message.data.devices }]
+        : [],
+    ),
+  );
 
 /** Every device of the plan has exactly one report: the group's reports are one round, which one statement can apply. */
 const oneReportPerDevice = (plan: ReportPlan) => [...plan.reportsByDevice.values()].every((reports) => reports.length === 1);
@@ -38,7 +44,13 @@ async function applyPlan(tx: Executor, now: Date, plan: ReportPlan): Promise<rep
   const inventory = await repo.upsertInventory(tx, now, plan.inventory);
   const changes: repo.StatusChange[] = inventory
     .filter((row) => row.created)
-    .map((row) => ({ id: row.id, tenantId: row.tenant_id, portalId: row.portal_id, status: row.status, at: plan.reportsByDevice.get(deviceKey(row.portal_id, row.external_id))![0]!.at }));
+    .map((row) => ({
+      id: row.id,
+      tenantId: row.tenant_id,
+      portalId: row.portal_id,
+      status: row.status,
+      at: plan.reportsByDevice.get(deviceKey(row.portal_id, row.external_id))![0]!.at,
+    }));
   for (const round of roundsOf(plan, inventory)) changes.push(...(await repo.applyReportRound(tx, now, round)));
   return changes;
 }
@@ -51,7 +63,11 @@ async function publishChanges(deps: AppDeps, tx: Executor, changes: repo.StatusC
     if (!portal) byPortal.set(c.portalId, (portal = { tenantId: c.tenantId, changes: [] }));
     portal.changes.push({ id: c.id, status: c.status, at: c.at });
   }
-  await publishStatusEvents(deps, tx, [...byPortal].flatMap(([portalId, portal]) => statusEvents(deps, { tenantId: portal.tenantId, portalId }, portal.changes)));
+  await publishStatusEvents(
+    deps,
+    tx,
+    [...byPortal].flatMap(([portalId, portal]) => statusEvents(deps, { tenantId: portal.tenantId, portalId }, portal.changes)),
+  );
 }
 
 /**
@@ -66,7 +82,9 @@ async function recordAndApplyReports(deps: AppDeps, tx: Executor, now: Date, gro
     const plan = planOf(group);
     if (oneReportPerDevice(plan)) {
       const pass = await recordAndApply(tx, records, plan.inventory, now);
-      const changes = pass.applied ? pass.changes : await applyPlan(tx, now, planOf(group.filter((_, i) => pass.outcomes[i] === 'recorded')));
+      const changes = pass.applied
+        ? pass.changes
+        : await applyPlan(tx, now, planOf(group.filter((_, i) => pass.outcomes[i] === 'recorded')));
       await publishChanges(deps, tx, changes);
       return pass.outcomes;
     }

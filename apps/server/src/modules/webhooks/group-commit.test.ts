@@ -26,12 +26,20 @@ describe('GroupCommitter', () => {
     await new Promise((r) => setTimeout(r, 1));
     const later = ['d', 'e'].map((n) => committer.submit(item(n)));
     expect(await Promise.all([...first, ...later])).toEqual(['ok a', 'ok b', 'ok c', 'ok d', 'ok e']);
-    expect(groups).toEqual([['a', 'b', 'c'], ['d', 'e']]);
+    expect(groups).toEqual([
+      ['a', 'b', 'c'],
+      ['d', 'e'],
+    ]);
   });
 
   it('never puts two messages with one key (a redelivered id) in one group, nor a lone message with others', async () => {
     const { groups, committer } = recorder();
-    await Promise.all([committer.submit(item('a1', { key: 'a' })), committer.submit(item('a2', { key: 'a' })), committer.submit(item('r', { alone: true })), committer.submit(item('b'))]);
+    await Promise.all([
+      committer.submit(item('a1', { key: 'a' })),
+      committer.submit(item('a2', { key: 'a' })),
+      committer.submit(item('r', { alone: true })),
+      committer.submit(item('b')),
+    ]);
     expect(groups).toEqual([['a1', 'b'], ['a2'], ['r']]);
   });
 
@@ -47,11 +55,19 @@ describe('GroupCommitter', () => {
     // 10 messages of 100 devices: each group takes its share of what is still queued among the slots still free
     // (1,000 / 4, 800 / 3, 600 / 2, then the rest).
     await Promise.all(Array.from({ length: 10 }, (_, i) => heavy.committer.submit(item(`h${i}`, { weight: 100 }))));
-    expect(heavy.groups).toEqual([['h0', 'h1'], ['h2', 'h3'], ['h4', 'h5', 'h6'], ['h7', 'h8', 'h9']]);
+    expect(heavy.groups).toEqual([
+      ['h0', 'h1'],
+      ['h2', 'h3'],
+      ['h4', 'h5', 'h6'],
+      ['h7', 'h8', 'h9'],
+    ]);
     const medium = recorder(limits);
     // 500 queued: two parts (floor(500 / 200)) of 250.
     await Promise.all(Array.from({ length: 5 }, (_, i) => medium.committer.submit(item(`m${i}`, { weight: 100 }))));
-    expect(medium.groups).toEqual([['m0', 'm1'], ['m2', 'm3', 'm4']]);
+    expect(medium.groups).toEqual([
+      ['m0', 'm1'],
+      ['m2', 'm3', 'm4'],
+    ]);
     const light = recorder(limits);
     await Promise.all(Array.from({ length: 50 }, (_, i) => light.committer.submit(item(`l${i}`))));
     expect(light.groups).toHaveLength(1);

@@ -99,7 +99,10 @@ export class GroupCommitter<M extends Groupable, R> {
     for (const entry of this.queue) {
       const fits =
         group.length === 0 ||
-        (group.length < this.limits.maxMessages && weight + entry.item.weight <= maxWeight && !entry.item.alone && !keys.has(entry.item.key));
+        (group.length < this.limits.maxMessages &&
+          weight + entry.item.weight <= maxWeight &&
+          !entry.item.alone &&
+          !keys.has(entry.item.key));
       if (fits) {
         group.push(entry);
         keys.add(entry.item.key);

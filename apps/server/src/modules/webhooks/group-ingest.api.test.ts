@@ -29,9 +29,20 @@ describe('messages in flight together (group commit)', () => {
     const others = await Promise.all(Array.from({ length: 5 }, async () => createPortal(t, await createTenant(t))));
     const sends = [
       // Device "a" of `portal` reported by 6 messages, newest last; flips each time.
-      ...Array.from({ length: 6 }, (_, k) => sendWebhook(t, portal, reported([{ externalId: 'a', status: (k % 2) as 0 | 1, at: ago((10 - k) * 1000) }]), { id: `msg_a${k}` })),
+      ...Array.from({ length: 6 }, (_, k) =>
+        sendWebhook(t, portal, reported([{ externalId: 'a', status: (k % 2) as 0 | 1, at: ago((10 - k) * 1000) }]), { id: `msg_a${k}` }),
+      ),
       // The same external id on other portals (other tenants) is another device.
-      ...others.map((p) => sendWebhook(t, p, reported([{ externalId: 'a', status: 1, at: ago(MIN) }, { externalId: 'b', status: 0, at: ago(MIN) }]))),
+      ...others.map((p) =>
+        sendWebhook(
+          t,
+          p,
+          reported([
+            { externalId: 'a', status: 1, at: ago(MIN) },
+            { externalId: 'b', status: 0, at: ago(MIN) },
+          ]),
+        ),
+      ),
       sendWebhook(t, portal, reported([{ externalId: 'x', status: 1, at: ago(MIN) }]), { id: 'msg_twice' }),
       sendWebhook(t, portal, reported([{ externalId: 'x', status: 0, at: ago(30_000) }]), { id: 'msg_twice' }),
       // Invalid: refused alone, never joins a group, applies nothing.
@@ -39,7 +50,12 @@ describe('messages in flight together (group commit)', () => {
     ];
     const results = await Promise.all(sends);
     expect(results.slice(0, 11).map((r) => r.status)).toEqual(Array(11).fill(202));
-    expect(results.slice(11, 13).map((r) => r.status).sort()).toEqual([200, 202]);
+    expect(
+      results
+        .slice(11, 13)
+        .map((r) => r.status)
+        .sort(),
+    ).toEqual([200, 202]);
     expect(results[13]!.status).toBe(400);
 
     expect(await countRows(t, 'devices', portal.id)).toBe(2);
@@ -50,12 +66,16 @@ describe('messages in flight together (group commit)', () => {
     const a = (await deviceState(t, portal.id, 'a'))!;
     expect(a).toMatchObject({ status: 1, last_report_at: ago(5000).toISOString() });
     const periods = await periodsOf(t, a.id);
-    for (let i = 1; i < periods.length; i++) expect(periods[i]).toMatchObject({ from: periods[i - 1]!.to, status: 1 - periods[i - 1]!.status });
+    for (let i = 1; i < periods.length; i++)
+      expect(periods[i]).toMatchObject({ from: periods[i - 1]!.to, status: 1 - periods[i - 1]!.status });
     expect(periods.at(-1)).toEqual({ status: 1, from: a.status_since, to: null });
   });
 
   it('applies messages sent one after the other exactly as before: a flip per message is a period per message', async () => {
-    for (let k = 0; k < 4; k++) expect((await sendWebhook(t, portal, reported([{ externalId: 'a', status: (k % 2) as 0 | 1, at: ago((10 - k) * 1000) }]))).status).toBe(202);
+    for (let k = 0; k < 4; k++)
+      expect(
+        (await sendWebhook(t, portal, reported([{ externalId: 'a', status: (k % 2) as 0 | 1, at: ago((10 - k) * 1000) }]))).status,
+      ).toBe(202);
     const a = (await deviceState(t, portal.id, 'a'))!;
     expect((await periodsOf(t, a.id)).map((p) => p.status)).toEqual([0, 1, 0, 1]);
   });
@@ -80,7 +100,8 @@ describe('cached portal credentials', () => {
     const first = created.body.data.webhookSecret!;
     const target = { id: created.body.data.id, webhookSecret: first };
     const report = () => reported([{ externalId: 'cam', status: 1, at: ago(MIN) }]);
-    const rotate = async () => (await t.call(portalEndpoints.rotateSecret, { token: admin.token, params: { id: target.id }, body: {} })).body.data.webhookSecret!;
+    const rotate = async () =>
+      (await t.call(portalEndpoints.rotateSecret, { token: admin.token, params: { id: target.id }, body: {} })).body.data.webhookSecret!;
 
     expect((await sendWebhook(t, target, report(), { secrets: [first] })).status).toBe(202);
     const second = await rotate();

@@ -28,7 +28,14 @@ describe('ingestion throughput (figure printed, not asserted)', () => {
     const message = (flip: boolean) => {
       round++;
       if (flip) parity ^= 1;
-      return reported(Array.from({ length: DEVICES }, (_, i) => ({ externalId: `dev-${i}`, deviceType: i % 5, status: ((i + parity) % 2) as 0 | 1, at: new Date(base + round * 1000) })));
+      return reported(
+        Array.from({ length: DEVICES }, (_, i) => ({
+          externalId: `dev-${i}`,
+          deviceType: i % 5,
+          status: ((i + parity) % 2) as 0 | 1,
+          at: new Date(base + round * 1000),
+        })),
+      );
     };
     async function phase(label: string, count: number, flip: boolean): Promise<string> {
       const bodies = Array.from({ length: count }, () => message(flip));
@@ -42,7 +49,11 @@ describe('ingestion throughput (figure printed, not asserted)', () => {
       const events = count * DEVICES;
       return `${label}: ${events} events in ${ms.toFixed(0)} ms wall = ${Math.round((events / ms) * 1000)}/s, ${cpuMs.toFixed(0)} ms CPU = ${Math.round((events / cpuMs) * 1000)}/CPU-s`;
     }
-    const lines = [await phase('create', 1, false), await phase('heartbeats (no change)', MESSAGES, false), await phase('all change status', MESSAGES, true)];
+    const lines = [
+      await phase('create', 1, false),
+      await phase('heartbeats (no change)', MESSAGES, false),
+      await phase('all change status', MESSAGES, true),
+    ];
     console.log(`[ingest-throughput ${process.env.VIGIL_TEST_DB ?? 'pglite'}] ${lines.join('; ')}`);
     expect(await countRows(t, 'devices', portal.id)).toBe(DEVICES);
     // Creation and every flipping message open one period per device; heartbeats open none.

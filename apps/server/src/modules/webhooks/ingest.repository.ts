@@ -161,7 +161,14 @@ export async function upsertInventory(executor: Executor, now: Date, input: Inve
                 limit 1) d
          where not exists (select 1 from up where up.tenant_id = d.tenant_id and up.id = d.id)`,
   );
-  const found = rows.map((r) => ({ id: Number(r.id), tenant_id: Number(r.tenant_id), portal_id: Number(r.portal_id), external_id: r.external_id, status: Number(r.status), created: r.created }));
+  const found = rows.map((r) => ({
+    id: Number(r.id),
+    tenant_id: Number(r.tenant_id),
+    portal_id: Number(r.portal_id),
+    external_id: r.external_id,
+    status: Number(r.status),
+    created: r.created,
+  }));
   return found.length === input.externalIds.length ? found : [...found, ...(await rereadMissing(executor, input, found))];
 }
 
@@ -173,7 +180,9 @@ export async function upsertInventory(executor: Executor, now: Date, input: Inve
  */
 async function rereadMissing(executor: Executor, input: InventoryInput, found: InventoryRow[]): Promise<InventoryRow[]> {
   const seen = new Set(found.map((r) => `${r.tenant_id}/${r.portal_id}/${r.external_id}`));
-  const missing = input.externalIds.map((_, i) => i).filter((i) => !seen.has(`${input.tenantIds[i]}/${input.portalIds[i]}/${input.externalIds[i]}`));
+  const missing = input.externalIds
+    .map((_, i) => i)
+    .filter((i) => !seen.has(`${input.tenantIds[i]}/${input.portalIds[i]}/${input.externalIds[i]}`));
   const rows = await queryRows<InventoryRow>(
     executor,
     sql`select d.id, d.tenant_id, d.portal_id, d.external_id, d.status, false as created
@@ -182,7 +191,14 @@ async function rereadMissing(executor: Executor, input: InventoryInput, found: I
           join devices d on d.tenant_id = m.tenant_id and d.portal_id = m.portal_id and d.external_id = m.external_id
            for update of d`,
   );
-  return rows.map((r) => ({ id: Number(r.id), tenant_id: Number(r.tenant_id), portal_id: Number(r.portal_id), external_id: r.external_id, status: Number(r.status), created: false }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    tenant_id: Number(r.tenant_id),
+    portal_id: Number(r.portal_id),
+    external_id: r.external_id,
+    status: Number(r.status),
+    created: false,
+  }));
 }
 
 /** At most one report per device (parallel arrays), devices of one or several portals. */
@@ -245,7 +261,13 @@ export async function applyReportRound(executor: Executor, now: Date, round: Rep
         )
         select id, tenant_id, portal_id, status, at from changed`,
   );
-  return rows.map((r) => ({ id: Number(r.id), tenantId: Number(r.tenant_id), portalId: Number(r.portal_id), status: Number(r.status), at: new Date(r.at).toISOString() }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    tenantId: Number(r.tenant_id),
+    portalId: Number(r.portal_id),
+    status: Number(r.status),
+    at: new Date(r.at).toISOString(),
+  }));
 }
 
 /**
@@ -269,7 +291,11 @@ export const PERIOD_CHANGES = sql`closed as (
  * period at the removal time; its history stays. Returns the device id, or
  * undefined when the portal has no such (unremoved) device.
  */
-export async function removeDevice(executor: Executor, scope: { tenantId: number; portalId: number; now: Date }, externalId: string): Promise<number | undefined> {
+export async function removeDevice(
+  executor: Executor,
+  scope: { tenantId: number; portalId: number; now: Date },
+  externalId: string,
+): Promise<number | undefined> {
   const { tenantId, portalId } = scope;
   const now = scope.now.toISOString();
   const [row] = await queryRows<{ id: number }>(

@@ -31,9 +31,13 @@ const ingestions = new WeakMap<AppDeps, Ingestion>();
 function ingestionOf(deps: AppDeps): Ingestion {
   let ingestion = ingestions.get(deps);
   if (!ingestion) {
-    const limits: GroupLimits = deps.database.kind === 'pglite' ? { ...LIMITS, maxInFlight: 1 } : { ...LIMITS, maxInFlight: 4, splitWeight: SPLIT_WEIGHT };
+    const limits: GroupLimits =
+      deps.database.kind === 'pglite' ? { ...LIMITS, maxInFlight: 1 } : { ...LIMITS, maxInFlight: 4, splitWeight: SPLIT_WEIGHT };
     // Ingestion's reads and writes take the urgent lane: dashboard reads queue behind them, not ahead.
-    ingestion = { credentials: new PortalCredentials(deps, deps.database.urgentDb), committer: new GroupCommitter((group) => commitGroup(deps, group), limits) };
+    ingestion = {
+      credentials: new PortalCredentials(deps, deps.database.urgentDb),
+      committer: new GroupCommitter((group) => commitGroup(deps, group), limits),
+    };
     ingestions.set(deps, ingestion);
   }
   return ingestion;
@@ -64,7 +68,10 @@ function parseMessage(deps: AppDeps, raw: Buffer): WebhookMessage {
  * POST /v0/webhooks/portals/:id: verify, validate (a message failing either never joins a
  * group), then wait for the group commit that applies it; the answer follows that commit.
  */
-export async function ingestWebhook(deps: AppDeps, input: { portalParam: string; headers: IncomingHttpHeaders; raw: Buffer }): Promise<IngestResult> {
+export async function ingestWebhook(
+  deps: AppDeps,
+  input: { portalParam: string; headers: IncomingHttpHeaders; raw: Buffer },
+): Promise<IngestResult> {
   const signed = readSignedHeaders(input.headers);
   if (!signed || !isTimestampFresh(signed.timestamp, deps.clock.now())) throw rejected();
   const portalId = /^\d{1,10}$/.test(input.portalParam) ? Number(input.portalParam) : 0;

@@ -1,6 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { outcomesOf, PERIOD_CHANGES, RECORDED, recordingCtes, type InventoryInput, type MessageToRecord, type RecordOutcome, type StatusChange } from './ingest.repository.ts';
+import {
+  outcomesOf,
+  PERIOD_CHANGES,
+  RECORDED,
+  recordingCtes,
+  type InventoryInput,
+  type MessageToRecord,
+  type RecordOutcome,
+  type StatusChange,
+} from './ingest.repository.ts';
 import { ONLINE } from '../../db/codes.ts';
 
 /**
@@ -25,9 +34,23 @@ export interface OnePassResult {
   changes: StatusChange[];
 }
 
-export async function recordAndApply(executor: Executor, messages: MessageToRecord[], devices: InventoryInput, now: Date): Promise<OnePassResult> {
+export async function recordAndApply(
+  executor: Executor,
+  messages: MessageToRecord[],
+  devices: InventoryInput,
+  now: Date,
+): Promise<OnePassResult> {
   const at = now.toISOString();
-  const rows = await queryRows<{ kind: number; i: number | null; recorded: boolean | null; id: number | null; tenant_id: number | null; portal_id: number | null; status: number | null; at: Date | string | null }>(
+  const rows = await queryRows<{
+    kind: number;
+    i: number | null;
+    recorded: boolean | null;
+    id: number | null;
+    tenant_id: number | null;
+    portal_id: number | null;
+    status: number | null;
+    at: Date | string | null;
+  }>(
     executor,
     sql`with ${recordingCtes(messages, at)}, go as (
           -- all or nothing: the group's reports apply only when every message of it was recorded
@@ -82,12 +105,22 @@ export async function recordAndApply(executor: Executor, messages: MessageToReco
         union all
         select 2, null, null, id, tenant_id, portal_id, status, at from changed`,
   );
-  const outcomes = outcomesOf(messages.length, rows.filter((row) => Number(row.kind) === 0));
+  const outcomes = outcomesOf(
+    messages.length,
+    rows.filter((row) => Number(row.kind) === 0),
+  );
   const changes: StatusChange[] = [];
   let applied = false;
   for (const row of rows) {
     if (Number(row.kind) === 1) applied = row.recorded === true;
-    else if (Number(row.kind) === 2) changes.push({ id: Number(row.id), tenantId: Number(row.tenant_id), portalId: Number(row.portal_id), status: Number(row.status), at: new Date(row.at!).toISOString() });
+    else if (Number(row.kind) === 2)
+      changes.push({
+        id: Number(row.id),
+        tenantId: Number(row.tenant_id),
+        portalId: Number(row.portal_id),
+        status: Number(row.status),
+        at: new Date(row.at!).toISOString(),
+      });
   }
   return { outcomes, applied, changes };
 }

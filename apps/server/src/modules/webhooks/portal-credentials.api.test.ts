@@ -49,13 +49,17 @@ describe('PortalCredentials', () => {
     const { db, reads } = countingDb();
     const credentials = new PortalCredentials(t.deps, db);
     const body = Buffer.from('{"type":"devices.reported","data":{"devices":[]}}');
-    const burst = await Promise.all(Array.from({ length: 20 }, () => credentials.verify(portal.id, signed([portal.webhookSecret], body.toString()), body)));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () => credentials.verify(portal.id, signed([portal.webhookSecret], body.toString()), body)),
+    );
     expect(burst.every((v) => v?.tenantId === portal.tenantId)).toBe(true);
     expect(reads()).toBe(1);
     expect((await credentials.verify(portal.id, signed([portal.webhookSecret], body.toString()), body))?.fresh).toBe(false);
     expect(reads()).toBe(1);
     // A wrong signature is checked against a fresh read (a rotation's new secret may be unknown here) and refused.
-    expect(await credentials.verify(portal.id, signed(['whsec_' + Buffer.from('x'.repeat(32)).toString('base64')], body.toString()), body)).toBeNull();
+    expect(
+      await credentials.verify(portal.id, signed(['whsec_' + Buffer.from('x'.repeat(32)).toString('base64')], body.toString()), body),
+    ).toBeNull();
     expect(reads()).toBe(2);
     // forget() drops the entry: the next message reads again.
     credentials.forget(portal.id);
@@ -81,7 +85,8 @@ describe('cached credentials over HTTP', () => {
     const first = created.body.data.webhookSecret!;
     const target = { id: created.body.data.id, webhookSecret: first };
     const report = () => reported([{ externalId: 'cam', status: 1, at: ago(MIN) }]);
-    const rotate = async () => (await t.call(portalEndpoints.rotateSecret, { token: admin.token, params: { id: target.id }, body: {} })).body.data.webhookSecret!;
+    const rotate = async () =>
+      (await t.call(portalEndpoints.rotateSecret, { token: admin.token, params: { id: target.id }, body: {} })).body.data.webhookSecret!;
 
     // The process caches `first` as the current secret ...
     expect((await sendWebhook(t, target, report(), { secrets: [first] })).status).toBe(202);

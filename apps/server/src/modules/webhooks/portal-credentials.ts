@@ -101,10 +101,16 @@ export class PortalCredentials {
       this.cache.delete(portalId);
       return undefined;
     }
-    const secrets: Secret[] = [{ enc: portal.webhook_secret_enc, key: signingKeyObject(this.deps.secretBox.open(portal.webhook_secret_enc)) }];
+    const secrets: Secret[] = [
+      { enc: portal.webhook_secret_enc, key: signingKeyObject(this.deps.secretBox.open(portal.webhook_secret_enc)) },
+    ];
     if (portal.previous_webhook_secret_enc && portal.previous_secret_expires_at) {
       const until = new Date(portal.previous_secret_expires_at).getTime();
-      secrets.push({ enc: portal.previous_webhook_secret_enc, key: signingKeyObject(this.deps.secretBox.open(portal.previous_webhook_secret_enc)), until });
+      secrets.push({
+        enc: portal.previous_webhook_secret_enc,
+        key: signingKeyObject(this.deps.secretBox.open(portal.previous_webhook_secret_enc)),
+        until,
+      });
     }
     const credentials = { tenantId: Number(portal.tenant_id), secrets, loadedAt: performance.now() };
     // Unknown portals are never cached (random ids cannot grow the map); known ones up to a bound.

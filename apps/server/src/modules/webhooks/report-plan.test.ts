@@ -1,13 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { deviceKey, planReports, roundsOf } from './report-plan.ts';
 
-const report = (externalId: string, status: 0 | 1, at: string, name = externalId) => ({ externalId, name, deviceType: 0, deviceModel: 'M', status, at });
+const report = (externalId: string, status: 0 | 1, at: string, name = externalId) => ({
+  externalId,
+  name,
+  deviceType: 0,
+  deviceModel: 'M',
+  status,
+  at,
+});
 const one = (reports: ReturnType<typeof report>[], portalId = 7) => [{ tenantId: 3, portalId, reports }];
-const row = (id: number, externalId: string, created: boolean, portalId = 7) => ({ id, tenant_id: 3, portal_id: portalId, external_id: externalId, status: 1, created });
+const row = (id: number, externalId: string, created: boolean, portalId = 7) => ({
+  id,
+  tenant_id: 3,
+  portal_id: portalId,
+  external_id: externalId,
+  status: 1,
+  created,
+});
 
 describe('planReports / roundsOf', () => {
   it('orders each device’s reports by time, takes inventory from the newest and the first state from the oldest', () => {
-    const plan = planReports(one([report('b', 1, '2026-11-22T06:03:00Z', 'B new'), report('a', 1, '2026-11-22T06:00:00Z'), report('b', 0, '2026-11-22T07:01:00+01:00', 'B old')]));
+    const plan = planReports(
+      one([
+        report('b', 1, '2026-11-22T06:03:00Z', 'B new'),
+        report('a', 1, '2026-11-22T06:00:00Z'),
+        report('b', 0, '2026-11-22T07:01:00+01:00', 'B old'),
+      ]),
+    );
     expect([...plan.inventory.externalIds].sort()).toEqual(['a', 'b']);
     const b = plan.inventory.externalIds.indexOf('b');
     expect(plan.inventory.names[b]).toBe('B new');
@@ -22,7 +42,9 @@ describe('planReports / roundsOf', () => {
   });
 
   it('builds one round per report index; a created device already holds its first report', () => {
-    const plan = planReports(one([report('a', 1, '2026-11-22T06:00:00Z'), report('a', 0, '2026-11-22T06:01:00Z'), report('b', 1, '2026-11-22T06:00:00Z')]));
+    const plan = planReports(
+      one([report('a', 1, '2026-11-22T06:00:00Z'), report('a', 0, '2026-11-22T06:01:00Z'), report('b', 1, '2026-11-22T06:00:00Z')]),
+    );
     const rounds = roundsOf(plan, [row(1, 'a', false), row(2, 'b', true)]);
     expect(rounds).toEqual([
       { tenantIds: [3], portalIds: [7], deviceIds: [1], statuses: [1], ats: ['2026-11-22T06:00:00.000Z'] },

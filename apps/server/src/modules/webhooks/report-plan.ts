@@ -60,12 +60,25 @@ export function planReports(messages: PortalReports[]): ReportPlan {
     for (const [externalId, ordered] of byDevice(message.reports)) {
       const key = deviceKey(message.portalId, externalId);
       let device = devices.get(key);
-      if (!device) devices.set(key, (device = { tenantId: message.tenantId, portalId: message.portalId, externalId, newest: ordered[0]!.report, reports: [] }));
+      if (!device)
+        devices.set(
+          key,
+          (device = { tenantId: message.tenantId, portalId: message.portalId, externalId, newest: ordered[0]!.report, reports: [] }),
+        );
       device.newest = ordered[ordered.length - 1]!.report;
       for (const o of ordered) device.reports.push({ status: o.report.status, at: new Date(o.ms).toISOString() });
     }
   }
-  const inventory: InventoryInput = { tenantIds: [], portalIds: [], externalIds: [], names: [], deviceTypes: [], deviceModels: [], statuses: [], ats: [] };
+  const inventory: InventoryInput = {
+    tenantIds: [],
+    portalIds: [],
+    externalIds: [],
+    names: [],
+    deviceTypes: [],
+    deviceModels: [],
+    statuses: [],
+    ats: [],
+  };
   const reportsByDevice = new Map<string, TimedReport[]>();
   for (const [key, d] of devices) {
     inventory.tenantIds.push(d.tenantId);

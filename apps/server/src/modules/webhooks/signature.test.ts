@@ -33,7 +33,13 @@ describe('Standard Webhooks signature', () => {
   it('binds the id and timestamp into the signature', () => {
     const h = headersFor([secret]);
     expect(isSignedByAny([secret], readSignedHeaders({ ...h, 'webhook-id': 'msg_2' })!, Buffer.from(body))).toBe(false);
-    expect(isSignedByAny([secret], readSignedHeaders({ ...h, 'webhook-timestamp': String(Number(h['webhook-timestamp']) + 1) })!, Buffer.from(body))).toBe(false);
+    expect(
+      isSignedByAny(
+        [secret],
+        readSignedHeaders({ ...h, 'webhook-timestamp': String(Number(h['webhook-timestamp']) + 1) })!,
+        Buffer.from(body),
+      ),
+    ).toBe(false);
   });
 
   it('reads nothing from missing or malformed headers', () => {

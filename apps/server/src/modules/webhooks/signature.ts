@@ -44,7 +44,8 @@ export function readSignedHeaders(headers: IncomingHttpHeaders): SignedHeaders |
 export const isTimestampFresh = (timestamp: number, now: Date) => Math.abs(now.getTime() / 1000 - timestamp) <= TOLERANCE_SECONDS;
 
 /** The HMAC key of a `whsec_` secret (decoded once per secret, not per message, by callers that cache it). */
-export const signingKey = (secret: string) => Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+export const signingKey = (secret: string) =>
+  Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
 
 /** signingKey as a KeyObject: callers that keep it per secret spare the key import on every HMAC. */
 export const signingKeyObject = (secret: string): KeyObject => createSecretKey(signingKey(secret));
@@ -65,4 +66,5 @@ export function matchingKey(keys: (Buffer | KeyObject)[], headers: SignedHeaders
 }
 
 /** Whether any signature of the header was made with any of the secrets (current, and previous during rotation). */
-export const isSignedByAny = (secrets: string[], headers: SignedHeaders, raw: Buffer): boolean => matchingKey(secrets.map(signingKey), headers, raw) >= 0;
+export const isSignedByAny = (secrets: string[], headers: SignedHeaders, raw: Buffer): boolean =>
+  matchingKey(secrets.map(signingKey), headers, raw) >= 0;

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TOPICS, type DeviceStatusEvent } from '../../events/topics.ts';
 import { createPortal, createTenant, createUser, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { countRows, deviceState, periodsOf, removed, reported, sendWebhook, signatureHeaders } from '../../../test/kits/webhooks/webhook-test-kit.ts';
+import {
+  countRows,
+  deviceState,
+  periodsOf,
+  removed,
+  reported,
+  sendWebhook,
+  signatureHeaders,
+} from '../../../test/kits/webhooks/webhook-test-kit.ts';
 
 let t: TestApp;
 let portal: TestPortal;
@@ -24,13 +32,26 @@ const UNAUTHORIZED = { error: { code: 'UNAUTHORIZED', msg: WEBHOOK_MSG.unauthori
 describe('POST /v0/webhooks/portals/:id: signature, timestamp and portal', () => {
   it('accepts a message signed by the standardwebhooks library and creates the devices with their first period', async () => {
     const at = ago(MIN);
-    const res = await sendWebhook(t, portal, reported([
-      { externalId: 'cam-1', name: 'Lobby camera', deviceType: 0, deviceModel: 'Axis P1', status: 1, at },
-      { externalId: 'door-1', name: 'Front door', deviceType: 2, status: 0, at },
-    ]));
+    const res = await sendWebhook(
+      t,
+      portal,
+      reported([
+        { externalId: 'cam-1', name: 'Lobby camera', deviceType: 0, deviceModel: 'Axis P1', status: 1, at },
+        { externalId: 'door-1', name: 'Front door', deviceType: 2, status: 0, at },
+      ]),
+    );
     expect(res).toEqual({ status: 202, body: { data: { accepted: 2 } } });
     const cam = await deviceState(t, portal.id, 'cam-1');
-    expect(cam).toMatchObject({ name: 'Lobby camera', device_type: 0, status: 1, last_report_at: at.toISOString(), last_online: at.toISOString(), status_since: at.toISOString(), first_seen_at: at.toISOString(), removed_at: null });
+    expect(cam).toMatchObject({
+      name: 'Lobby camera',
+      device_type: 0,
+      status: 1,
+      last_report_at: at.toISOString(),
+      last_online: at.toISOString(),
+      status_since: at.toISOString(),
+      first_seen_at: at.toISOString(),
+      removed_at: null,
+    });
     const door = await deviceState(t, portal.id, 'door-1');
     expect(door).toMatchObject({ device_type: 2, status: 0, last_online: null });
     expect(await periodsOf(t, cam!.id)).toEqual([{ status: 1, from: at.toISOString(), to: null }]);
@@ -50,7 +71,12 @@ describe('POST /v0/webhooks/portals/:id: signature, timestamp and portal', () =>
       await sendWebhook(t, { id: 'abc', webhookSecret: portal.webhookSecret }, payload),
       // No signature headers at all.
       await t.app
-        .inject({ method: 'POST', url: `/v0/webhooks/portals/${portal.id}`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) })
+        .inject({
+          method: 'POST',
+          url: `/v0/webhooks/portals/${portal.id}`,
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify(payload),
+        })
         .then((r) => ({ status: r.statusCode, body: r.json() })),
     ];
     for (const res of attempts) expect(res).toEqual({ status: 401, body: UNAUTHORIZED });
@@ -61,9 +87,19 @@ describe('POST /v0/webhooks/portals/:id: signature, timestamp and portal', () =>
     const body = JSON.stringify(reported([{ externalId: 'x', status: 1, at: ago(MIN) }]));
     const signedFor = signatureHeaders([portal.webhookSecret], 'msg_fmt', t.clock.now(), body);
     const pretty = JSON.stringify(JSON.parse(body), null, 2);
-    const res = await t.app.inject({ method: 'POST', url: `/v0/webhooks/portals/${portal.id}`, headers: { ...signedFor, 'content-type': 'application/json' }, payload: pretty });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v0/webhooks/portals/${portal.id}`,
+      headers: { ...signedFor, 'content-type': 'application/json' },
+      payload: pretty,
+    });
     expect(res.statusCode).toBe(401);
-    const ok = await t.app.inject({ method: 'POST', url: `/v0/webhooks/portals/${portal.id}`, headers: { ...signedFor, 'content-type': 'application/json' }, payload: body });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: `/v0/webhooks/portals/${portal.id}`,
+      headers: { ...signedFor, 'content-type': 'application/json' },
+      payload: body,
+    });
     expect(ok.statusCode).toBe(202);
   });
 
@@ -75,7 +111,10 @@ describe('POST /v0/webhooks/portals/:id: signature, timestamp and portal', () =>
 
   it('refuses a deleted portal with the same 401', async () => {
     await t.database.exec(`update portals set deleted_at = now() where id = ${portal.id}`);
-    expect(await sendWebhook(t, portal, reported([{ externalId: 'x', status: 1, at: ago(MIN) }]))).toEqual({ status: 401, body: UNAUTHORIZED });
+    expect(await sendWebhook(t, portal, reported([{ externalId: 'x', status: 1, at: ago(MIN) }]))).toEqual({
+      status: 401,
+      body: UNAUTHORIZED,
+    });
   });
 });
 
@@ -83,7 +122,15 @@ describe('idempotency and validation', () => {
   it('applies a webhook-id once: a redelivery answers 200 duplicate with no second effect', async () => {
     const first = await sendWebhook(t, portal, reported([{ externalId: 'a', status: 1, at: ago(2 * MIN) }]), { id: 'msg_same' });
     expect(first.status).toBe(202);
-    const again = await sendWebhook(t, portal, reported([{ externalId: 'a', status: 0, at: ago(MIN) }, { externalId: 'b', status: 1, at: ago(MIN) }]), { id: 'msg_same' });
+    const again = await sendWebhook(
+      t,
+      portal,
+      reported([
+        { externalId: 'a', status: 0, at: ago(MIN) },
+        { externalId: 'b', status: 1, at: ago(MIN) },
+      ]),
+      { id: 'msg_same' },
+    );
     expect(again).toEqual({ status: 200, body: { data: { accepted: 0, duplicate: true } } });
     expect(await countRows(t, 'devices', portal.id)).toBe(1);
     expect((await deviceState(t, portal.id, 'a'))!.status).toBe(1);
@@ -112,11 +159,43 @@ describe('idempotency and validation', () => {
   it.each([
     [{ type: 'devices.reported', data: { devices: [] } }, 'data.devices: devices must hold at least 1 device'],
     [{ type: 'device.updated', data: {} }, 'type: type must be "devices.reported" or "device.removed"'],
-    [{ type: 'devices.reported', data: { devices: [{ externalId: 'a', name: 'A', deviceType: 5, deviceModel: '', status: 1, at: '2026-11-22T05:59:00Z' }] } }, 'data.devices.0.deviceType: deviceType must be an integer from 0 to 4'],
-    [{ type: 'devices.reported', data: { devices: [{ externalId: 'a', name: 'A', deviceType: 1, deviceModel: '', status: 1, at: 'yesterday' }] } }, 'data.devices.0.at: at must be an ISO 8601 timestamp with a time zone (e.g. 2026-11-22T06:00:00Z)'],
-    [{ type: 'devices.reported', data: { devices: [{ externalId: '', name: 'A', deviceType: 1, deviceModel: '', status: 1, at: '2026-11-22T05:59:00Z' }] } }, 'data.devices.0.externalId: externalId must not be empty'],
-    [{ type: 'devices.reported', data: { devices: [{ externalId: 'a', name: 'A', deviceType: 1, deviceModel: '', status: 1, at: '2026-11-22T05:59:00Z', extra: 1 }] } }, 'data.devices.0: Unrecognized key: "extra"'],
-    [{ type: 'devices.reported', data: { devices: [{ externalId: 'a', name: 'A', deviceType: 1, deviceModel: '', status: 1, at: '2026-11-22T06:30:00Z' }] } }, 'data.devices.0.at: must not be more than 5 minutes in the future'],
+    [
+      {
+        type: 'devices.reported',
+        data: { devices: [{ externalId: 'a', name: 'A', deviceType: 5, deviceModel: '', status: 1, at: '2026-11-22T05:59:00Z' }] },
+      },
+      'data.devices.0.deviceType: deviceType must be an integer from 0 to 4',
+    ],
+    [
+      {
+        type: 'devices.reported',
+        data: { devices: [{ externalId: 'a', name: 'A', deviceType: 1, deviceModel: '', status: 1, at: 'yesterday' }] },
+      },
+      'data.devices.0.at: at must be an ISO 8601 timestamp with a time zone (e.g. 2026-11-22T06:00:00Z)',
+    ],
+    [
+      {
+        type: 'devices.reported',
+        data: { devices: [{ externalId: '', name: 'A', deviceType: 1, deviceModel: '', status: 1, at: '2026-11-22T05:59:00Z' }] },
+      },
+      'data.devices.0.externalId: externalId must not be empty',
+    ],
+    [
+      {
+        type: 'devices.reported',
+        data: {
+          devices: [{ externalId: 'a', name: 'A', deviceType: 1, deviceModel: '', status: 1, at: '2026-11-22T05:59:00Z', extra: 1 }],
+        },
+      },
+      'data.devices.0: Unrecognized key: "extra"',
+    ],
+    [
+      {
+        type: 'devices.reported',
+        data: { devices: [{ externalId: 'a', name: 'A', deviceType: 1, deviceModel: '', status: 1, at: '2026-11-22T06:30:00Z' }] },
+      },
+      'data.devices.0.at: must not be more than 5 minutes in the future',
+    ],
     [{ type: 'device.removed', data: {} }, 'data.externalId: externalId must be a string'],
   ])('rejects %j with a message naming the path', async (payload, msg) => {
     const res = await sendWebhook(t, portal, payload);
@@ -131,7 +210,13 @@ describe('idempotency and validation', () => {
 
   it('takes 5,000 devices in one message (a body over the 1 MiB API limit) and refuses 5,001', async () => {
     const at = ago(MIN);
-    const many = Array.from({ length: 5000 }, (_, i) => ({ externalId: `dev-${i}`, name: `Device number ${i} ${'x'.repeat(150)}`, deviceType: i % 5, status: (i % 3 === 0 ? 0 : 1) as 0 | 1, at }));
+    const many = Array.from({ length: 5000 }, (_, i) => ({
+      externalId: `dev-${i}`,
+      name: `Device number ${i} ${'x'.repeat(150)}`,
+      deviceType: i % 5,
+      status: (i % 3 === 0 ? 0 : 1) as 0 | 1,
+      at,
+    }));
     const payload = reported(many);
     expect(JSON.stringify(payload).length).toBeGreaterThan(1024 * 1024);
     const res = await sendWebhook(t, portal, payload);
@@ -152,7 +237,13 @@ describe('device state and history', () => {
     await sendWebhook(t, portal, reported([{ externalId: 'cam', status: 1, at: t2, name: 'Renamed', deviceType: 3 }]));
     await sendWebhook(t, portal, reported([{ externalId: 'cam', status: 0, at: t3 }]));
     const cam = (await deviceState(t, portal.id, 'cam'))!;
-    expect(cam).toMatchObject({ status: 0, last_report_at: t3.toISOString(), last_online: t2.toISOString(), status_since: t3.toISOString(), first_seen_at: t1.toISOString() });
+    expect(cam).toMatchObject({
+      status: 0,
+      last_report_at: t3.toISOString(),
+      last_online: t2.toISOString(),
+      status_since: t3.toISOString(),
+      first_seen_at: t1.toISOString(),
+    });
     expect(await periodsOf(t, cam.id)).toEqual([
       { status: 1, from: t1.toISOString(), to: t3.toISOString() },
       { status: 0, from: t3.toISOString(), to: null },
@@ -167,21 +258,34 @@ describe('device state and history', () => {
     const before = await periodsOf(t, cam.id);
     const res = await sendWebhook(t, portal, reported([{ externalId: 'cam', status: 0, at: t1 }]));
     expect(res).toEqual({ status: 202, body: { data: { accepted: 1 } } });
-    expect(await deviceState(t, portal.id, 'cam')).toMatchObject({ status: 1, last_report_at: t2.toISOString(), status_since: t2.toISOString() });
+    expect(await deviceState(t, portal.id, 'cam')).toMatchObject({
+      status: 1,
+      last_report_at: t2.toISOString(),
+      status_since: t2.toISOString(),
+    });
     expect(await periodsOf(t, cam.id)).toEqual(before);
     expect(await countRows(t, 'late_device_reports', portal.id)).toBe(1);
   });
 
   it('applies several reports for one device in one message in `at` order, whatever their order in the message', async () => {
     const [t1, t2, t3] = [ago(30 * MIN), ago(20 * MIN), ago(10 * MIN)];
-    await sendWebhook(t, portal, reported([
-      { externalId: 'cam', status: 1, at: t3 },
-      { externalId: 'other', status: 1, at: t1 },
-      { externalId: 'cam', status: 1, at: t1 },
-      { externalId: 'cam', status: 0, at: t2 },
-    ]));
+    await sendWebhook(
+      t,
+      portal,
+      reported([
+        { externalId: 'cam', status: 1, at: t3 },
+        { externalId: 'other', status: 1, at: t1 },
+        { externalId: 'cam', status: 1, at: t1 },
+        { externalId: 'cam', status: 0, at: t2 },
+      ]),
+    );
     const cam = (await deviceState(t, portal.id, 'cam'))!;
-    expect(cam).toMatchObject({ status: 1, last_report_at: t3.toISOString(), last_online: t3.toISOString(), first_seen_at: t1.toISOString() });
+    expect(cam).toMatchObject({
+      status: 1,
+      last_report_at: t3.toISOString(),
+      last_online: t3.toISOString(),
+      first_seen_at: t1.toISOString(),
+    });
     expect(await periodsOf(t, cam.id)).toEqual([
       { status: 1, from: t1.toISOString(), to: t2.toISOString() },
       { status: 0, from: t2.toISOString(), to: t3.toISOString() },
@@ -213,11 +317,31 @@ describe('device state and history', () => {
     const events: DeviceStatusEvent[] = [];
     const stop = t.deps.bus.subscribe(TOPICS.deviceStatus, (e) => events.push(e as DeviceStatusEvent));
     try {
-      await sendWebhook(t, portal, reported([{ externalId: 'a', status: 1, at: ago(3 * MIN) }, { externalId: 'b', status: 1, at: ago(3 * MIN) }]));
+      await sendWebhook(
+        t,
+        portal,
+        reported([
+          { externalId: 'a', status: 1, at: ago(3 * MIN) },
+          { externalId: 'b', status: 1, at: ago(3 * MIN) },
+        ]),
+      );
       const a = (await deviceState(t, portal.id, 'a'))!;
-      await sendWebhook(t, portal, reported([{ externalId: 'a', status: 0, at: ago(MIN) }, { externalId: 'b', status: 1, at: ago(MIN) }]));
+      await sendWebhook(
+        t,
+        portal,
+        reported([
+          { externalId: 'a', status: 0, at: ago(MIN) },
+          { externalId: 'b', status: 1, at: ago(MIN) },
+        ]),
+      );
       await expect.poll(() => events.length).toBe(2);
-      expect(events[1]).toEqual({ tenantId: portal.tenantId, portalId: portal.id, offline: [a.id], online: [], at: ago(MIN).toISOString() });
+      expect(events[1]).toEqual({
+        tenantId: portal.tenantId,
+        portalId: portal.id,
+        offline: [a.id],
+        online: [],
+        at: ago(MIN).toISOString(),
+      });
       // No change, no event.
       await sendWebhook(t, portal, reported([{ externalId: 'b', status: 1, at: ago(30_000) }]));
       await new Promise((r) => setTimeout(r, 100));

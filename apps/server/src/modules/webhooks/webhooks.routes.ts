@@ -16,7 +16,9 @@ export const webhooksModule: AppModule = async (app, deps) => {
   await app.register(async (scoped: FastifyInstance) => {
     // The app-wide JSON parser is replaced in this context only (encapsulation keeps it everywhere else).
     if (scoped.hasContentTypeParser('application/json')) scoped.removeContentTypeParser('application/json');
-    scoped.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_req, body, done) => done(null, body));
+    scoped.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_req, body, done) =>
+      done(null, body),
+    );
     // An already-accepted webhook-id answers 200 (not the route's 202); route() sets the status last, so adjust it on send.
     const duplicates = new WeakSet<FastifyRequest>();
     scoped.addHook('onSend', async (req, reply, payload) => {
@@ -30,7 +32,8 @@ export const webhooksModule: AppModule = async (app, deps) => {
         const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         const result = await ingestWebhook(deps, { portalParam: params.id, headers: req.headers, raw }).catch((err: unknown) => {
           // Failed access checks are logged (docs/decisions.md 39, rule 10); never the signature or the body.
-          if (err instanceof AppError && err.status === 401) req.log.warn({ portal: params.id, webhookId: req.headers['webhook-id'] }, 'webhook rejected');
+          if (err instanceof AppError && err.status === 401)
+            req.log.warn({ portal: params.id, webhookId: req.headers['webhook-id'] }, 'webhook rejected');
           throw err;
         });
         if (result.duplicate) duplicates.add(req);

@@ -60,7 +60,10 @@ export async function startSmtpSink() {
     async waitFor(to: string, since = 0, timeoutMs = 5000): Promise<ReceivedMail> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const mail = received.slice(since).reverse().find((m) => m.to.includes(to));
+        const mail = received
+          .slice(since)
+          .reverse()
+          .find((m) => m.to.includes(to));
         if (mail) return mail;
         if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 20));

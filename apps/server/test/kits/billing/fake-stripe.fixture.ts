@@ -110,7 +110,9 @@ export class FakeStripe {
         ? {
             id: `in_${sub.id}`,
             object: 'invoice',
-            confirmation_secret: expand.includes('latest_invoice.confirmation_secret') ? { type: 'payment_intent', client_secret: sub.invoice_intent.client_secret } : null,
+            confirmation_secret: expand.includes('latest_invoice.confirmation_secret')
+              ? { type: 'payment_intent', client_secret: sub.invoice_intent.client_secret }
+              : null,
           }
         : null,
       items: { object: 'list', data: [{ id: `si_${sub.id}`, object: 'subscription_item', quantity: sub.quantity }] },
@@ -121,18 +123,37 @@ export class FakeStripe {
   private createSubscription(form: Record<string, string>): [number, unknown] {
     if (this.failSubscriptionCreate) return [500, { error: { type: 'api_error', message: 'boom' } }];
     const product = form['items[0][price_data][product]'];
-    if (!product || !this.products.has(product)) return [400, { error: { type: 'invalid_request_error', message: `No such product: '${product}'` } }];
-    if (!form.customer || !this.customers.has(form.customer)) return [400, { error: { type: 'invalid_request_error', message: `No such customer: '${form.customer}'` } }];
+    if (!product || !this.products.has(product))
+      return [400, { error: { type: 'invalid_request_error', message: `No such product: '${product}'` } }];
+    if (!form.customer || !this.customers.has(form.customer))
+      return [400, { error: { type: 'invalid_request_error', message: `No such customer: '${form.customer}'` } }];
     const id = `sub_${++this.seq}`;
     const trial = Number(form.trial_period_days ?? 0) > 0;
     const metadata = Object.fromEntries(Object.entries(form).flatMap(([k, v]) => (k.startsWith('metadata[') ? [[k.slice(9, -1), v]] : [])));
-    const sub: FakeSubscription = { id, quantity: Number(form['items[0][quantity]'] ?? 1), status: trial ? 'trialing' : 'incomplete', customer: form.customer, metadata, default_payment_method: null };
+    const sub: FakeSubscription = {
+      id,
+      quantity: Number(form['items[0][quantity]'] ?? 1),
+      status: trial ? 'trialing' : 'incomplete',
+      customer: form.customer,
+      metadata,
+      default_payment_method: null,
+    };
     if (trial) {
-      const intent: FakeIntent = { id: `seti_${id}`, object: 'setup_intent', status: 'requires_payment_method', client_secret: `seti_${id}_secret_fake` };
+      const intent: FakeIntent = {
+        id: `seti_${id}`,
+        object: 'setup_intent',
+        status: 'requires_payment_method',
+        client_secret: `seti_${id}_secret_fake`,
+      };
       this.setupIntents.set(intent.id, intent);
       sub.pending_setup_intent = intent.id;
     } else {
-      sub.invoice_intent = { id: `pi_${id}`, object: 'payment_intent', status: 'requires_payment_method', client_secret: `pi_${id}_secret_fake` };
+      sub.invoice_intent = {
+        id: `pi_${id}`,
+        object: 'payment_intent',
+        status: 'requires_payment_method',
+        client_secret: `pi_${id}_secret_fake`,
+      };
     }
     this.subscriptions.set(id, sub);
     return [200, this.subscriptionJson(sub, expandOf(form))];
@@ -166,7 +187,8 @@ export class FakeStripe {
     const product = path.match(/^\/v1\/products\/([^/]+)$/);
     if (method === 'GET' && product) return this.products.has(product[1]!) ? [200, { id: product[1], object: 'product' }] : this.notFound();
     if (method === 'POST' && path === '/v1/products') {
-      if (this.products.has(form.id!)) return [400, { error: { type: 'invalid_request_error', code: 'resource_already_exists', message: 'Product already exists.' } }];
+      if (this.products.has(form.id!))
+        return [400, { error: { type: 'invalid_request_error', code: 'resource_already_exists', message: 'Product already exists.' } }];
       this.products.add(form.id ?? `prod_${++this.seq}`);
       return [200, { id: form.id, object: 'product', name: form.name }];
     }

@@ -18,7 +18,10 @@ export async function setDeviceStatus(t: TestApp, ids: number[], status: 0 | 1):
   await t.database.db.execute(sql`with changed as (
       update devices set status = ${status}, status_since = ${now}::timestamptz,
              last_online = case when ${status} = 1 then ${now}::timestamptz else last_online end
-       where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})
+       where id in (${sql.join(
+         ids.map((id) => sql`${id}`),
+         sql`, `,
+       )})
       returning tenant_id, id, portal_id
     ), closed as (
       update device_status_periods p set ended_at = ${now}::timestamptz
@@ -32,7 +35,10 @@ export async function setDeviceStatus(t: TestApp, ids: number[], status: 0 | 1):
 export async function removeDevices(t: TestApp, ids: number[]): Promise<void> {
   const now = t.clock.now().toISOString();
   await t.database.db.execute(sql`with removed as (
-      update devices set removed_at = ${now}::timestamptz where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})
+      update devices set removed_at = ${now}::timestamptz where id in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})
       returning tenant_id, id
     )
     update device_status_periods p set ended_at = ${now}::timestamptz
@@ -40,7 +46,10 @@ export async function removeDevices(t: TestApp, ids: number[]): Promise<void> {
 }
 
 export async function openCaseOf(t: TestApp, deviceId: number): Promise<number | null> {
-  const [row] = await queryRows<{ open_case_id: number | null }>(t.database.db, sql`select open_case_id from devices where id = ${deviceId}`);
+  const [row] = await queryRows<{ open_case_id: number | null }>(
+    t.database.db,
+    sql`select open_case_id from devices where id = ${deviceId}`,
+  );
   return row?.open_case_id ?? null;
 }
 
@@ -59,5 +68,12 @@ export const HOUR_MS = 3_600_000;
 
 /** Access tokens last 15 minutes: after moving the fake clock by days, sign fresh ones for the same users. */
 export async function renewTokens(t: TestApp, users: TestUser[]): Promise<void> {
-  for (const u of users) u.token = await t.deps.accessTokens.sign({ userId: u.id, userName: u.name, tenantId: u.tenantId, tenantName: u.tenantName, roles: u.roles });
+  for (const u of users)
+    u.token = await t.deps.accessTokens.sign({
+      userId: u.id,
+      userName: u.name,
+      tenantId: u.tenantId,
+      tenantName: u.tenantName,
+      roles: u.roles,
+    });
 }

@@ -63,7 +63,7 @@ export function historyKit(app: () => TestApp, rand: () => number) {
   async function randomDevice(portal: TestPortal, start: number, end: number): Promise<number> {
     const periods: Period[] = [];
     let status = rand() < 0.8 ? 1 : 0;
-    for (let s = start; s < end; ) {
+    for (let s = start; s < end;) {
       // Outages of minutes to hours, online stretches of hours to days, some crossing midnights.
       const len = status === 1 ? between(10 * 60_000, 3 * DAY) : between(60_000, 12 * HOUR);
       periods.push({ status, s, e: s + len < end ? s + len : null });

@@ -52,7 +52,12 @@ export function signatureHeaders(secrets: string[], id: string, signedAt: Date, 
   };
 }
 
-export async function sendWebhook(t: TestApp, portal: { id: number | string; webhookSecret: string }, payload: unknown, opts: SendOptions = {}) {
+export async function sendWebhook(
+  t: TestApp,
+  portal: { id: number | string; webhookSecret: string },
+  payload: unknown,
+  opts: SendOptions = {},
+) {
   const body = opts.rawBody ?? JSON.stringify(payload);
   const id = opts.id ?? `msg_${randomUUID()}`;
   const headers = {
@@ -61,7 +66,10 @@ export async function sendWebhook(t: TestApp, portal: { id: number | string; web
     ...opts.headers,
   };
   const res = await t.app.inject({ method: 'POST', url: `/v0/webhooks/portals/${portal.id}`, headers, payload: body });
-  return { status: res.statusCode, body: res.json() as { data?: { accepted: number; duplicate?: boolean }; error?: { code: string; msg: string } } };
+  return {
+    status: res.statusCode,
+    body: res.json() as { data?: { accepted: number; duplicate?: boolean }; error?: { code: string; msg: string } },
+  };
 }
 
 export interface DeviceState {
@@ -80,9 +88,19 @@ export interface DeviceState {
 const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string).toISOString());
 
 export async function deviceState(t: TestApp, portalId: number, externalId: string): Promise<DeviceState | undefined> {
-  const [row] = await queryRows<DeviceState>(t.database.db, sql`select id, external_id, name, device_type, status, last_report_at, last_online, status_since, first_seen_at, removed_at from devices where portal_id = ${portalId} and external_id = ${externalId}`);
+  const [row] = await queryRows<DeviceState>(
+    t.database.db,
+    sql`select id, external_id, name, device_type, status, last_report_at, last_online, status_since, first_seen_at, removed_at from devices where portal_id = ${portalId} and external_id = ${externalId}`,
+  );
   if (!row) return undefined;
-  return { ...row, last_report_at: iso(row.last_report_at)!, last_online: iso(row.last_online), status_since: iso(row.status_since)!, first_seen_at: iso(row.first_seen_at)!, removed_at: iso(row.removed_at) };
+  return {
+    ...row,
+    last_report_at: iso(row.last_report_at)!,
+    last_online: iso(row.last_online),
+    status_since: iso(row.status_since)!,
+    first_seen_at: iso(row.first_seen_at)!,
+    removed_at: iso(row.removed_at),
+  };
 }
 
 export async function periodsOf(t: TestApp, deviceId: number) {
@@ -93,8 +111,17 @@ export async function periodsOf(t: TestApp, deviceId: number) {
   return rows.map((r) => ({ status: Number(r.status), from: iso(r.started_at), to: iso(r.ended_at) }));
 }
 
-export async function countRows(t: TestApp, table: 'devices' | 'device_status_periods' | 'late_device_reports' | 'webhook_messages', portalId?: number) {
-  const where = portalId === undefined ? sql`` : table === 'late_device_reports' ? sql`where device_id in (select id from devices where portal_id = ${portalId})` : sql`where portal_id = ${portalId}`;
+export async function countRows(
+  t: TestApp,
+  table: 'devices' | 'device_status_periods' | 'late_device_reports' | 'webhook_messages',
+  portalId?: number,
+) {
+  const where =
+    portalId === undefined
+      ? sql``
+      : table === 'late_device_reports'
+        ? sql`where device_id in (select id from devices where portal_id = ${portalId})`
+        : sql`where portal_id = ${portalId}`;
   const [row] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from ${sql.identifier(table)} ${where}`);
   return Number(row!.n);
 }

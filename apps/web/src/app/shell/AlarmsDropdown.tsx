@@ -34,7 +34,15 @@ export function AlarmsDropdown() {
         <div
           role="dialog"
           aria-label="Recent alerts"
-          style={{ minWidth: 400, maxHeight: 400, overflowY: 'auto', background: token.colorBgElevated, borderRadius: token.borderRadiusLG, boxShadow: token.boxShadowSecondary, padding: 8 }}
+          style={{
+            minWidth: 400,
+            maxHeight: 400,
+            overflowY: 'auto',
+            background: token.colorBgElevated,
+            borderRadius: token.borderRadiusLG,
+            boxShadow: token.boxShadowSecondary,
+            padding: 8,
+          }}
         >
           <Suspense
             fallback={

@@ -43,7 +43,12 @@ export default function DashboardLayout() {
         {narrow ? (
           <NarrowHeader onOpenMenu={() => setDrawerOpen(true)} />
         ) : (
-          <WideHeader collapsed={collapsed} hidden={hidden} onToggleCollapsed={() => setCollapsed((c) => !c)} onToggleHidden={() => setHidden((h) => !h)} />
+          <WideHeader
+            collapsed={collapsed}
+            hidden={hidden}
+            onToggleCollapsed={() => setCollapsed((c) => !c)}
+            onToggleHidden={() => setHidden((h) => !h)}
+          />
         )}
         <GlobalBanner />
         <LiveEventsConnector />

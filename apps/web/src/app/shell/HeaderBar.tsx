@@ -1,4 +1,11 @@
-import { EyeInvisibleOutlined, MenuFoldOutlined, MenuUnfoldOutlined, MenuOutlined, SearchOutlined, SettingOutlined } from '@ant-design/icons';
+import {
+  EyeInvisibleOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  MenuOutlined,
+  SearchOutlined,
+  SettingOutlined,
+} from '@ant-design/icons';
 import { Button, Flex, Layout, Tooltip, theme } from 'antd';
 import { useNavigate } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
@@ -23,9 +30,17 @@ export function WideHeader({ collapsed, hidden, onToggleCollapsed, onToggleHidde
   return (
     <Layout.Header
       style={{
-        position: 'sticky', top: 0, zIndex: 100, height: HEADER_HEIGHT, lineHeight: 'normal', padding: '0 24px',
-        background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}`,
-        display: 'flex', alignItems: 'center', gap: 12,
+        position: 'sticky',
+        top: 0,
+        zIndex: 100,
+        height: HEADER_HEIGHT,
+        lineHeight: 'normal',
+        padding: '0 24px',
+        background: token.colorBgContainer,
+        borderBottom: `1px solid ${token.colorBorderSecondary}`,
+        display: 'flex',
+        alignItems: 'center',
+        gap: 12,
       }}
     >
       {hidden ? (
@@ -33,7 +48,12 @@ export function WideHeader({ collapsed, hidden, onToggleCollapsed, onToggleHidde
       ) : (
         <>
           <Tooltip title={collapsed ? 'Expand navigation' : 'Collapse navigation'}>
-            <Button size="large" icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={onToggleCollapsed} aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'} />
+            <Button
+              size="large"
+              icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+              onClick={onToggleCollapsed}
+              aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'}
+            />
           </Tooltip>
           <Tooltip title="Hide navigation">
             <Button size="large" icon={<EyeInvisibleOutlined />} onClick={onToggleHidden} aria-label="Hide navigation" />
@@ -61,9 +81,17 @@ export function NarrowHeader({ onOpenMenu }: { onOpenMenu: () => void }) {
   return (
     <Layout.Header
       style={{
-        position: 'sticky', top: 0, zIndex: 100, height: 60, lineHeight: 'normal', padding: '0 12px',
-        background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}`,
-        display: 'flex', alignItems: 'center', gap: 8,
+        position: 'sticky',
+        top: 0,
+        zIndex: 100,
+        height: 60,
+        lineHeight: 'normal',
+        padding: '0 12px',
+        background: token.colorBgContainer,
+        borderBottom: `1px solid ${token.colorBorderSecondary}`,
+        display: 'flex',
+        alignItems: 'center',
+        gap: 8,
       }}
     >
       <Button icon={<MenuOutlined />} onClick={onOpenMenu} aria-label="Open navigation" />

@@ -11,7 +11,15 @@ export function SideNav({ collapsed = false, onNavigate }: { collapsed?: boolean
   const { pathname } = useLocation();
   return (
     <nav aria-label="Main">
-      <div style={{ height: 72, display: 'flex', alignItems: 'center', justifyContent: collapsed ? 'center' : 'flex-start', padding: collapsed ? 0 : '0 24px' }}>
+      <div
+        style={{
+          height: 72,
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: collapsed ? 'center' : 'flex-start',
+          padding: collapsed ? 0 : '0 24px',
+        }}
+      >
         <Logo collapsed={collapsed} light />
       </div>
       <Menu

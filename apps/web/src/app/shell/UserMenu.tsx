@@ -16,7 +16,12 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
       trigger={['click']}
       menu={{ items: [{ key: 'logout', label: 'logout', icon: <LogoutOutlined /> }], onClick: () => void signOut() }}
     >
-      <Button type="text" size="large" aria-label={`Account menu of ${name}`} style={{ display: 'inline-flex', alignItems: 'center', gap: 8, height: 48 }}>
+      <Button
+        type="text"
+        size="large"
+        aria-label={`Account menu of ${name}`}
+        style={{ display: 'inline-flex', alignItems: 'center', gap: 8, height: 48 }}
+      >
         <Avatar style={{ backgroundColor: '#0f766e' }} icon={<UserOutlined />} />
         {!compact && <StrongText>{name}</StrongText>}
       </Button>

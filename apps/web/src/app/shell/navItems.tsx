@@ -1,4 +1,12 @@
-import { AlertOutlined, ApartmentOutlined, AppstoreOutlined, DashboardOutlined, FileTextOutlined, SolutionOutlined, TeamOutlined } from '@ant-design/icons';
+import {
+  AlertOutlined,
+  ApartmentOutlined,
+  AppstoreOutlined,
+  DashboardOutlined,
+  FileTextOutlined,
+  SolutionOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
 import type { ReactNode } from 'react';
 import type { Role } from '@vigil/contracts';
 

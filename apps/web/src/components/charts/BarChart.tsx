@@ -29,14 +29,28 @@ const LINE = 14;
 const WRAP_WIDTH = 76;
 
 /** Vertical bars with a value axis, grid lines, category labels and a hover tooltip, as one SVG. */
-export function BarChart({ ariaLabel, seriesName, categories, values, height, color, barMaxWidth, scale, format = String, wrapLabels = false, roundedTop = false }: BarChartProps) {
+export function BarChart({
+  ariaLabel,
+  seriesName,
+  categories,
+  values,
+  height,
+  color,
+  barMaxWidth,
+  scale,
+  format = String,
+  wrapLabels = false,
+  roundedTop = false,
+}: BarChartProps) {
   const [container, width] = useContainerWidth<HTMLDivElement>();
   const { token } = theme.useToken();
   const tooltip = useChartTooltip(container);
   const [hovered, setHovered] = useState<number | null>(null);
   const enter = useEnterAnimation([{ transform: 'scaleY(0)' }, { transform: 'scaleY(1)' }]);
 
-  const axis = scale ? { ...scale, ticks: Array.from({ length: Math.round(scale.max / scale.step) + 1 }, (_, i) => i * scale.step) } : niceScale(Math.max(0, ...values.map((v) => v ?? 0)));
+  const axis = scale
+    ? { ...scale, ticks: Array.from({ length: Math.round(scale.max / scale.step) + 1 }, (_, i) => i * scale.step) }
+    : niceScale(Math.max(0, ...values.map((v) => v ?? 0)));
   const labels = categories.map((c) => (wrapLabels ? wrapLabel(c, WRAP_WIDTH, FONT) : [c]));
   const lines = Math.max(1, ...labels.map((l) => l.length));
   const left = Math.max(...axis.ticks.map((t) => format(t).length)) * 6.5 + 14;
@@ -65,17 +79,31 @@ export function BarChart({ ariaLabel, seriesName, categories, values, height, co
                 </text>
               </g>
             ))}
-            {hovered !== null && <rect x={left + band * hovered} y={top} width={band} height={baseline - top} fill={token.colorFillTertiary} />}
+            {hovered !== null && (
+              <rect x={left + band * hovered} y={top} width={band} height={baseline - top} fill={token.colorFillTertiary} />
+            )}
             <g ref={enter} style={{ transformOrigin: `0 ${baseline}px` }} data-part="bars">
               {values.map((v, i) =>
                 v === null || v <= 0 ? null : (
-                  <path key={i} data-bar={categories[i]} d={barPath(left + band * i + (band - barWidth) / 2, y(v), barWidth, baseline - y(v), roundedTop ? 4 : 0)} fill={color} />
+                  <path
+                    key={i}
+                    data-bar={categories[i]}
+                    d={barPath(left + band * i + (band - barWidth) / 2, y(v), barWidth, baseline - y(v), roundedTop ? 4 : 0)}
+                    fill={color}
+                  />
                 ),
               )}
             </g>
             {labels.map((l, i) =>
               i % every === 0 ? (
-                <text key={i} x={left + band * (i + 0.5)} y={baseline + LINE + 2} textAnchor="middle" fontSize={FONT} fill={token.colorTextSecondary}>
+                <text
+                  key={i}
+                  x={left + band * (i + 0.5)}
+                  y={baseline + LINE + 2}
+                  textAnchor="middle"
+                  fontSize={FONT}
+                  fill={token.colorTextSecondary}
+                >
                   {l.map((line, n) => (
                     <tspan key={n} x={left + band * (i + 0.5)} dy={n === 0 ? 0 : LINE}>
                       {line}
@@ -94,7 +122,10 @@ export function BarChart({ ariaLabel, seriesName, categories, values, height, co
                 fill="transparent"
                 onPointerMove={(e) => {
                   setHovered(i);
-                  tooltip.show(e, { title: c, rows: [{ color, name: seriesName, value: values[i] == null ? 'no data' : format(values[i]!) }] });
+                  tooltip.show(e, {
+                    title: c,
+                    rows: [{ color, name: seriesName, value: values[i] == null ? 'no data' : format(values[i]!) }],
+                  });
                 }}
                 onPointerLeave={() => {
                   setHovered(null);

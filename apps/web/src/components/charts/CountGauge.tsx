@@ -26,7 +26,13 @@ export function CountGauge({ value, label, height, ariaLabel }: { value: number;
       <svg role="img" aria-label={ariaLabel} width="100%" height={height} fontFamily={token.fontFamily} style={{ display: 'block' }}>
         {width > 0 && radius > 0 && (
           <>
-            <path d={arcPath(cx, cy, radius, START, END)} fill="none" stroke={token.colorFillSecondary} strokeWidth={TRACK} strokeLinecap="round" />
+            <path
+              d={arcPath(cx, cy, radius, START, END)}
+              fill="none"
+              stroke={token.colorFillSecondary}
+              strokeWidth={TRACK}
+              strokeLinecap="round"
+            />
             {value > 0 && (
               <path
                 ref={enter}

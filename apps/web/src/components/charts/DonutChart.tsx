@@ -75,7 +75,14 @@ export function OnlineOfflineDonut({
                     <path
                       key={s.name}
                       data-slice={s.name}
-                      d={ringSlicePath(cx, cy, inner * half, outer * half + (hovered === i ? HOVER_GROW : 0), angles[i]!.start, angles[i]!.end)}
+                      d={ringSlicePath(
+                        cx,
+                        cy,
+                        inner * half,
+                        outer * half + (hovered === i ? HOVER_GROW : 0),
+                        angles[i]!.start,
+                        angles[i]!.end,
+                      )}
                       fill={s.color}
                       fillRule="evenodd"
                       // A hairline in the card's colour between the two slices.
@@ -83,7 +90,10 @@ export function OnlineOfflineDonut({
                       strokeWidth={1.5}
                       onPointerMove={(e) => {
                         setHovered(i);
-                        tooltip.show(e, { title: label, rows: [{ color: s.color, name: s.name, value: `${count(s.value)} (${percent(s.value, total)})` }] });
+                        tooltip.show(e, {
+                          title: label,
+                          rows: [{ color: s.color, name: s.name, value: `${count(s.value)} (${percent(s.value, total)})` }],
+                        });
                       }}
                       onPointerLeave={() => {
                         setHovered(null);

@@ -5,12 +5,32 @@ import { BarChart } from './BarChart.tsx';
 import { CountGauge } from './CountGauge.tsx';
 import { EMPTY_RING, OnlineOfflineDonut } from './DonutChart.tsx';
 import { standaloneSvg } from './exportPng.ts';
-import { arcPath, chartHeight, donutRadius, gaugeMax, labelInterval, niceScale, ringSlicePath, sliceAngles, wrapLabel } from './geometry.ts';
+import {
+  arcPath,
+  chartHeight,
+  donutRadius,
+  gaugeMax,
+  labelInterval,
+  niceScale,
+  ringSlicePath,
+  sliceAngles,
+  wrapLabel,
+} from './geometry.ts';
 import { caseStatusSeries, dailyShareSeries } from './series.ts';
 
 /** jsdom lays nothing out: every chart container measures `width` px. */
 function containerWidth(width: number) {
-  vi.spyOn(Element.prototype, 'getBoundingClientRect').mockReturnValue({ width, height: 240, top: 0, left: 0, right: width, bottom: 240, x: 0, y: 0, toJSON: () => ({}) });
+  vi.spyOn(Element.prototype, 'getBoundingClientRect').mockReturnValue({
+    width,
+    height: 240,
+    top: 0,
+    left: 0,
+    right: width,
+    bottom: 240,
+    x: 0,
+    y: 0,
+    toJSON: () => ({}),
+  });
 }
 beforeEach(() => containerWidth(450));
 afterEach(() => {
@@ -58,7 +78,7 @@ describe('chart geometry', () => {
     expect(big!.end - big!.start + (tiny!.end - tiny!.start)).toBeCloseTo(2 * Math.PI);
     expect(none!.end - none!.start).toBe(0);
   });
-  it('draws a ring slice clockwise from 12 o\'clock with the large-arc flag past half a turn', () => {
+  it("draws a ring slice clockwise from 12 o'clock with the large-arc flag past half a turn", () => {
     expect(ringSlicePath(100, 100, 60, 90, 0, Math.PI / 2)).toBe('M100 10A90 90 0 0 1 190 100L160 100A60 60 0 0 0 100 40Z');
     expect(ringSlicePath(100, 100, 60, 90, 0, 1.5 * Math.PI)).toContain('A90 90 0 1 1 10 100');
     expect(arcPath(0, 0, 10, 0, Math.PI)).toBe('M0 -10A10 10 0 0 1 0 10');
@@ -140,8 +160,18 @@ describe('OnlineOfflineDonut', () => {
 describe('BarChart', () => {
   const props = { ariaLabel: 'Open cases by status', seriesName: 'Open cases', height: 240, color: BRAND, barMaxWidth: 36 };
   it('draws one bar per non-zero value, as tall as its value on the axis, with wrapped labels', () => {
-    const { container } = render(<BarChart {...props} categories={['New', 'In Progress', 'Awaiting Delivery', 'Requires Testing']} values={[500, 250, 0, 100]} wrapLabels roundedTop />);
-    expect(screen.getByRole('img', { name: 'Open cases by status: New 500, In Progress 250, Awaiting Delivery 0, Requires Testing 100' })).toBeTruthy();
+    const { container } = render(
+      <BarChart
+        {...props}
+        categories={['New', 'In Progress', 'Awaiting Delivery', 'Requires Testing']}
+        values={[500, 250, 0, 100]}
+        wrapLabels
+        roundedTop
+      />,
+    );
+    expect(
+      screen.getByRole('img', { name: 'Open cases by status: New 500, In Progress 250, Awaiting Delivery 0, Requires Testing 100' }),
+    ).toBeTruthy();
     const bars = [...container.querySelectorAll('[data-bar]')];
     expect(bars.map((b) => b.getAttribute('data-bar'))).toEqual(['New', 'In Progress', 'Requires Testing']);
     expect(bars.every((b) => b.getAttribute('fill') === BRAND)).toBe(true);
@@ -162,16 +192,34 @@ describe('BarChart', () => {
     expect(container.textContent).toContain('In ProgressOpen cases9');
   });
   it('leaves a category without data barless and formats a fixed percent axis', () => {
-    const { container } = render(<BarChart {...props} ariaLabel="Daily online share" categories={['11-01', '11-02']} values={[90, null]} scale={{ max: 100, step: 20 }} format={(v) => `${v}%`} />);
+    const { container } = render(
+      <BarChart
+        {...props}
+        ariaLabel="Daily online share"
+        categories={['11-01', '11-02']}
+        values={[90, null]}
+        scale={{ max: 100, step: 20 }}
+        format={(v) => `${v}%`}
+      />,
+    );
     expect(screen.getByRole('img', { name: 'Daily online share: 11-01 90%, 11-02 no data' })).toBeTruthy();
     expect(container.querySelectorAll('[data-bar]')).toHaveLength(1);
-    expect([...container.querySelectorAll('text')].map((t) => t.textContent).slice(0, 6)).toEqual(['0%', '20%', '40%', '60%', '80%', '100%']);
+    expect([...container.querySelectorAll('text')].map((t) => t.textContent).slice(0, 6)).toEqual([
+      '0%',
+      '20%',
+      '40%',
+      '60%',
+      '80%',
+      '100%',
+    ]);
   });
 });
 
 describe('CountGauge', () => {
   it('shows the count with its label and fills the arc in proportion to the scale', () => {
-    const { container } = render(<CountGauge value={37} label="Completed this quarter" height={240} ariaLabel="37 cases completed this quarter" />);
+    const { container } = render(
+      <CountGauge value={37} label="Completed this quarter" height={240} ariaLabel="37 cases completed this quarter" />,
+    );
     expect(screen.getByRole('img', { name: '37 cases completed this quarter' })).toBeTruthy();
     expect(container.querySelector('[data-part="value"]')!.textContent).toBe('37');
     expect(container.textContent).toContain('Completed this quarter');
@@ -184,7 +232,9 @@ describe('CountGauge', () => {
     expect(Number(y)).toBeCloseTo(120 - radius * Math.cos(end), 1);
   });
   it('draws no progress at zero', () => {
-    const { container } = render(<CountGauge value={0} label="Completed this quarter" height={180} ariaLabel="0 cases completed this quarter" />);
+    const { container } = render(
+      <CountGauge value={0} label="Completed this quarter" height={180} ariaLabel="0 cases completed this quarter" />,
+    );
     expect(container.querySelector('[data-part="progress"]')).toBeNull();
     expect(container.querySelector('[data-part="value"]')!.textContent).toBe('0');
   });

@@ -24,7 +24,10 @@ export const authApi = api.injectEndpoints({
     passwordReset: build.mutation<ResponseOf<E['passwordReset']>, { email: string }>({
       query: (body) => request(authRoutes.passwordReset, { body }),
     }),
-    passwordConfirmation: build.mutation<ResponseOf<E['passwordConfirmation']>, { token: string; newPassword: string; confirmPassword: string }>({
+    passwordConfirmation: build.mutation<
+      ResponseOf<E['passwordConfirmation']>,
+      { token: string; newPassword: string; confirmPassword: string }
+    >({
       query: (body) => request(authRoutes.passwordConfirmation, { body }),
     }),
     accountDelete: build.mutation<ResponseOf<E['accountDelete']>, { password: string }>({

@@ -8,9 +8,12 @@ import { initialsOf, isEmptyComment, sanitizeComment } from './commentText.ts';
 import { STATUS_OPTIONS } from './pages/CaseDetailPage.tsx';
 
 describe('empty comment detection (Save disabled)', () => {
-  it.each(['', '<p></p>', '<p><br></p>', '<p> </p>', '<p>&nbsp;</p>', '<p></p><p></p>', '<p><br/></p>', null, undefined])('%j is empty', (html) => {
-    expect(isEmptyComment(html)).toBe(true);
-  });
+  it.each(['', '<p></p>', '<p><br></p>', '<p> </p>', '<p>&nbsp;</p>', '<p></p><p></p>', '<p><br/></p>', null, undefined])(
+    '%j is empty',
+    (html) => {
+      expect(isEmptyComment(html)).toBe(true);
+    },
+  );
   it.each(['<p>a</p>', '<p><strong>ok</strong></p>', '<ul><li><p>x</p></li></ul>', '<p>0</p>'])('%j is not empty', (html) => {
     expect(isEmptyComment(html)).toBe(false);
   });
@@ -24,10 +27,14 @@ describe('comment rendering', () => {
     expect(initialsOf('')).toBe('?');
   });
   it('sanitizes content again in the browser: no scripts, handlers or javascript: links', () => {
-    const clean = sanitizeComment('<p onclick="x()">Hi <a href="javascript:alert(1)">x</a><script>alert(1)</script><img src=x onerror=alert(1)><a href="https://ok.test">ok</a></p>');
+    const clean = sanitizeComment(
+      '<p onclick="x()">Hi <a href="javascript:alert(1)">x</a><script>alert(1)</script><img src=x onerror=alert(1)><a href="https://ok.test">ok</a></p>',
+    );
     expect(clean).not.toMatch(/script|onclick|onerror|javascript:|<img/i);
     expect(clean).toContain('href="https://ok.test"');
-    expect(sanitizeComment('<p><strong>b</strong> <em>i</em> <u>u</u> <s>s</s> <code>c</code></p>')).toBe('<p><strong>b</strong> <em>i</em> <u>u</u> <s>s</s> <code>c</code></p>');
+    expect(sanitizeComment('<p><strong>b</strong> <em>i</em> <u>u</u> <s>s</s> <code>c</code></p>')).toBe(
+      '<p><strong>b</strong> <em>i</em> <u>u</u> <s>s</s> <code>c</code></p>',
+    );
   });
 });
 
@@ -77,7 +84,16 @@ describe('CommentList', () => {
   });
   it('clamps long content with a more/less toggle', () => {
     const long = `<p>${'word '.repeat(80)}</p>`;
-    render(<CommentList comments={[comment(3, 10, 'Dana Whitfield', long)]} isLoading={false} userId={10} isAdmin={false} onEdit={() => {}} onDelete={() => {}} />);
+    render(
+      <CommentList
+        comments={[comment(3, 10, 'Dana Whitfield', long)]}
+        isLoading={false}
+        userId={10}
+        isAdmin={false}
+        onEdit={() => {}}
+        onDelete={() => {}}
+      />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'more' }));
     expect(screen.getByRole('button', { name: 'less' })).toBeTruthy();
   });

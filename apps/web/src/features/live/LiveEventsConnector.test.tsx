@@ -38,7 +38,10 @@ describe('LiveEventsConnector', () => {
       const url = new URL(req.url);
       if (url.pathname === '/v0/api/live-events/ticket') {
         tickets += 1;
-        return new Response(JSON.stringify({ data: { ticket: `t${tickets}`, expiresAt: '2026-11-22T06:01:00.000Z' } }), { status: 200, headers: { 'content-type': 'application/json' } });
+        return new Response(JSON.stringify({ data: { ticket: `t${tickets}`, expiresAt: '2026-11-22T06:01:00.000Z' } }), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        });
       }
       return new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } });
     });
@@ -96,7 +99,15 @@ describe('LiveEventsConnector', () => {
     await vi.waitFor(() => expect(FakeEventSource.all).toHaveLength(1));
     const source = FakeEventSource.all[0]!;
     act(() => {
-      for (let i = 0; i < 10; i++) source.emit('devices', { customerId: 1, offlineCount: i, onlineCount: 1, offline: [i], online: [], at: '2026-11-22T06:00:00.000Z' });
+      for (let i = 0; i < 10; i++)
+        source.emit('devices', {
+          customerId: 1,
+          offlineCount: i,
+          onlineCount: 1,
+          offline: [i],
+          online: [],
+          at: '2026-11-22T06:00:00.000Z',
+        });
     });
     await act(() => vi.advanceTimersByTimeAsync(800));
     expect(actions.filter((t) => t.endsWith('invalidateTags'))).toHaveLength(1);

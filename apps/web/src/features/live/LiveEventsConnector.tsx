@@ -60,7 +60,8 @@ export function LiveEventsConnector() {
       source.addEventListener('alert', (event) => {
         try {
           const alert = JSON.parse((event as MessageEvent<string>).data) as LiveAlert;
-          if (alert.alertType === ALERT_TYPE.deviceOffline) dispatch(alertShown({ alarmContent: alertBannerText(alert), alertId: alert.alertId }));
+          if (alert.alertType === ALERT_TYPE.deviceOffline)
+            dispatch(alertShown({ alarmContent: alertBannerText(alert), alertId: alert.alertId }));
         } catch {
           /* a malformed message changes nothing */
         }

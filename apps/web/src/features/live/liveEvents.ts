@@ -14,7 +14,8 @@ export const streamUrl = (ticket: string) => `${LIVE_EVENTS_STREAM_PATH}?ticket=
 
 /** The banner text of a newly opened alert. */
 export function alertBannerText(a: Pick<LiveAlert, 'customerName' | 'alertType' | 'offlineCount'>): string {
-  if (a.alertType === ALERT_TYPE.deviceOffline) return `${a.customerName}: ${a.offlineCount} device${a.offlineCount === 1 ? '' : 's'} offline`;
+  if (a.alertType === ALERT_TYPE.deviceOffline)
+    return `${a.customerName}: ${a.offlineCount} device${a.offlineCount === 1 ? '' : 's'} offline`;
   return `${a.customerName}: ${ALERT_TYPES[a.alertType] ?? 'Alert'}`;
 }
 

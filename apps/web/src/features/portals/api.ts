@@ -1,4 +1,13 @@
-import type { ListQueryInput, PortalForm, ResponseOf, caseEndpoints, deviceEndpoints, licenseEndpoints, portalEndpoints, statsEndpoints } from '@vigil/contracts';
+import type {
+  ListQueryInput,
+  PortalForm,
+  ResponseOf,
+  caseEndpoints,
+  deviceEndpoints,
+  licenseEndpoints,
+  portalEndpoints,
+  statsEndpoints,
+} from '@vigil/contracts';
 import { caseRoutes, deviceRoutes, licenseRoutes, portalRoutes, statsRoutes } from '@vigil/contracts/routes';
 import { api, request, type RequestBodyOf } from '../../lib/api/apiSlice.ts';
 

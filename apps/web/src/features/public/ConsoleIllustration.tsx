@@ -7,7 +7,12 @@ export function ConsoleIllustration() {
     { name: 'Riverside Depot', count: 0, on: true },
   ];
   return (
-    <svg viewBox="0 0 640 420" role="img" aria-label="The Vigil console: device counts, a reliability donut and live offline events" style={{ width: '100%', height: 'auto', display: 'block' }}>
+    <svg
+      viewBox="0 0 640 420"
+      role="img"
+      aria-label="The Vigil console: device counts, a reliability donut and live offline events"
+      style={{ width: '100%', height: 'auto', display: 'block' }}
+    >
       <defs>
         <linearGradient id="vg-screen" x1="0" x2="0" y1="0" y2="1">
           <stop offset="0" stopColor="#ffffff" />
@@ -30,29 +35,54 @@ export function ConsoleIllustration() {
       {['Camera', 'Intercom', 'Access', 'Alarm', 'Env.'].map((label, i) => (
         <g key={label} transform={`translate(${150 + i * 92} 80)`}>
           <rect width="82" height="64" rx="10" fill="#ffffff" stroke="#e2e8f0" />
-          <text x="12" y="32" fontSize="20" fontWeight="700" fill="#0f172a">{[128, 42, 67, 35, 19][i]}</text>
-          <text x="12" y="50" fontSize="11" fill="#64748b">{label}</text>
+          <text x="12" y="32" fontSize="20" fontWeight="700" fill="#0f172a">
+            {[128, 42, 67, 35, 19][i]}
+          </text>
+          <text x="12" y="50" fontSize="11" fill="#64748b">
+            {label}
+          </text>
         </g>
       ))}
       <g transform="translate(150 160)">
         <rect width="200" height="224" rx="12" fill="#ffffff" stroke="#e2e8f0" />
-        <text x="16" y="28" fontSize="13" fontWeight="600" fill="#0f172a">Company Wide Pulse</text>
+        <text x="16" y="28" fontSize="13" fontWeight="600" fill="#0f172a">
+          Company Wide Pulse
+        </text>
         <circle cx="100" cy="120" r="58" fill="none" stroke="#52c41a" strokeWidth="22" />
-        <circle cx="100" cy="120" r="58" fill="none" stroke="#ff4d4f" strokeWidth="22" strokeDasharray="24 340" transform="rotate(-90 100 120)" />
-        <text x="100" y="118" textAnchor="middle" fontSize="20" fontWeight="700" fill="#0f172a">98.6%</text>
-        <text x="100" y="136" textAnchor="middle" fontSize="11" fill="#64748b">online</text>
+        <circle
+          cx="100"
+          cy="120"
+          r="58"
+          fill="none"
+          stroke="#ff4d4f"
+          strokeWidth="22"
+          strokeDasharray="24 340"
+          transform="rotate(-90 100 120)"
+        />
+        <text x="100" y="118" textAnchor="middle" fontSize="20" fontWeight="700" fill="#0f172a">
+          98.6%
+        </text>
+        <text x="100" y="136" textAnchor="middle" fontSize="11" fill="#64748b">
+          online
+        </text>
         <rect x="24" y="196" width="152" height="8" rx="4" fill="#e2e8f0" />
         <rect x="24" y="196" width="140" height="8" rx="4" fill="#0f766e" />
       </g>
       <g transform="translate(366 160)">
         <rect width="236" height="224" rx="12" fill="#ffffff" stroke="#e2e8f0" />
-        <text x="16" y="28" fontSize="13" fontWeight="600" fill="#0f172a">Live Events</text>
+        <text x="16" y="28" fontSize="13" fontWeight="600" fill="#0f172a">
+          Live Events
+        </text>
         {rows.map((r, i) => (
           <g key={r.name} transform={`translate(16 ${50 + i * 42})`}>
             <rect width="204" height="34" rx="8" fill={r.on ? '#f6ffed' : '#fff1f0'} />
             <circle cx="16" cy="17" r="5" fill={r.on ? '#52c41a' : '#ff4d4f'} />
-            <text x="30" y="21" fontSize="11" fill="#0f172a">{r.name}</text>
-            <text x="192" y="21" fontSize="11" fontWeight="700" textAnchor="end" fill={r.on ? '#389e0d' : '#cf1322'}>{r.on ? 'OK' : `${r.count} offline`}</text>
+            <text x="30" y="21" fontSize="11" fill="#0f172a">
+              {r.name}
+            </text>
+            <text x="192" y="21" fontSize="11" fontWeight="700" textAnchor="end" fill={r.on ? '#389e0d' : '#cf1322'}>
+              {r.on ? 'OK' : `${r.count} offline`}
+            </text>
           </g>
         ))}
       </g>

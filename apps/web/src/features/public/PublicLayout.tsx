@@ -25,7 +25,19 @@ export default function PublicLayout() {
   return (
     <Layout style={{ minHeight: '100vh', background: token.colorBgContainer }}>
       <Layout.Header
-        style={{ position: 'sticky', top: 0, zIndex: 10, height: 72, lineHeight: 'normal', display: 'flex', alignItems: 'center', gap: 16, padding: narrow ? '0 16px' : '0 48px', background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}` }}
+        style={{
+          position: 'sticky',
+          top: 0,
+          zIndex: 10,
+          height: 72,
+          lineHeight: 'normal',
+          display: 'flex',
+          alignItems: 'center',
+          gap: 16,
+          padding: narrow ? '0 16px' : '0 48px',
+          background: token.colorBgContainer,
+          borderBottom: `1px solid ${token.colorBorderSecondary}`,
+        }}
       >
         <Logo />
         {!narrow && (
@@ -57,7 +69,12 @@ export default function PublicLayout() {
         <Menu
           mode="inline"
           selectedKeys={[pathname]}
-          items={[...LINKS, { key: '/dashboards/pulse', label: 'Live Preview' }, { key: '/auth/signin', label: 'Sign in' }, { key: '/auth/signup', label: 'Sign up' }]}
+          items={[
+            ...LINKS,
+            { key: '/dashboards/pulse', label: 'Live Preview' },
+            { key: '/auth/signin', label: 'Sign in' },
+            { key: '/auth/signup', label: 'Sign up' },
+          ]}
           onClick={({ key }) => {
             setMenuOpen(false);
             navigate(key);
@@ -73,7 +90,8 @@ export default function PublicLayout() {
           <div style={{ maxWidth: 360 }}>
             <Logo />
             <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>
-              The operations console for companies that install and service cameras, intercoms, access control, alarms and environmental sensors.
+              The operations console for companies that install and service cameras, intercoms, access control, alarms and environmental
+              sensors.
             </Typography.Paragraph>
           </div>
           <Flex gap={48} wrap="wrap">

@@ -7,7 +7,9 @@ import { LIMITS } from '@vigil/contracts';
 export function Section({ children, tinted = false }: { children: ReactNode; tinted?: boolean }) {
   const { token } = theme.useToken();
   return (
-    <section style={{ background: tinted ? token.colorFillQuaternary : undefined, padding: 'clamp(32px, 6vw, 72px) clamp(16px, 5vw, 48px)' }}>
+    <section
+      style={{ background: tinted ? token.colorFillQuaternary : undefined, padding: 'clamp(32px, 6vw, 72px) clamp(16px, 5vw, 48px)' }}
+    >
       <div style={{ maxWidth: 1160, margin: '0 auto' }}>{children}</div>
     </section>
   );
@@ -79,7 +81,12 @@ export function PriceCard() {
       <List
         size="small"
         split={false}
-        dataSource={['Unlimited users and devices per portal', 'Live offline events and alerts', 'Cases, licenses and reports', 'Signed webhooks for your device clouds']}
+        dataSource={[
+          'Unlimited users and devices per portal',
+          'Live offline events and alerts',
+          'Cases, licenses and reports',
+          'Signed webhooks for your device clouds',
+        ]}
         renderItem={(item) => (
           <List.Item style={{ paddingInline: 0 }}>
             <CheckOutlined style={{ color: token.colorSuccess, marginInlineEnd: 8 }} />

@@ -10,7 +10,11 @@ export type ReportFile = { format: 'csv' | 'pdf'; fileName: string } & ({ id: nu
 
 function downloadUrl(file: ReportFile): string {
   if ('id' in file) return pathOf((file.format === 'csv' ? reportRoutes.exportCsv : reportRoutes.exportPdf).path, { id: file.id });
-  const q = new URLSearchParams({ customerId: String(file.config.customerId), period: String(file.config.period), config: JSON.stringify(file.config.config) });
+  const q = new URLSearchParams({
+    customerId: String(file.config.customerId),
+    period: String(file.config.period),
+    config: JSON.stringify(file.config.config),
+  });
   return `${(file.format === 'csv' ? reportRoutes.previewCsv : reportRoutes.previewPdf).path}?${q}`;
 }
 

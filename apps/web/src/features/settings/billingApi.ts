@@ -17,7 +17,10 @@ export const billingApi = api.injectEndpoints({
       invalidatesTags: ['Tenant', 'Billing'],
     }),
     /** The card dialog's path (PAYMENTS=stripe with a publishable key): the subscription and the intent to confirm. */
-    registerWithCardSubscription: build.mutation<ResponseOf<E['registerWithCardSubscription']>, RequestBodyOf<E['registerWithCardSubscription']>>({
+    registerWithCardSubscription: build.mutation<
+      ResponseOf<E['registerWithCardSubscription']>,
+      RequestBodyOf<E['registerWithCardSubscription']>
+    >({
       query: (body) => request(billingEndpoints.registerWithCardSubscription, { body }),
       invalidatesTags: ['Tenant'],
     }),
@@ -30,4 +33,9 @@ export const billingApi = api.injectEndpoints({
   }),
 });
 
-export const { useRegisterWithSubscriptionMutation, useVerifyCheckoutSessionMutation, useRegisterWithCardSubscriptionMutation, useConfirmCardSubscriptionMutation } = billingApi;
+export const {
+  useRegisterWithSubscriptionMutation,
+  useVerifyCheckoutSessionMutation,
+  useRegisterWithCardSubscriptionMutation,
+  useConfirmCardSubscriptionMutation,
+} = billingApi;

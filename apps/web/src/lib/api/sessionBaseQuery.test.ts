@@ -7,11 +7,13 @@ import { setNotifier, type Notifier } from '../notify.ts';
 import { createSessionBaseQuery, REFRESH_PATH } from './sessionBaseQuery.ts';
 
 const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-const tokenFor = (userId: number, tag: string) => `${b64({ alg: 'HS256' })}.${b64({ userId, userName: `u${userId}`, tenantId: 7, tenantName: 'Acme', roles: ['Admin'], tag })}.sig`;
+const tokenFor = (userId: number, tag: string) =>
+  `${b64({ alg: 'HS256' })}.${b64({ userId, userName: `u${userId}`, tenantId: 7, tenantName: 'Acme', roles: ['Admin'], tag })}.sig`;
 const OLD = tokenFor(1, 'old');
 const NEW = tokenFor(1, 'new');
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 function setup(handler: (url: string, auth: string | null) => Response | Promise<Response>) {
   const store = configureStore({ reducer: { auth: authReducer } });
@@ -26,7 +28,15 @@ function setup(handler: (url: string, auth: string | null) => Response | Promise
   });
   const expired = vi.fn();
   const baseQuery = createSessionBaseQuery({ baseUrl: 'http://vigil.test', fetchFn: fetchFn as typeof fetch, onSessionExpired: expired });
-  const api = { dispatch: store.dispatch, getState: store.getState, signal: new AbortController().signal, abort: () => {}, extra: undefined, endpoint: 'test', type: 'query' } as unknown as BaseQueryApi;
+  const api = {
+    dispatch: store.dispatch,
+    getState: store.getState,
+    signal: new AbortController().signal,
+    abort: () => {},
+    extra: undefined,
+    endpoint: 'test',
+    type: 'query',
+  } as unknown as BaseQueryApi;
   const run = (url: string) => baseQuery({ url }, api, {});
   return { store, calls, run, expired };
 }
@@ -34,7 +44,12 @@ function setup(handler: (url: string, auth: string | null) => Response | Promise
 const errors: string[] = [];
 beforeEach(() => {
   errors.length = 0;
-  const notifier: Notifier = { error: (c) => void errors.push(String(c.description)), success: () => {}, warning: () => {}, info: () => {} };
+  const notifier: Notifier = {
+    error: (c) => void errors.push(String(c.description)),
+    success: () => {},
+    warning: () => {},
+    info: () => {},
+  };
   setNotifier(notifier);
 });
 
@@ -81,7 +96,11 @@ describe('session base query', () => {
   });
 
   it('retries only once: a second 403 is shown with the body message', async () => {
-    const { run, calls } = setup((url) => (url === REFRESH_PATH ? json(200, { data: { accessToken: NEW, refreshToken: 'r' } }) : json(403, { error: { code: 'FORBIDDEN', msg: 'Not yours.' } })));
+    const { run, calls } = setup((url) =>
+      url === REFRESH_PATH
+        ? json(200, { data: { accessToken: NEW, refreshToken: 'r' } })
+        : json(403, { error: { code: 'FORBIDDEN', msg: 'Not yours.' } }),
+    );
     const result = await run('/v0/api/users');
     expect(result.error?.status).toBe(403);
     expect(calls.map((c) => c.url)).toEqual(['/v0/api/users', REFRESH_PATH, '/v0/api/users']);
@@ -89,7 +108,9 @@ describe('session base query', () => {
   });
 
   it('a failed refresh signs out and goes to sign-in', async () => {
-    const { run, store, expired } = setup((url) => (url === REFRESH_PATH ? json(401, { error: { code: 'UNAUTHORIZED', msg: 'gone' } }) : json(401, {})));
+    const { run, store, expired } = setup((url) =>
+      url === REFRESH_PATH ? json(401, { error: { code: 'UNAUTHORIZED', msg: 'gone' } }) : json(401, {}),
+    );
     const result = await run('/v0/api/users');
     expect(result.error?.status).toBe(401);
     expect(store.getState().auth).toMatchObject({ accessTaken: '', roles: [], tenantId: -1 });

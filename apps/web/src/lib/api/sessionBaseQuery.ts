@@ -32,12 +32,9 @@ export interface SessionBaseQueryOptions {
  * (single-flight: parallel failures wait for the same promise) and one retry;
  * a failed refresh signs out and goes to sign-in. Errors become notifications.
  */
-export function createSessionBaseQuery(options: SessionBaseQueryOptions = {}): BaseQueryFn<
-  string | FetchArgs,
-  unknown,
-  FetchBaseQueryError,
-  SessionExtraOptions
-> {
+export function createSessionBaseQuery(
+  options: SessionBaseQueryOptions = {},
+): BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError, SessionExtraOptions> {
   const raw = fetchBaseQuery({
     baseUrl: options.baseUrl ?? '',
     timeout: REQUEST_TIMEOUT_MS,

@@ -6,14 +6,30 @@ const token = (claims: object) => `${b64({ alg: 'HS256' })}.${b64(claims)}.sig`;
 
 describe('auth state', () => {
   it('holds exactly the documented fields, tenantId -1 and no refresh token when signed out', () => {
-    expect(Object.keys(signedOutState).sort()).toEqual(['accessTaken', 'refreshTaken', 'roles', 'tenantId', 'tenantName', 'userId', 'userName']);
+    expect(Object.keys(signedOutState).sort()).toEqual([
+      'accessTaken',
+      'refreshTaken',
+      'roles',
+      'tenantId',
+      'tenantName',
+      'userId',
+      'userName',
+    ]);
     expect(signedOutState).toMatchObject({ tenantId: -1, roles: [], refreshTaken: '' });
   });
 
   it('takes the claims from the access token and never stores the refresh token', () => {
     const accessToken = token({ userId: 4, userName: 'Ann Lee', tenantId: 9, tenantName: 'Acme', roles: ['Admin'] });
     const state = authReducer(undefined, tokensReceived({ accessToken }));
-    expect(state).toEqual({ accessTaken: accessToken, refreshTaken: '', roles: ['Admin'], tenantName: 'Acme', tenantId: 9, userId: 4, userName: 'Ann Lee' });
+    expect(state).toEqual({
+      accessTaken: accessToken,
+      refreshTaken: '',
+      roles: ['Admin'],
+      tenantName: 'Acme',
+      tenantId: 9,
+      userId: 4,
+      userName: 'Ann Lee',
+    });
     expect(authReducer(state, signedOut())).toEqual(signedOutState);
   });
 

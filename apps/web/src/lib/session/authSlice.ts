@@ -63,5 +63,4 @@ export function homeOf(auth: Pick<AuthState, 'roles' | 'tenantId'>): HomeRoute {
 }
 
 export const isSuperAdmin = (auth: Pick<AuthState, 'roles'>) => auth.roles.includes('superAdmin');
-export const isAdminOrSuper = (auth: Pick<AuthState, 'roles'>) =>
-  auth.roles.includes('superAdmin') || auth.roles.includes('Admin');
+export const isAdminOrSuper = (auth: Pick<AuthState, 'roles'>) => auth.roles.includes('superAdmin') || auth.roles.includes('Admin');

@@ -25,7 +25,8 @@ export function createSandboxProvider(opts: { database: Database; clock: Clock; 
       const row = await platform((tx) => repo.findBillingBySession(tx, 'sandbox', sessionId));
       if (!row) return { status: 'unpaid', tenantReference: null };
       const tenantReference = String(row.tenantId);
-      if (row.subscriptionId) return { status: 'paid', tenantReference, subscriptionId: row.subscriptionId, customerId: `sbx_cus_${row.tenantId}` };
+      if (row.subscriptionId)
+        return { status: 'paid', tenantReference, subscriptionId: row.subscriptionId, customerId: `sbx_cus_${row.tenantId}` };
       return { status: row.status === 'cancelled' ? 'cancelled' : 'unpaid', tenantReference };
     },
     async updateQuantity(subscriptionId: string, quantity: number) {
@@ -40,7 +41,9 @@ export function createSandboxProvider(opts: { database: Database; clock: Clock; 
 
 /** Pay on the sandbox page: completes the session (once) with a new sandbox subscription. */
 export function paySandboxSession(database: Database, sessionId: string, now: Date) {
-  return inScope(database.db, allTenants, (tx) => repo.completeSandboxSession(tx, sessionId, `sbx_sub_${randomBytes(12).toString('hex')}`, now));
+  return inScope(database.db, allTenants, (tx) =>
+    repo.completeSandboxSession(tx, sessionId, `sbx_sub_${randomBytes(12).toString('hex')}`, now),
+  );
 }
 
 /** Cancel on the sandbox page: a session not yet paid is cancelled. */

@@ -1,5 +1,11 @@
 import Stripe from 'stripe';
-import { ProviderFailure, type CardSubscription, type CardSubscriptionRequest, type CardSubscriptions, type CheckoutState } from './provider.ts';
+import {
+  ProviderFailure,
+  type CardSubscription,
+  type CardSubscriptionRequest,
+  type CardSubscriptions,
+  type CheckoutState,
+} from './provider.ts';
 
 /** One product for every tenant's subscription (a fixed id, so it is created once per Stripe account). */
 export const PORTAL_PRODUCT = { id: 'vigil_portal', name: 'Vigil portal' };
@@ -64,12 +70,24 @@ export function createStripeCards(stripe: Stripe): CardSubscriptions {
         const productId = await ensureProduct();
         const customerId =
           req.customerId ??
-          (await stripe.customers.create({ email: req.customerEmail, name: req.customerName, metadata: { tenantId: metadata.tenantId } }, { idempotencyKey: `vigil-customer-${req.tenantId}-${req.billingId}` })).id;
+          (
+            await stripe.customers.create(
+              { email: req.customerEmail, name: req.customerName, metadata: { tenantId: metadata.tenantId } },
+              { idempotencyKey: `vigil-customer-${req.tenantId}-${req.billingId}` },
+            )
+          ).id;
         const sub = await stripe.subscriptions.create(
           {
             customer: customerId,
-            items: [{ price_data: { currency: 'usd', product: productId, unit_amount: req.unitAmountCents, recurring: { interval: 'month' } }, quantity: req.quantity }],
-            ...(req.trialDays > 0 ? { trial_period_days: req.trialDays, trial_settings: { end_behavior: { missing_payment_method: 'cancel' as const } } } : {}),
+            items: [
+              {
+                price_data: { currency: 'usd', product: productId, unit_amount: req.unitAmountCents, recurring: { interval: 'month' } },
+                quantity: req.quantity,
+              },
+            ],
+            ...(req.trialDays > 0
+              ? { trial_period_days: req.trialDays, trial_settings: { end_behavior: { missing_payment_method: 'cancel' as const } } }
+              : {}),
             // Nothing is charged or activated until the browser confirms the intent answered here.
             payment_behavior: 'default_incomplete',
             payment_settings: { save_default_payment_method: 'on_subscription', payment_method_types: ['card'] },

@@ -1,6 +1,13 @@
 import Stripe from 'stripe';
 import { cardSubscriptionStateOf, createStripeCards } from './stripe-cards.ts';
-import { InvalidSignature, ProviderFailure, type CheckoutRequest, type CheckoutState, type PaymentEvent, type PaymentProvider } from './provider.ts';
+import {
+  InvalidSignature,
+  ProviderFailure,
+  type CheckoutRequest,
+  type CheckoutState,
+  type PaymentEvent,
+  type PaymentProvider,
+} from './provider.ts';
 
 export interface StripeOptions {
   secretKey: string;
@@ -18,12 +25,18 @@ function sdkOptions(apiBase?: string): ConstructorParameters<typeof Stripe>[1] {
   const base = { timeout: 20_000, maxNetworkRetries: 1, telemetry: false };
   if (!apiBase) return base;
   const url = new URL(apiBase);
-  return { ...base, host: url.hostname, port: url.port || (url.protocol === 'https:' ? 443 : 80), protocol: url.protocol === 'http:' ? 'http' : 'https' };
+  return {
+    ...base,
+    host: url.hostname,
+    port: url.port || (url.protocol === 'https:' ? 443 : 80),
+    protocol: url.protocol === 'http:' ? 'http' : 'https',
+  };
 }
 
 /** The session as the product reads it: paid once complete (a trial completes with no payment due). */
 export function checkoutStateOf(session: Stripe.Checkout.Session): CheckoutState {
-  const completed = session.status === 'complete' && (session.payment_status === 'paid' || session.payment_status === 'no_payment_required');
+  const completed =
+    session.status === 'complete' && (session.payment_status === 'paid' || session.payment_status === 'no_payment_required');
   return {
     status: completed ? 'paid' : session.status === 'expired' ? 'cancelled' : 'unpaid',
     tenantReference: session.client_reference_id ?? null,
@@ -45,11 +58,19 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
             mode: 'subscription',
             line_items: [
               {
-                price_data: { currency: 'usd', unit_amount: req.unitAmountCents, recurring: { interval: 'month' }, product_data: { name: 'Vigil portal' } },
+                price_data: {
+                  currency: 'usd',
+                  unit_amount: req.unitAmountCents,
+                  recurring: { interval: 'month' },
+                  product_data: { name: 'Vigil portal' },
+                },
                 quantity: req.quantity,
               },
             ],
-            subscription_data: { trial_period_days: req.trialDays, metadata: { tenantId: String(req.tenantId), billingId: String(req.billingId) } },
+            subscription_data: {
+              trial_period_days: req.trialDays,
+              metadata: { tenantId: String(req.tenantId), billingId: String(req.billingId) },
+            },
             client_reference_id: String(req.tenantId),
             metadata: { tenantId: String(req.tenantId), billingId: String(req.billingId) },
             ...(req.customerEmail ? { customer_email: req.customerEmail } : {}),
@@ -69,7 +90,8 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
         return checkoutStateOf(await stripe.checkout.sessions.retrieve(sessionId));
       } catch (err) {
         // An unknown session is not paid; anything else is the provider failing.
-        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return { status: 'unpaid', tenantReference: null };
+        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404)
+          return { status: 'unpaid', tenantReference: null };
         throw new ProviderFailure((err as Error).message);
       }
     },
@@ -92,10 +114,20 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
       if (event.type === 'checkout.session.completed') {
         const s = event.data.object;
         const state = checkoutStateOf(s);
-        out.checkout = { sessionId: s.id, tenantReference: state.tenantReference, completed: state.status === 'paid', subscriptionId: state.subscriptionId, customerId: state.customerId };
+        out.checkout = {
+          sessionId: s.id,
+          tenantReference: state.tenantReference,
+          completed: state.status === 'paid',
+          subscriptionId: state.subscriptionId,
+          customerId: state.customerId,
+        };
       } else if (event.type === 'customer.subscription.updated' || event.type === 'customer.subscription.deleted') {
         const sub = event.data.object;
-        out.subscription = { id: sub.id, status: event.type === 'customer.subscription.deleted' ? 'canceled' : sub.status, state: cardSubscriptionStateOf(sub) };
+        out.subscription = {
+          id: sub.id,
+          status: event.type === 'customer.subscription.deleted' ? 'canceled' : sub.status,
+          state: cardSubscriptionStateOf(sub),
+        };
       }
       return out;
     },

@@ -35,7 +35,13 @@ export default function AlertDetailPage() {
 
   if (alert.error) {
     return (
-      <DetailLoadError title={customerName} error={alert.error} onRetry={alert.refetch} notFoundTitle="Alert not found" back={{ to: '/dashboards/alerts', label: 'Back to Alerts' }} />
+      <DetailLoadError
+        title={customerName}
+        error={alert.error}
+        onRetry={alert.refetch}
+        notFoundTitle="Alert not found"
+        back={{ to: '/dashboards/alerts', label: 'Back to Alerts' }}
+      />
     );
   }
 
@@ -48,11 +54,7 @@ export default function AlertDetailPage() {
     key: 'isInCase',
     dataIndex: 'isInCase',
     render: (inCase: boolean, d: AlertDevice) =>
-      inCase && d.caseId ? (
-        <Link {...caseLink({ id: d.caseId, customerId: d.customerId, customerName: d.customerName })}>Yes</Link>
-      ) : (
-        'No'
-      ),
+      inCase && d.caseId ? <Link {...caseLink({ id: d.caseId, customerId: d.customerId, customerName: d.customerName })}>Yes</Link> : 'No',
   };
 
   return (

@@ -91,7 +91,9 @@ export default function AlertsPage() {
             pagination={tablePagination(list, data?.data.count)}
             onChange={list.onTableChange}
             scroll={{ x: 640 }}
-            locale={{ emptyText: <EmptyState text="No alerts. Alerts open by themselves when devices go offline or licenses near renewal." /> }}
+            locale={{
+              emptyText: <EmptyState text="No alerts. Alerts open by themselves when devices go offline or licenses near renewal." />,
+            }}
           />
         </TableState>
       </Card>

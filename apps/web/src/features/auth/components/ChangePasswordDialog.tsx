@@ -35,7 +35,15 @@ export function ChangePasswordDialog({ open, onClose, email }: { open: boolean; 
   };
 
   return (
-    <Modal title="Change Password" open={open} onCancel={onClose} onOk={submit} okText="Change Password" confirmLoading={isLoading} destroyOnHidden>
+    <Modal
+      title="Change Password"
+      open={open}
+      onCancel={onClose}
+      onOk={submit}
+      okText="Change Password"
+      confirmLoading={isLoading}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" requiredMark={false} preserve={false}>
         <Form.Item label="Current Password" name="currentPassword" rules={required}>
           <Input.Password autoComplete="current-password" />
@@ -50,7 +58,8 @@ export function ChangePasswordDialog({ open, onClose, email }: { open: boolean; 
           rules={[
             ...required,
             ({ getFieldValue }) => ({
-              validator: (_, value) => (!value || getFieldValue('newPassword') === value ? Promise.resolve() : Promise.reject(new Error(MSG.passwordsMatch))),
+              validator: (_, value) =>
+                !value || getFieldValue('newPassword') === value ? Promise.resolve() : Promise.reject(new Error(MSG.passwordsMatch)),
             }),
           ]}
         >

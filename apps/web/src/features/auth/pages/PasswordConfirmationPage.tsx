@@ -17,7 +17,14 @@ export default function PasswordConfirmationPage() {
   const navigate = useNavigate();
 
   if (!token)
-    return <Result status="warning" title="This link is incomplete" subTitle="Open the link from your email again, or request a new one." extra={<Button onClick={() => navigate('/auth/password-reset')}>Request a new link</Button>} />;
+    return (
+      <Result
+        status="warning"
+        title="This link is incomplete"
+        subTitle="Open the link from your email again, or request a new one."
+        extra={<Button onClick={() => navigate('/auth/password-reset')}>Request a new link</Button>}
+      />
+    );
 
   const onFinish = async (v: NewPasswordForm) => {
     const result = await confirm({ token, newPassword: v.newPassword, confirmPassword: v.confirmPassword });
@@ -32,7 +39,12 @@ export default function PasswordConfirmationPage() {
         Choose your password
       </Typography.Title>
       <Form<NewPasswordForm> layout="vertical" onFinish={onFinish} requiredMark={false}>
-        <Form.Item label="New password" name="newPassword" rules={[{ required: true, message: MSG.password }]} extra="At least 8 characters.">
+        <Form.Item
+          label="New password"
+          name="newPassword"
+          rules={[{ required: true, message: MSG.password }]}
+          extra="At least 8 characters."
+        >
           <Input.Password autoComplete="new-password" size="large" />
         </Form.Item>
         <Form.Item
@@ -42,7 +54,8 @@ export default function PasswordConfirmationPage() {
           rules={[
             { required: true, message: MSG.confirmPassword },
             ({ getFieldValue }) => ({
-              validator: (_, value) => (!value || getFieldValue('newPassword') === value ? Promise.resolve() : Promise.reject(new Error(MSG.passwordsMatch))),
+              validator: (_, value) =>
+                !value || getFieldValue('newPassword') === value ? Promise.resolve() : Promise.reject(new Error(MSG.passwordsMatch)),
             }),
           ]}
         >

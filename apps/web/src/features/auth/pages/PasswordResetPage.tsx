@@ -26,13 +26,21 @@ export default function PasswordResetPage() {
   };
 
   if (sent)
-    return <Result status="success" title="Check your email" subTitle="If an account exists for this email, a reset link is on its way. Taking you home in 5 seconds." />;
+    return (
+      <Result
+        status="success"
+        title="Check your email"
+        subTitle="If an account exists for this email, a reset link is on its way. Taking you home in 5 seconds."
+      />
+    );
   return (
     <>
       <Typography.Title level={2} style={{ marginTop: 0 }}>
         Reset your password
       </Typography.Title>
-      <Typography.Paragraph type="secondary">Enter the email of your account and we will send you a link to choose a new password.</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        Enter the email of your account and we will send you a link to choose a new password.
+      </Typography.Paragraph>
       <Form layout="vertical" onFinish={onFinish} requiredMark={false}>
         <Form.Item label="Email" name="email" rules={[{ required: true, whitespace: true, message: MSG.email }]}>
           <Input type="email" autoComplete="email" size="large" />

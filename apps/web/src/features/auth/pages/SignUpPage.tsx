@@ -19,7 +19,12 @@ export default function SignUpPage() {
   const navigate = useNavigate();
 
   const onFinish = async (v: SignUpForm) => {
-    const result = await register({ name: joinName(v.firstName, v.lastName), email: v.email.trim(), phone: v.phone.trim(), password: v.password });
+    const result = await register({
+      name: joinName(v.firstName, v.lastName),
+      email: v.email.trim(),
+      phone: v.phone.trim(),
+      password: v.password,
+    });
     if (!('data' in result)) return;
     notify.success(MSG.accountCreated);
     navigate('/auth/signin');
@@ -60,7 +65,8 @@ export default function SignUpPage() {
           rules={[
             { required: true, message: MSG.confirmPassword },
             ({ getFieldValue }) => ({
-              validator: (_, value) => (!value || getFieldValue('password') === value ? Promise.resolve() : Promise.reject(new Error(MSG.passwordsMatchSignup))),
+              validator: (_, value) =>
+                !value || getFieldValue('password') === value ? Promise.resolve() : Promise.reject(new Error(MSG.passwordsMatchSignup)),
             }),
           ]}
         >

@@ -22,8 +22,24 @@ export default function VerifyEmailPage() {
       Sign in
     </Button>
   );
-  if (!token) return <Result status="warning" title="This verification link is incomplete" subTitle="Open the link from your email again." extra={signIn} />;
-  if (state.isSuccess) return <Result status="success" title={state.data.data.msg} subTitle="Your email address is confirmed. You can sign in now." extra={signIn} />;
+  if (!token)
+    return (
+      <Result
+        status="warning"
+        title="This verification link is incomplete"
+        subTitle="Open the link from your email again."
+        extra={signIn}
+      />
+    );
+  if (state.isSuccess)
+    return (
+      <Result
+        status="success"
+        title={state.data.data.msg}
+        subTitle="Your email address is confirmed. You can sign in now."
+        extra={signIn}
+      />
+    );
   if (state.isError) return <Result status="error" title="Verification failed" subTitle={messageOf(state.error)} extra={signIn} />;
   return (
     <div style={{ textAlign: 'center', padding: 32 }}>

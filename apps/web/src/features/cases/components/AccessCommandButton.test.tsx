@@ -8,7 +8,8 @@ import { FALLBACK_COMMAND_PORTAL_URL } from '../../../lib/api/clientConfigApi.ts
 import { authReducer, signedOutState, type AuthState } from '../../../lib/session/authSlice.ts';
 import { AccessCommandButton } from './AccessCommandButton.tsx';
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('AccessCommandButton', () => {
   let configAnswer: () => Response;

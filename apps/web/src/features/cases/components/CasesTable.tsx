@@ -48,7 +48,11 @@ export function CasesTable({ list, result, superAdmin, emptyText, pager, size = 
     { title: 'Customer Name', ...sortable('customerName') },
     { title: 'Offline Devices', ...sortable('offlineCount') },
     { title: 'Status', ...sortable('caseType'), render: (t: number) => caseStatusLabel(t) },
-    { title: 'Date Created', ...sortable('createdAt'), render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDate(v)}</span> },
+    {
+      title: 'Date Created',
+      ...sortable('createdAt'),
+      render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDate(v)}</span>,
+    },
   ];
   return (
     <TableState isLoading={isLoading} error={error} onRetry={refetch}>

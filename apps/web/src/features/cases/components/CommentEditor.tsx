@@ -21,7 +21,9 @@ export interface CommentEditorProps {
 export default function CommentEditor({ initial, editing, saving, onSave, onCancel }: CommentEditorProps) {
   const { token } = theme.useToken();
   const editor = useEditor({
-    extensions: [StarterKit.configure({ heading: false, blockquote: false, codeBlock: false, horizontalRule: false, link: { openOnClick: false } })],
+    extensions: [
+      StarterKit.configure({ heading: false, blockquote: false, codeBlock: false, horizontalRule: false, link: { openOnClick: false } }),
+    ],
     content: initial,
     editorProps: { attributes: { 'aria-label': 'Comment', role: 'textbox', 'aria-multiline': 'true', class: 'vigil-comment-editor' } },
   });
@@ -44,8 +46,18 @@ export default function CommentEditor({ initial, editing, saving, onSave, onCanc
   const tools = [
     { key: 'bold', label: 'Bold', icon: <BoldOutlined />, run: () => editor?.chain().focus().toggleBold().run() },
     { key: 'italic', label: 'Italic', icon: <ItalicOutlined />, run: () => editor?.chain().focus().toggleItalic().run() },
-    { key: 'bulletList', label: 'Bulleted list', icon: <UnorderedListOutlined />, run: () => editor?.chain().focus().toggleBulletList().run() },
-    { key: 'orderedList', label: 'Numbered list', icon: <OrderedListOutlined />, run: () => editor?.chain().focus().toggleOrderedList().run() },
+    {
+      key: 'bulletList',
+      label: 'Bulleted list',
+      icon: <UnorderedListOutlined />,
+      run: () => editor?.chain().focus().toggleBulletList().run(),
+    },
+    {
+      key: 'orderedList',
+      label: 'Numbered list',
+      icon: <OrderedListOutlined />,
+      run: () => editor?.chain().focus().toggleOrderedList().run(),
+    },
   ] as const;
 
   return (
@@ -53,7 +65,14 @@ export default function CommentEditor({ initial, editing, saving, onSave, onCanc
       <Flex gap={4} role="toolbar" aria-label="Formatting" style={{ marginBottom: 4 }}>
         {tools.map((t) => (
           <Tooltip key={t.key} title={t.label}>
-            <Button size="small" type={marks?.[t.key] ? 'primary' : 'text'} icon={t.icon} aria-label={t.label} aria-pressed={marks?.[t.key] ?? false} onClick={t.run} />
+            <Button
+              size="small"
+              type={marks?.[t.key] ? 'primary' : 'text'}
+              icon={t.icon}
+              aria-label={t.label}
+              aria-pressed={marks?.[t.key] ?? false}
+              onClick={t.run}
+            />
           </Tooltip>
         ))}
       </Flex>

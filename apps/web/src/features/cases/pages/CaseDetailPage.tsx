@@ -33,7 +33,13 @@ export default function CaseDetailPage() {
 
   if (caseQuery.error) {
     return (
-      <DetailLoadError title={customerName} error={caseQuery.error} onRetry={caseQuery.refetch} notFoundTitle="Case not found" back={{ to: '/dashboards/cases', label: 'Back to Cases' }} />
+      <DetailLoadError
+        title={customerName}
+        error={caseQuery.error}
+        onRetry={caseQuery.refetch}
+        notFoundTitle="Case not found"
+        back={{ to: '/dashboards/cases', label: 'Back to Cases' }}
+      />
     );
   }
 

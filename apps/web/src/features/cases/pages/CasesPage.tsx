@@ -40,7 +40,12 @@ export default function CasesPage() {
             options={CASE_STATUSES.map((label, value) => ({ value, label }))}
           />
         </Flex>
-        <CasesTable list={list} result={result} superAdmin={superAdmin} emptyText="No cases yet. Add Case gathers a customer's offline devices." />
+        <CasesTable
+          list={list}
+          result={result}
+          superAdmin={superAdmin}
+          emptyText="No cases yet. Add Case gathers a customer's offline devices."
+        />
       </Card>
       <AddCaseDialog open={adding} onClose={() => setAdding(false)} />
     </>

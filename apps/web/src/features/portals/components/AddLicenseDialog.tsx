@@ -43,7 +43,15 @@ export function AddLicenseDialog({ portal, open, onClose }: { portal: { id: numb
   };
 
   return (
-    <Modal title="Add New License" open={open} onCancel={onClose} onOk={submit} okText="Add License" confirmLoading={isLoading} destroyOnHidden>
+    <Modal
+      title="Add New License"
+      open={open}
+      onCancel={onClose}
+      onOk={submit}
+      okText="Add License"
+      confirmLoading={isLoading}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" requiredMark={false} preserve={false} initialValues={{ deviceCount: 1 }}>
         <Form.Item label="Device Type" name="deviceType" rules={[{ required: true, message: MSG.deviceType }]}>
           <Select placeholder="Select a device type" options={DEVICE_TYPES.map((label, value) => ({ value, label }))} />

@@ -18,13 +18,7 @@ export default function PortalCasesPage() {
   const result = usePortalCasesQuery({ id, list: list.query });
   return (
     <>
-      <PageHeader
-        title={`${name} — Cases`}
-        lastCrumb={`${name} Cases`}
-        extra={
-          <AccessCommandButton />
-        }
-      />
+      <PageHeader title={`${name} — Cases`} lastCrumb={`${name} Cases`} extra={<AccessCommandButton />} />
       <Card>
         <CasesTable
           list={list}

@@ -45,7 +45,13 @@ export default function PortalDetailPage() {
 
   if (portal.error) {
     return (
-      <DetailLoadError title={name} error={portal.error} onRetry={portal.refetch} notFoundTitle="Portal not found" back={{ to: '/dashboards/portals', label: 'Back to Portals' }} />
+      <DetailLoadError
+        title={name}
+        error={portal.error}
+        onRetry={portal.refetch}
+        notFoundTitle="Portal not found"
+        back={{ to: '/dashboards/portals', label: 'Back to Portals' }}
+      />
     );
   }
 
@@ -69,7 +75,10 @@ export default function PortalDetailPage() {
             <Button icon={<EditOutlined />} onClick={() => setEditing(true)} disabled={!p}>
               Edit Portal
             </Button>
-            <Button icon={<ProfileOutlined />} onClick={() => navigate(`/dashboards/portals/${id}/case`, { state: { customerName: name } })}>
+            <Button
+              icon={<ProfileOutlined />}
+              onClick={() => navigate(`/dashboards/portals/${id}/case`, { state: { customerName: name } })}
+            >
               View Cases
             </Button>
           </>
@@ -78,7 +87,11 @@ export default function PortalDetailPage() {
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={16}>
           <Card title="Devices" style={{ marginBottom: 16 }}>
-            <DevicesTable list={devicesList} result={devices} emptyText="No devices yet. Devices appear when the portal's webhook reports them." />
+            <DevicesTable
+              list={devicesList}
+              result={devices}
+              emptyText="No devices yet. Devices appear when the portal's webhook reports them."
+            />
           </Card>
           <Card
             title="Open Cases"

@@ -17,7 +17,8 @@ export default function LandingPage() {
               The operations console for security-device service companies
             </Typography.Title>
             <Typography.Paragraph type="secondary" style={{ fontSize: 18 }}>
-              See every camera, intercom, access panel, alarm and sensor you look after, across all your customers. Know what went offline, where and since when — and fix it before the customer calls.
+              See every camera, intercom, access panel, alarm and sensor you look after, across all your customers. Know what went offline,
+              where and since when — and fix it before the customer calls.
             </Typography.Paragraph>
             <Flex gap={12} wrap="wrap">
               <Button type="primary" size="large" onClick={() => navigate('/auth/signin')}>

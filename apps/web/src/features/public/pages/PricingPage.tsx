@@ -16,9 +16,23 @@ export default function PricingPage() {
           <Collapse
             defaultActiveKey={['trial']}
             items={[
-              { key: 'trial', label: 'How does the trial work?', children: 'You fill in your company details and enter a card at checkout. Nothing is charged for the first month (30 days); after that the subscription renews monthly.' },
-              { key: 'portal', label: 'What is a portal?', children: 'A portal is one of your customers: its device cloud reports to Vigil through a signed webhook. You pay 49.99 USD per portal per month, whatever the number of devices.' },
-              { key: 'users', label: 'How many users can I add?', children: 'As many as you need: admins, project managers and salespeople are included.' },
+              {
+                key: 'trial',
+                label: 'How does the trial work?',
+                children:
+                  'You fill in your company details and enter a card at checkout. Nothing is charged for the first month (30 days); after that the subscription renews monthly.',
+              },
+              {
+                key: 'portal',
+                label: 'What is a portal?',
+                children:
+                  'A portal is one of your customers: its device cloud reports to Vigil through a signed webhook. You pay 49.99 USD per portal per month, whatever the number of devices.',
+              },
+              {
+                key: 'users',
+                label: 'How many users can I add?',
+                children: 'As many as you need: admins, project managers and salespeople are included.',
+              },
               { key: 'cancel', label: 'Can I cancel?', children: 'Yes, at any time; the subscription ends at the end of the paid month.' },
             ]}
           />

@@ -11,7 +11,12 @@ export function AllCustomersTable({ superAdmin }: { superAdmin: boolean }) {
   const result = useDeferredValue(usePortalsQuery(list.query));
   return (
     <Card title="All Customers">
-      <PortalsTable list={list} result={result} superAdmin={superAdmin} emptyText="No customers yet. Add a portal to start monitoring its devices." />
+      <PortalsTable
+        list={list}
+        result={result}
+        superAdmin={superAdmin}
+        emptyText="No customers yet. Add a portal to start monitoring its devices."
+      />
     </Card>
   );
 }

@@ -24,7 +24,12 @@ export function CompanyPulseCard() {
       extra={
         summary && (
           <Tooltip title="Download PNG">
-            <Button size="small" icon={<DownloadOutlined />} aria-label="Download PNG" onClick={() => void downloadSvgAsPng(chart.current, 'company-wide-pulse.png', token.colorBgContainer)} />
+            <Button
+              size="small"
+              icon={<DownloadOutlined />}
+              aria-label="Download PNG"
+              onClick={() => void downloadSvgAsPng(chart.current, 'company-wide-pulse.png', token.colorBgContainer)}
+            />
           </Tooltip>
         )
       }

@@ -30,7 +30,11 @@ export function LiveEventsTable() {
       },
     },
     { title: 'Device Count', ...sortable('offlineCount') },
-    { title: 'Offline Since', ...sortable('offlineSince'), render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(v)}</span> },
+    {
+      title: 'Offline Since',
+      ...sortable('offlineSince'),
+      render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(v)}</span>,
+    },
   ];
   return (
     <Card title="Live Events" style={{ height: '100%' }}>

@@ -21,7 +21,11 @@ export function OpenCaseStatusCard() {
   const height = chartHeight(narrow);
   return (
     // The body fills the card (as tall as the donut and reliability beside it) with the charts centred.
-    <Card title="Open Case Status" style={{ height: '100%', display: 'flex', flexDirection: 'column' }} styles={{ body: { flex: 1, display: 'flex', alignItems: 'center' } }}>
+    <Card
+      title="Open Case Status"
+      style={{ height: '100%', display: 'flex', flexDirection: 'column' }}
+      styles={{ body: { flex: 1, display: 'flex', alignItems: 'center' } }}
+    >
       <Row gutter={[16, 16]} style={{ width: '100%' }}>
         <Col xs={24} md={15}>
           {counts.error ? (
@@ -29,7 +33,16 @@ export function OpenCaseStatusCard() {
           ) : counts.isLoading ? (
             <ChartSkeleton height={height} />
           ) : (
-            <BarChart ariaLabel="Open cases by status" seriesName="Open cases" {...bars} height={height} color={BRAND} barMaxWidth={36} wrapLabels roundedTop />
+            <BarChart
+              ariaLabel="Open cases by status"
+              seriesName="Open cases"
+              {...bars}
+              height={height}
+              color={BRAND}
+              barMaxWidth={36}
+              wrapLabels
+              roundedTop
+            />
           )}
         </Col>
         <Col xs={24} md={9}>
@@ -38,7 +51,12 @@ export function OpenCaseStatusCard() {
           ) : quarter.isLoading ? (
             <ChartSkeleton height={height} />
           ) : (
-            <CountGauge value={completed} label="Completed this quarter" height={height} ariaLabel={`${completed} cases completed this quarter`} />
+            <CountGauge
+              value={completed}
+              label="Completed this quarter"
+              height={height}
+              ariaLabel={`${completed} cases completed this quarter`}
+            />
           )}
         </Col>
       </Row>

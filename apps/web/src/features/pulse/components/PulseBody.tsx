@@ -35,7 +35,10 @@ export default function PulseBody() {
             {summary.isLoading ? (
               <ReliabilityPanelSkeleton />
             ) : (
-              <ReliabilityPanel score={summary.data?.data.avgReliabilityScore} goal={summary.data?.data.goalScore ?? LIMITS.goalScoreDefault} />
+              <ReliabilityPanel
+                score={summary.data?.data.avgReliabilityScore}
+                goal={summary.data?.data.goalScore ?? LIMITS.goalScoreDefault}
+              />
             )}
           </Col>
         </Row>

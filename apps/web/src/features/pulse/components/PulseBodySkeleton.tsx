@@ -12,7 +12,14 @@ export function PulseBodySkeleton() {
   const { token } = theme.useToken();
   const height = chartHeight(useMediaQuery(NARROW_QUERY));
   const frame = (h: number) => (
-    <div style={{ height: h, background: token.colorBgContainer, border: `1px solid ${token.colorBorderSecondary}`, borderRadius: token.borderRadiusLG }} />
+    <div
+      style={{
+        height: h,
+        background: token.colorBgContainer,
+        border: `1px solid ${token.colorBorderSecondary}`,
+        borderRadius: token.borderRadiusLG,
+      }}
+    />
   );
   return (
     <Row gutter={[16, 16]} aria-busy aria-label="Loading Pulse">

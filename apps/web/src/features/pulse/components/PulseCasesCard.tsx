@@ -12,7 +12,13 @@ export function PulseCasesCard({ superAdmin }: { superAdmin: boolean }) {
   const result = useDeferredValue(useCasesQuery(list.query));
   return (
     <Card title="Cases" extra={<Link to="/dashboards/cases">All cases</Link>} style={{ height: '100%' }}>
-      <CasesTable size="small" list={list} result={result} superAdmin={superAdmin} emptyText="No cases yet. Open one from a portal's offline devices." />
+      <CasesTable
+        size="small"
+        list={list}
+        result={result}
+        superAdmin={superAdmin}
+        emptyText="No cases yet. Open one from a portal's offline devices."
+      />
     </Card>
   );
 }

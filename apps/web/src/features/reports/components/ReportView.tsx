@@ -51,7 +51,16 @@ export default function ReportView({ content }: { content: ReportContent }) {
                   <Statistic title="Completed" value={openCases.completedInPeriod} />
                 </Col>
               </Row>
-              <BarChart ariaLabel="Cases by status" seriesName="Cases" {...caseBars} height={220} color={BRAND} barMaxWidth={36} wrapLabels roundedTop />
+              <BarChart
+                ariaLabel="Cases by status"
+                seriesName="Cases"
+                {...caseBars}
+                height={220}
+                color={BRAND}
+                barMaxWidth={36}
+                wrapLabels
+                roundedTop
+              />
             </Card>
           </Col>
         )}

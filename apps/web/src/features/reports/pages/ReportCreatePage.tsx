@@ -48,7 +48,11 @@ export default function ReportCreatePage() {
           <Form.Item label="Interval" name="period">
             <Select options={REPORT_PERIODS.map((label, value) => ({ value, label }))} />
           </Form.Item>
-          <Form.Item label="Report Type" name="config" rules={[{ required: true, type: 'array', min: 1, message: 'Please select at least one report type' }]}>
+          <Form.Item
+            label="Report Type"
+            name="config"
+            rules={[{ required: true, type: 'array', min: 1, message: 'Please select at least one report type' }]}
+          >
             <Select mode="multiple" options={REPORT_TYPES.map((label, value) => ({ value, label }))} />
           </Form.Item>
           <Button type="primary" htmlType="submit">

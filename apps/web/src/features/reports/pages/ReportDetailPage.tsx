@@ -43,7 +43,12 @@ export default function ReportDetailPage() {
     return (
       <>
         <PageHeader title="Report" />
-        <Result status="info" title="Nothing to preview" subTitle="Choose a customer, an interval and report types first." extra={<Link to="/dashboards/reports/create">Create Report</Link>} />
+        <Result
+          status="info"
+          title="Nothing to preview"
+          subTitle="Choose a customer, an interval and report types first."
+          extra={<Link to="/dashboards/reports/create">Create Report</Link>}
+        />
       </>
     );
 
@@ -51,7 +56,9 @@ export default function ReportDetailPage() {
   const date = content?.generatedAt.slice(0, 10) ?? '';
   const file = (format: 'csv' | 'pdf'): ReportFile => {
     const fileName = reportFileName(content?.portal.name ?? 'report', content?.period.label ?? '', date, format);
-    return preview ? { format, fileName, config: { customerId: config!.customerId, period: config!.period, config: config!.config } } : { format, fileName, id };
+    return preview
+      ? { format, fileName, config: { customerId: config!.customerId, period: config!.period, config: config!.config } }
+      : { format, fileName, id };
   };
   const saveReport = async () => {
     const r = await save({ customerId: config!.customerId, period: config!.period, config: config!.config });
@@ -74,10 +81,18 @@ export default function ReportDetailPage() {
                   Save Report
                 </Button>
               )}
-              <Button icon={<FileTextOutlined />} loading={downloading.isLoading && downloading.originalArgs?.format === 'csv'} onClick={() => download(file('csv'))}>
+              <Button
+                icon={<FileTextOutlined />}
+                loading={downloading.isLoading && downloading.originalArgs?.format === 'csv'}
+                onClick={() => download(file('csv'))}
+              >
                 Download CSV
               </Button>
-              <Button icon={<FilePdfOutlined />} loading={downloading.isLoading && downloading.originalArgs?.format === 'pdf'} onClick={() => download(file('pdf'))}>
+              <Button
+                icon={<FilePdfOutlined />}
+                loading={downloading.isLoading && downloading.originalArgs?.format === 'pdf'}
+                onClick={() => download(file('pdf'))}
+              >
                 Download PDF
               </Button>
               <Button icon={<PrinterOutlined />} onClick={() => window.print()}>

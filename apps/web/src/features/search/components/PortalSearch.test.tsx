@@ -11,15 +11,29 @@ describe('customer search box', () => {
   let fetchMock: ReturnType<typeof vi.fn>;
   beforeEach(() => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    fetchMock = vi.fn(async () => new Response(JSON.stringify({ data: [{ id: 4, name: 'Harbor Point' }, { id: 5, name: null }] }), { status: 200, headers: { 'content-type': 'application/json' } }));
+    fetchMock = vi.fn(
+      async () =>
+        new Response(
+          JSON.stringify({
+            data: [
+              { id: 4, name: 'Harbor Point' },
+              { id: 5, name: null },
+            ],
+          }),
+          { status: 200, headers: { 'content-type': 'application/json' } },
+        ),
+    );
     vi.stubGlobal('fetch', fetchMock);
     // jsdom's Request needs an absolute URL; the app calls its own origin.
     const NativeRequest = globalThis.Request;
-    vi.stubGlobal('Request', class extends NativeRequest {
-      constructor(input: RequestInfo | URL, init?: RequestInit) {
-        super(typeof input === 'string' && input.startsWith('/') ? `http://vigil.test${input}` : input, init);
-      }
-    });
+    vi.stubGlobal(
+      'Request',
+      class extends NativeRequest {
+        constructor(input: RequestInfo | URL, init?: RequestInit) {
+          super(typeof input === 'string' && input.startsWith('/') ? `http://vigil.test${input}` : input, init);
+        }
+      },
+    );
   });
   afterEach(() => {
     vi.useRealTimers();
@@ -27,7 +41,10 @@ describe('customer search box', () => {
   });
 
   function renderSearch() {
-    const store = configureStore({ reducer: { auth: authReducer, [api.reducerPath]: api.reducer }, middleware: (d) => d().concat(api.middleware) });
+    const store = configureStore({
+      reducer: { auth: authReducer, [api.reducerPath]: api.reducer },
+      middleware: (d) => d().concat(api.middleware),
+    });
     render(
       <Provider store={store}>
         <MemoryRouter>

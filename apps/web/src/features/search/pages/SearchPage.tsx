@@ -8,7 +8,9 @@ export default function SearchPage() {
     <>
       <PageHeader title="Search" />
       <Card>
-        <Typography.Paragraph type="secondary">Type two or more letters of a customer's name, then pick it to open its portal.</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">
+          Type two or more letters of a customer's name, then pick it to open its portal.
+        </Typography.Paragraph>
         <PortalSearch />
       </Card>
     </>

@@ -15,12 +15,23 @@ import CardPaymentDialog from './CardPaymentDialog.tsx';
 configure({ asyncUtilTimeout: 5000 });
 const WAIT = { timeout: 5000 };
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const jwt = (claims: Record<string, unknown>) => `e30.${btoa(JSON.stringify(claims)).replace(/=+$/, '')}.sig`;
 const ACTIVATED = jwt({ userId: 7, userName: 'Sam Lee', tenantId: 42, tenantName: 'Card Co', roles: ['Admin'] });
 
-const setupIntent: CardSubscriptionIntent = { billingId: 31, intentType: 'setup', clientSecret: 'seti_1_secret_x', publishableKey: 'pk_test_x' };
-const paymentIntent: CardSubscriptionIntent = { billingId: 32, intentType: 'payment', clientSecret: 'pi_1_secret_x', publishableKey: 'pk_test_x' };
+const setupIntent: CardSubscriptionIntent = {
+  billingId: 31,
+  intentType: 'setup',
+  clientSecret: 'seti_1_secret_x',
+  publishableKey: 'pk_test_x',
+};
+const paymentIntent: CardSubscriptionIntent = {
+  billingId: 32,
+  intentType: 'payment',
+  clientSecret: 'pi_1_secret_x',
+  publishableKey: 'pk_test_x',
+};
 
 type ConfirmResult = { error?: { message?: string } };
 
@@ -43,7 +54,9 @@ function fakeStripe(answer: () => Promise<ConfirmResult>) {
       created.set(type, element);
       return element;
     }),
-    getElement: vi.fn((which: string | { __elementType?: string }) => created.get(typeof which === 'string' ? which : (which.__elementType ?? '')) ?? null),
+    getElement: vi.fn(
+      (which: string | { __elementType?: string }) => created.get(typeof which === 'string' ? which : (which.__elementType ?? '')) ?? null,
+    ),
     update: vi.fn(),
   };
   return {
@@ -91,13 +104,18 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
   function mount(intent: CardSubscriptionIntent, stripe: ReturnType<typeof fakeStripe> | null) {
     const store = configureStore({
       reducer: { auth: authReducer, pageInfo: pageInfoReducer, [api.reducerPath]: api.reducer },
-      preloadedState: { auth: { ...signedOutState, accessTaken: jwt({ userId: 7, tenantId: -1, roles: [] }), tenantId: -1 } satisfies AuthState },
+      preloadedState: {
+        auth: { ...signedOutState, accessTaken: jwt({ userId: 7, tenantId: -1, roles: [] }), tenantId: -1 } satisfies AuthState,
+      },
       middleware: (d) => d().concat(api.middleware),
     });
     const onClose = vi.fn();
     const router = createMemoryRouter(
       [
-        { path: '/dashboards/settings', element: <CardPaymentDialog intent={intent} onClose={onClose} stripe={stripe as unknown as Stripe | null} /> },
+        {
+          path: '/dashboards/settings',
+          element: <CardPaymentDialog intent={intent} onClose={onClose} stripe={stripe as unknown as Stripe | null} />,
+        },
         { path: '/dashboards/pulse', element: <p>Pulse page</p> },
       ],
       { initialEntries: ['/dashboards/settings'] },
@@ -220,7 +238,10 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
   });
 
   it('Cancel closes the dialog', async () => {
-    const { onClose } = mount(setupIntent, fakeStripe(async () => ({})));
+    const { onClose } = mount(
+      setupIntent,
+      fakeStripe(async () => ({})),
+    );
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
     expect(onClose).toHaveBeenCalled();
   });

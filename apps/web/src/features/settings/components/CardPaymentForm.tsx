@@ -25,7 +25,12 @@ export function CardPaymentForm({ intent, onCancel }: { intent: CardSubscription
     () => ({
       hidePostalCode: false,
       style: {
-        base: { color: token.colorText, fontFamily: token.fontFamily, fontSize: `${token.fontSize}px`, '::placeholder': { color: token.colorTextPlaceholder } },
+        base: {
+          color: token.colorText,
+          fontFamily: token.fontFamily,
+          fontSize: `${token.fontSize}px`,
+          '::placeholder': { color: token.colorTextPlaceholder },
+        },
         invalid: { color: token.colorError },
       },
     }),
@@ -66,7 +71,12 @@ export function CardPaymentForm({ intent, onCancel }: { intent: CardSubscription
       </Typography.Text>
       <div
         data-testid="card-element"
-        style={{ padding: '10px 11px', border: `1px solid ${token.colorBorder}`, borderRadius: token.borderRadius, background: token.colorBgContainer }}
+        style={{
+          padding: '10px 11px',
+          border: `1px solid ${token.colorBorder}`,
+          borderRadius: token.borderRadius,
+          background: token.colorBgContainer,
+        }}
       >
         <CardElement options={options} onChange={() => setError(undefined)} />
       </div>

@@ -27,15 +27,33 @@ export function MonitoringSettings({ tenant, disabled }: { tenant: Tenant; disab
       <Form form={form} layout="vertical" onFinish={onFinish} requiredMark={false} style={{ maxWidth: 880 }}>
         <Row gutter={16}>
           <Col xs={24} md={12}>
-            <Form.Item label="Heartbeat timeout" name="heartbeatTimeout" rules={[{ required: true, message: TENANT_MSG.heartbeatTimeout }]} extra="A device with no report for this long is offline.">
-              <InputNumber disabled={disabled} min={HEARTBEAT_TIMEOUT_MINUTES.min} max={HEARTBEAT_TIMEOUT_MINUTES.max} precision={0} suffix="minutes" style={{ width: '100%' }} />
+            <Form.Item
+              label="Heartbeat timeout"
+              name="heartbeatTimeout"
+              rules={[{ required: true, message: TENANT_MSG.heartbeatTimeout }]}
+              extra="A device with no report for this long is offline."
+            >
+              <InputNumber
+                disabled={disabled}
+                min={HEARTBEAT_TIMEOUT_MINUTES.min}
+                max={HEARTBEAT_TIMEOUT_MINUTES.max}
+                precision={0}
+                suffix="minutes"
+                style={{ width: '100%' }}
+              />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
             <Form.Item
               label="Time zone"
               name="timezone"
-              rules={[{ required: true, whitespace: true, message: TENANT_MSG.timezone }, { validator: (_, v) => (!v || isTimeZone(String(v).trim()) ? Promise.resolve() : Promise.reject(new Error(TENANT_MSG.timezone))) }]}
+              rules={[
+                { required: true, whitespace: true, message: TENANT_MSG.timezone },
+                {
+                  validator: (_, v) =>
+                    !v || isTimeZone(String(v).trim()) ? Promise.resolve() : Promise.reject(new Error(TENANT_MSG.timezone)),
+                },
+              ]}
               extra="Report periods (this week, month...) follow it."
             >
               <Input disabled={disabled} placeholder="Europe/Berlin" />

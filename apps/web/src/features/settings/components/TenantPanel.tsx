@@ -5,7 +5,15 @@ import { useAppDispatch, useAuth } from '../../../lib/state/hooks.ts';
 import { ErrorState } from '../../../components/TableStates.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { tokensReceived, type AuthState } from '../../../lib/session/authSlice.ts';
-import { useCreateTenantMutation, useTenantQuery, useUpdateTenantMutation, cleanTenantForm, tenantFormDefaults, TenantFormFields, type TenantFormValues } from '../../tenants/index.ts';
+import {
+  useCreateTenantMutation,
+  useTenantQuery,
+  useUpdateTenantMutation,
+  cleanTenantForm,
+  tenantFormDefaults,
+  TenantFormFields,
+  type TenantFormValues,
+} from '../../tenants/index.ts';
 import type { FormInstance } from 'antd';
 import { MonitoringSettings } from './MonitoringSettings.tsx';
 
@@ -46,7 +54,8 @@ export function TenantPanel({ form, onNeedsSubscription }: { form: FormInstance<
     const result = await update({ id: auth.tenantId, body });
     if (!('data' in result) || !result.data) return;
     notify.success(MSG.tenantUpdated);
-    if (auth.roles.includes('Admin') && !result.data.data.freeTier && !ACTIVE.includes(result.data.data.subscriptionStatus)) onNeedsSubscription();
+    if (auth.roles.includes('Admin') && !result.data.data.freeTier && !ACTIVE.includes(result.data.data.subscriptionStatus))
+      onNeedsSubscription();
   };
 
   if (hasTenant && isLoading) return <Skeleton active />;
@@ -62,8 +71,17 @@ export function TenantPanel({ form, onNeedsSubscription }: { form: FormInstance<
           description="Fill in your company's details to create your tenant. You then start the one-month free trial."
         />
       )}
-      {!allowed && <Alert type="warning" showIcon style={{ marginBottom: 16 }} title="Only an Admin can change the tenant's information." />}
-      <Form form={form} layout="vertical" onFinish={onFinish} initialValues={tenantFormDefaults} requiredMark={false} style={{ maxWidth: 880 }}>
+      {!allowed && (
+        <Alert type="warning" showIcon style={{ marginBottom: 16 }} title="Only an Admin can change the tenant's information." />
+      )}
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={onFinish}
+        initialValues={tenantFormDefaults}
+        requiredMark={false}
+        style={{ maxWidth: 880 }}
+      >
         <TenantFormFields disabled={!allowed} />
         <Button type="primary" htmlType="submit" disabled={!allowed} loading={creating || updating}>
           Save

@@ -12,7 +12,8 @@ import { WelcomeDialog } from './WelcomeDialog.tsx';
 configure({ asyncUtilTimeout: 5000 });
 const WAIT = { timeout: 5000 };
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const FORM = { name: 'Card Co', contactName: 'Sam Lee', email: 'owner@card-co.test', phone: '555', address: '2 Side St', goalScore: 95 };
 const INTENT = { billingId: 9, intentType: 'setup', clientSecret: 'seti_9_secret', publishableKey: 'pk_test_x' };
 
@@ -27,7 +28,8 @@ describe("WelcomeDialog's 'Go To Payment'", () => {
         const path = new URL(req.url).pathname;
         if (path === '/v0/api/config') return json({ data: config });
         calls.push({ path, body: await req.json() });
-        if (path === '/v0/api/tenants/register-with-subscription-intent') return json({ data: { tenant: { id: 4, ...FORM }, intent: INTENT } });
+        if (path === '/v0/api/tenants/register-with-subscription-intent')
+          return json({ data: { tenant: { id: 4, ...FORM }, intent: INTENT } });
         // The hosted checkout is refused here so the test browser does not navigate away.
         return json({ error: { code: 'INTERNAL', msg: 'Failed to create checkout session' } }, 500);
       }),

@@ -24,12 +24,22 @@ export function CommercialTermsCard({ tenant }: { tenant: Tenant }) {
       <Form form={form} layout="vertical" onFinish={onFinish} requiredMark={false}>
         <Row gutter={16}>
           <Col xs={24} md={8}>
-            <Form.Item label="Free portals" name="freeCount" rules={[{ required: true, message: MSG.required }]} extra="Portals this tenant never pays for.">
+            <Form.Item
+              label="Free portals"
+              name="freeCount"
+              rules={[{ required: true, message: MSG.required }]}
+              extra="Portals this tenant never pays for."
+            >
               <InputNumber min={0} precision={0} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
-            <Form.Item label="Discount" name="discount" rules={[{ required: true, message: MSG.required }]} extra="Percent off the per-portal price.">
+            <Form.Item
+              label="Discount"
+              name="discount"
+              rules={[{ required: true, message: MSG.required }]}
+              extra="Percent off the per-portal price."
+            >
               <InputNumber min={0} max={100} suffix="%" style={{ width: '100%' }} />
             </Form.Item>
           </Col>

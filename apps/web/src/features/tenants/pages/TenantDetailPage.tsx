@@ -45,7 +45,11 @@ export default function TenantDetailPage() {
                 size="small"
                 column={{ xs: 1, sm: 2, lg: 4 }}
                 items={[
-                  { key: 's', label: 'Subscription', children: <Tag color={tenant.subscriptionStatus === 'none' ? 'default' : 'green'}>{tenant.subscriptionStatus}</Tag> },
+                  {
+                    key: 's',
+                    label: 'Subscription',
+                    children: <Tag color={tenant.subscriptionStatus === 'none' ? 'default' : 'green'}>{tenant.subscriptionStatus}</Tag>,
+                  },
                   { key: 'f', label: 'Free portals', children: `${tenant.remainingCount} of ${tenant.freeCount} left` },
                   { key: 't', label: 'Free tier', children: tenant.freeTier ? 'Yes' : 'No' },
                   { key: 'c', label: 'Created', children: formatDate(tenant.createdAt) },

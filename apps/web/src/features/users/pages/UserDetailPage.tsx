@@ -32,11 +32,21 @@ export default function UserDetailPage() {
   const user = data?.data;
   const own = user?.id === auth.userId;
   useEffect(() => {
-    if (user) form.setFieldsValue({ ...user, tenantId: user.tenantId > 0 ? user.tenantId : undefined, roles: user.roles.filter((r) => r !== 'superAdmin') as UserForm['roles'] });
+    if (user)
+      form.setFieldsValue({
+        ...user,
+        tenantId: user.tenantId > 0 ? user.tenantId : undefined,
+        roles: user.roles.filter((r) => r !== 'superAdmin') as UserForm['roles'],
+      });
   }, [user, form]);
 
   const onFinish = async (v: UserForm) => {
-    const body: UpdateUserBody = { firstName: v.firstName.trim(), lastName: (v.lastName ?? '').trim(), email: v.email.trim(), phone: v.phone.trim() };
+    const body: UpdateUserBody = {
+      firstName: v.firstName.trim(),
+      lastName: (v.lastName ?? '').trim(),
+      email: v.email.trim(),
+      phone: v.phone.trim(),
+    };
     if (!user?.roles.includes('superAdmin')) body.roles = v.roles;
     if (superAdmin && v.tenantId) body.tenantId = v.tenantId;
     const result = await update({ id, body });
