@@ -80,7 +80,7 @@ export async function seedDatabase(database: Database, size: SizeSpec, appSecret
       values (${name}, 'Bench Admin', ${`tenant${index + 1}@bench.vigil.test`}, 'active', 10080, 95)
       returning id`,
     );
-    const tenantId = tenant!.id;
+    const tenantId = tenant.id;
     const [admin] = await run<{ id: number }>(
       database,
       sql`
@@ -169,7 +169,7 @@ export async function seedDatabase(database: Database, size: SizeSpec, appSecret
       database,
       sql`
       insert into cases (tenant_id, id, portal_id, case_type, offline_count, created_by, completed_at, created_at, updated_at)
-      select ${tenantId}::int, ${caseBase}::int + i, ${portalBase}::int + 1 + (i % ${P}::int), i % 5, i % 7, ${admin!.id}::int,
+      select ${tenantId}::int, ${caseBase}::int + i, ${portalBase}::int + 1 + (i % ${P}::int), i % 5, i % 7, ${admin.id}::int,
              case when i % 5 = 4 then least(created + interval '1 day', ${nowIso}::timestamptz) end, created, created
         from (select i, ${nowIso}::timestamptz - ((i * 13) % ${hours}::int) * interval '1 hour' as created
                 from generate_series(1, ${t.cases}::int) i) s`,
@@ -205,7 +205,7 @@ export async function seedDatabase(database: Database, size: SizeSpec, appSecret
     tenants.push({
       id: tenantId,
       name,
-      adminUserId: admin!.id,
+      adminUserId: admin.id,
       portals,
       devicesPerPortal: dpp,
       firstDeviceId: deviceBase + 1,
@@ -227,7 +227,7 @@ export async function seedDatabase(database: Database, size: SizeSpec, appSecret
   const rowCounts: Record<string, number> = {};
   for (const table of ['tenants', 'portals', 'devices', 'device_status_periods', 'cases', 'case_devices', 'alerts', 'alert_devices']) {
     const [row] = await run<{ n: number | string }>(database, sql.raw(`select count(*)::int as n from ${table}`));
-    rowCounts[table] = Number(row!.n);
+    rowCounts[table] = Number(row.n);
   }
   return { now: nowIso, windowDays: size.days, tenants, rowCounts, seconds: (Date.now() - started) / 1000 };
 }

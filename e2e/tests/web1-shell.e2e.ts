@@ -84,7 +84,7 @@ describe('the shell and the session', () => {
     // Same claims, expired an hour ago (and so no longer validly signed): the server answers 401.
     await replaceStoredAccessToken(page, (token) => {
       const [h, p, s] = token.split('.');
-      const claims = JSON.parse(atob(p!.replace(/-/g, '+').replace(/_/g, '/')));
+      const claims = JSON.parse(atob(p.replace(/-/g, '+').replace(/_/g, '/')));
       claims.exp = Math.floor(Date.now() / 1000) - 3600;
       const body = btoa(JSON.stringify(claims)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
       return `${h}.${body}.${s}`;

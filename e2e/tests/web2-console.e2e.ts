@@ -251,7 +251,7 @@ describe('Reports', () => {
     await poll(() => page.getByRole('heading', { name: 'Harbor View Hotel — This Week' }).count()).toBe(1);
 
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
-    const csvText = readFileSync((await csv.path())!, 'utf8');
+    const csvText = readFileSync((await csv.path()), 'utf8');
     expect(csvText).toContain('Harbor View Hotel');
     expect(csv.suggestedFilename()).toMatch(/^harbor-view-hotel-this-week-.*\.csv$/);
 
@@ -259,7 +259,7 @@ describe('Reports', () => {
     await poll(path).toMatch(/^\/dashboards\/reports\/\d+$/);
     const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
     expect(
-      readFileSync((await pdf.path())!)
+      readFileSync((await pdf.path()))
         .subarray(0, 5)
         .toString('latin1'),
     ).toBe('%PDF-');

@@ -58,7 +58,7 @@ async function invitationToken(server: StartedServer, email: string): Promise<st
       .filter((l) => l.includes('/auth/password-confirmation?token=') && l.includes(email))
       .at(-1);
     const match = line?.match(/\/auth\/password-confirmation\?token=([A-Za-z0-9_\-.~%]+)/);
-    if (match) return decodeURIComponent(match[1]!);
+    if (match) return decodeURIComponent(match[1]);
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`no invitation mailed to ${email}`);

@@ -119,7 +119,7 @@ function generate(route: RegisteredRoute, caller: TestUser | undefined, random: 
   if (axis === 'param') {
     const name = pick(random, names);
     params[name] = pick(random, BAD_PARAMS);
-    what = `:${name}=${params[name]!.slice(0, 60)}`;
+    what = `:${name}=${params[name].slice(0, 60)}`;
   } else if (axis === 'query') {
     const bad = pick(random, BAD_QUERIES);
     const keys = new Set(bad.map(([k]) => k));
@@ -141,7 +141,7 @@ function generate(route: RegisteredRoute, caller: TestUser | undefined, random: 
   }
   if (payload !== undefined) headers['content-type'] ??= 'application/json';
   if (headers['content-type'] === '') delete headers['content-type'];
-  let url = route.path.replace(/:([A-Za-z]+)/g, (_, n: string) => encodeSegment(params[n]!));
+  let url = route.path.replace(/:([A-Za-z]+)/g, (_, n: string) => encodeSegment(params[n]));
   if (query.length) url += `?${encodeQuery(query)}`;
   if (route.path.startsWith('/v0/webhooks/portals/') && payload !== undefined && axis !== 'auth') Object.assign(headers, signed(payload));
   return { url, headers, payload, what };
@@ -151,7 +151,7 @@ function generate(route: RegisteredRoute, caller: TestUser | undefined, random: 
 function signed(body: string): Record<string, string> {
   const id = `msg_${randomUUID()}`;
   const at = t.clock.now();
-  const secret = world.a.webhookSecrets.get(world.a.ids.portal[0]!)!;
+  const secret = world.a.webhookSecrets.get(world.a.ids.portal[0])!;
   return {
     'webhook-id': id,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
@@ -258,7 +258,7 @@ describe('bad-input sweep', () => {
       const params = validParams(route, caller);
       const numeric = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Number(v)]));
       const headers: Record<string, string> = caller ? { authorization: `Bearer ${caller.token}` } : {};
-      const url = route.path.replace(/:([A-Za-z]+)/g, (_, n: string) => encodeURIComponent(params[n]!));
+      const url = route.path.replace(/:([A-Za-z]+)/g, (_, n: string) => encodeURIComponent(params[n]));
       const requests: { what: string; query?: string; body?: string }[] = [];
       const baseQuery = Object.entries(exampleQuery(route, world.a) ?? {}).map(([k, v]) => [k, String(v)] as [string, string]);
       for (const key of ['q', 'name', 'tenantName']) {

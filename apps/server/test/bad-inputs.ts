@@ -15,7 +15,7 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-export const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+export const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)];
 
 /** Path segment values; those starting with "%" are sent as typed (already percent-encoded or broken on purpose). */
 export const BAD_PARAMS: readonly string[] = [

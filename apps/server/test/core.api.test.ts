@@ -99,11 +99,11 @@ describe('HTTP edge cases', () => {
         codes.push(last.statusCode);
       }
       expect(codes).toEqual([200, 200, 429]);
-      expect(last!.json().error).toEqual({
+      expect(last.json().error).toEqual({
         code: 'RATE_LIMITED',
         msg: expect.stringMatching(/^Too many requests\. Try again in \d+ seconds\.$/),
       });
-      expect(last!.headers['retry-after']).toBeDefined();
+      expect(last.headers['retry-after']).toBeDefined();
     } finally {
       await limited.close();
     }

@@ -27,7 +27,7 @@ export async function createTenant(t: TestApp, fields: Partial<typeof tenants.$i
       ...fields,
     })
     .returning({ id: tenants.id, name: tenants.name });
-  return row!;
+  return row;
 }
 
 export interface TestUser {
@@ -64,13 +64,13 @@ export async function createUser(
     })
     .returning({ id: users.id });
   const principal = {
-    userId: row!.id,
+    userId: row.id,
     userName: name,
     tenantId: opts.tenant?.id ?? -1,
     tenantName: opts.tenant?.name ?? '',
     roles: opts.roles,
   };
-  return { id: row!.id, email, name, password, ...principal, token: await t.deps.accessTokens.sign(principal) };
+  return { id: row.id, email, name, password, ...principal, token: await t.deps.accessTokens.sign(principal) };
 }
 
 /** One tenant with one user of each tenant role, plus a superAdmin: the usual cast of a role test. */
@@ -84,7 +84,7 @@ export async function createCast(t: TestApp) {
   const superAdmin = await createUser(t, { tenant: null, roles: ['superAdmin'] });
   const other = await createTenant(t);
   const otherAdmin = await createUser(t, { tenant: other, roles: ['Admin'] });
-  return { tenant, admin: admin!, pm: pm!, salesman: salesman!, superAdmin, other, otherAdmin };
+  return { tenant, admin: admin, pm: pm, salesman: salesman, superAdmin, other, otherAdmin };
 }
 
 export interface TestPortal {
@@ -106,7 +106,7 @@ export async function createPortal(t: TestApp, tenant: TestTenant, name = `Porta
       webhookSecretEnc: t.deps.secretBox.seal(webhookSecret),
     })
     .returning({ id: portals.id });
-  return { id: row!.id, tenantId: tenant.id, name, webhookSecret };
+  return { id: row.id, tenantId: tenant.id, name, webhookSecret };
 }
 
 export interface DeviceSpec {
@@ -149,8 +149,8 @@ export async function createDevices(
       .returning({ id: devices.id, name: devices.name, status: devices.status });
     await t.database.db
       .insert(deviceStatusPeriods)
-      .values({ tenantId: portal.tenantId, deviceId: row!.id, portalId: portal.id, status, startedAt: since });
-    created.push(row!);
+      .values({ tenantId: portal.tenantId, deviceId: row.id, portalId: portal.id, status, startedAt: since });
+    created.push(row);
   }
   return created;
 }

@@ -63,7 +63,7 @@ const LIST_KEYS = ['range', 'sort', 'filter'];
 function queryString(query: CallOptions<Endpoint>['query']): string {
   if (!query) return '';
   const entries = Object.entries(query);
-  const params = toListSearchParams(Object.fromEntries(entries.filter(([k]) => LIST_KEYS.includes(k))) as ListQueryInput);
+  const params = toListSearchParams(Object.fromEntries(entries.filter(([k]) => LIST_KEYS.includes(k))));
   for (const [k, v] of entries) if (!LIST_KEYS.includes(k)) params.set(k, String(v));
   const text = params.toString();
   return text ? `?${text}` : '';

@@ -60,12 +60,12 @@ const mayDo = (route: RegisteredRoute, role: TenantRole | 'superAdmin') =>
 function someIds(tenant: WorldTenant, kind: IdKind): number[] {
   const all = tenant.ids[kind];
   if (all.length === 0) throw new Error(`world has no ${kind} in ${tenant.label}`);
-  return [...new Set([all[0]!, all[Math.floor(all.length / 2)]!, all[all.length - 1]!])].slice(0, MAX_IDS_PER_PARAM);
+  return [...new Set([all[0], all[Math.floor(all.length / 2)], all[all.length - 1]])].slice(0, MAX_IDS_PER_PARAM);
 }
 
 /** Own value of a parameter for a caller of `tenant`: its own user id for "acting as", else the tenant's first id. */
 const ownValue = (route: RegisteredRoute, name: string, tenant: WorldTenant, callerId: number) =>
-  isActingUserParam(name) ? callerId : tenant.ids[paramKind(route.path, name)][0]!;
+  isActingUserParam(name) ? callerId : tenant.ids[paramKind(route.path, name)][0];
 
 /** Every fill of the path's parameters with at least one foreign (B) id; others own. */
 function foreignFills(route: RegisteredRoute, caller: { id: number }): Record<string, number>[] {
@@ -275,7 +275,7 @@ describe('tenant isolation matrix', () => {
         const example = exampleBody(route, params, world.a);
         const base = example && typeof example === 'object' ? example : {};
         for (const key of schemaKeys(route.endpoint.body).filter((k) => ID_KEY_KIND[k])) {
-          const body = { ...base, [key]: world.b.ids[ID_KEY_KIND[key]!][0] };
+          const body = { ...base, [key]: world.b.ids[ID_KEY_KIND[key]][0] };
           const res = await t.call(route.endpoint, { token: caller.token, params, body });
           calls++;
           const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
@@ -308,7 +308,7 @@ function listVariants(route: RegisteredRoute): { query: Record<string, unknown>;
   const variants = [{ query: base, foreign: false }];
   if (accepts({ ...base, range: [0, 100] })) variants.push({ query: { ...base, range: [0, 100] }, foreign: false });
   for (const [key, kind] of Object.entries(ID_KEY_KIND)) {
-    const id = world.b.ids[kind][0]!;
+    const id = world.b.ids[kind][0];
     const inFilter = { ...base, filter: { [key]: id } };
     if (accepts(inFilter)) variants.push({ query: inFilter, foreign: true });
     const plain = { ...base, [key]: String(id) };

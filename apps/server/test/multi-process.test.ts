@@ -49,8 +49,8 @@ async function startProcess(): Promise<Proc> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (c) => output.push(String(c)));
-  child.stderr!.on('data', (c) => output.push(String(c)));
+  child.stdout.on('data', (c) => output.push(String(c)));
+  child.stderr.on('data', (c) => output.push(String(c)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
@@ -92,20 +92,20 @@ describe.runIf(usesPostgres())('several server processes on one PostgreSQL datab
       .returning({ id: tenants.id, name: tenants.name });
     const [user] = await db
       .insert(users)
-      .values({ tenantId: tenant!.id, email: 'mp@example.com', name: 'Multi Proc', roles: ['Admin'], emailVerifiedAt: new Date() })
+      .values({ tenantId: tenant.id, email: 'mp@example.com', name: 'Multi Proc', roles: ['Admin'], emailVerifiedAt: new Date() })
       .returning({ id: users.id });
     const secret = newWebhookSecret();
     const box = createSecretBox(APP_SECRET);
     const [row] = await db
       .insert(portals)
-      .values({ tenantId: tenant!.id, name: 'Twin Towers Garage', apiKeyEnc: box.seal('key'), webhookSecretEnc: box.seal(secret) })
+      .values({ tenantId: tenant.id, name: 'Twin Towers Garage', apiKeyEnc: box.seal('key'), webhookSecretEnc: box.seal(secret) })
       .returning({ id: portals.id });
-    portal = { id: row!.id, tenantId: tenant!.id, secret };
+    portal = { id: row.id, tenantId: tenant.id, secret };
     token = await createAccessTokens(APP_SECRET, systemClock).sign({
-      userId: user!.id,
+      userId: user.id,
       userName: 'Multi Proc',
-      tenantId: tenant!.id,
-      tenantName: tenant!.name,
+      tenantId: tenant.id,
+      tenantName: tenant.name,
       roles: ['Admin'],
     });
     procs = await Promise.all([startProcess(), startProcess()]);
@@ -141,14 +141,14 @@ describe.runIf(usesPostgres())('several server processes on one PostgreSQL datab
           { externalId: 'gate-1', name: 'North Gate Camera', deviceType: 0, deviceModel: 'Axis P3265-LVE', status, at: when.toISOString() },
         ]),
       );
-      const res = await fetch(webhookUrlOf(procs[0]!.url, portal.id), { method: 'POST', headers: msg.headers, body: msg.body });
+      const res = await fetch(webhookUrlOf(procs[0].url, portal.id), { method: 'POST', headers: msg.headers, body: msg.body });
       expect(res.status).toBe(202);
     };
     await send(1, new Date(at.getTime() - 60_000));
     const sent = Date.now();
     await send(0, at);
     const wentOffline = (e: SseEvent) => e.event === 'devices' && (e.data as { offlineCount: number }).offlineCount === 1;
-    const [onA, onB] = await Promise.all([a!.next(wentOffline, 1000), b!.next(wentOffline, 1000)]);
+    const [onA, onB] = await Promise.all([a.next(wentOffline, 1000), b.next(wentOffline, 1000)]);
     expect(onA.receivedAt - sent).toBeLessThan(1000);
     expect(onB.receivedAt - sent).toBeLessThan(1000);
     expect(onB.data).toMatchObject({ customerId: portal.id, offlineCount: 1, onlineCount: 0 });
@@ -174,19 +174,19 @@ describe.runIf(usesPostgres())('several server processes on one PostgreSQL datab
       .returning({ id: devices.id });
     await database.db
       .insert(deviceStatusPeriods)
-      .values({ tenantId: portal.tenantId, deviceId: device!.id, portalId: portal.id, status: 1, startedAt: silentSince });
+      .values({ tenantId: portal.tenantId, deviceId: device.id, portalId: portal.id, status: 1, startedAt: silentSince });
     const firstTick = await queryRows<{ n: string }>(database.db, sql`select count(*) as n from job_runs where job = 'offline-sweep'`);
 
     // Wait for the device to be swept, then for one more tick so several ticks ran with both processes up.
     const deadline = Date.now() + 75_000;
     let ticksAfter = 0;
     let offline = false;
-    while (Date.now() < deadline && !(offline && ticksAfter >= Number(firstTick[0]!.n) + 2)) {
+    while (Date.now() < deadline && !(offline && ticksAfter >= Number(firstTick[0].n) + 2)) {
       await new Promise((r) => setTimeout(r, 1000));
-      const [state] = await queryRows<{ status: number }>(database.db, sql`select status from devices where id = ${device!.id}`);
-      offline = state!.status === 0;
+      const [state] = await queryRows<{ status: number }>(database.db, sql`select status from devices where id = ${device.id}`);
+      offline = state.status === 0;
       ticksAfter = Number(
-        (await queryRows<{ n: string }>(database.db, sql`select count(*) as n from job_runs where job = 'offline-sweep'`))[0]!.n,
+        (await queryRows<{ n: string }>(database.db, sql`select count(*) as n from job_runs where job = 'offline-sweep'`))[0].n,
       );
     }
     expect(offline).toBe(true);
@@ -200,13 +200,13 @@ describe.runIf(usesPostgres())('several server processes on one PostgreSQL datab
     expect(perTick.every((t) => Number(t.n) === 1)).toBe(true);
     const periods = await queryRows<{ status: number; started_at: Date; ended_at: Date | null }>(
       database.db,
-      sql`select status, started_at, ended_at from device_status_periods where device_id = ${device!.id} order by started_at`,
+      sql`select status, started_at, ended_at from device_status_periods where device_id = ${device.id} order by started_at`,
     );
     // One closed online period and one open offline period starting at last report + timeout: no duplicate.
     expect(periods.map((p) => [p.status, p.ended_at === null])).toEqual([
       [1, false],
       [0, true],
     ]);
-    expect(new Date(periods[1]!.started_at).getTime()).toBe(silentSince.getTime() + 10 * 60_000);
+    expect(new Date(periods[1].started_at).getTime()).toBe(silentSince.getTime() + 10 * 60_000);
   }, 90_000);
 });

@@ -27,7 +27,7 @@ async function seedTwoTenants() {
         .insert(devices)
         .values({
           tenantId: tenant.id,
-          portalId: portal!.id,
+          portalId: portal.id,
           externalId: 'd1',
           name: 'Cam',
           deviceType: 0,

@@ -78,10 +78,10 @@ export function answerKind(path: string): IdKind | undefined {
   return undefined;
 }
 
-export const paramNames = (path: string) => [...path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
+export const paramNames = (path: string) => [...path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]);
 
 export function collectionKind(path: string): IdKind | undefined {
-  const segment = path.replace(/^\/v0\/api\//, '').split('/')[0]!;
+  const segment = path.replace(/^\/v0\/api\//, '').split('/')[0];
   return COLLECTION_KIND[segment];
 }
 
@@ -173,8 +173,8 @@ const BODY_EXAMPLES: Record<string, BodyExample> = {
 
 /** Query parameters a route requires (the others read fine without any). */
 const QUERY_EXAMPLES: Record<string, (tenant: WorldTenant) => Record<string, string | number>> = {
-  'GET /v0/api/reports/preview/export.csv': (tenant) => ({ customerId: tenant.ids.portal[0]!, period: 0, config: '[0,1,2]' }),
-  'GET /v0/api/reports/preview/export.pdf': (tenant) => ({ customerId: tenant.ids.portal[0]!, period: 0, config: '[0,1,2]' }),
+  'GET /v0/api/reports/preview/export.csv': (tenant) => ({ customerId: tenant.ids.portal[0], period: 0, config: '[0,1,2]' }),
+  'GET /v0/api/reports/preview/export.pdf': (tenant) => ({ customerId: tenant.ids.portal[0], period: 0, config: '[0,1,2]' }),
 };
 
 export function exampleQuery(route: RegisteredRoute, tenant: WorldTenant): Record<string, string | number> | undefined {
@@ -211,7 +211,7 @@ interface JsonSchema {
 export function fromJsonSchema(s: JsonSchema): unknown {
   if (s.const !== undefined) return s.const;
   if (s.enum) return s.enum[0];
-  if (s.anyOf) return fromJsonSchema(s.anyOf.find((x) => x.type !== 'null') ?? s.anyOf[0]!);
+  if (s.anyOf) return fromJsonSchema(s.anyOf.find((x) => x.type !== 'null') ?? s.anyOf[0]);
   const type = Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type;
   switch (type) {
     case 'object':

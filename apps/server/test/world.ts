@@ -115,7 +115,7 @@ async function buildTenant(t: TestApp, superAdmin: TestUser, label: 'Alpha' | 'B
   const users = {} as Record<TenantRole, TestUser>;
   for (const role of TENANT_ROLES) {
     const slug = role.replace(' ', '').toLowerCase();
-    users[role] = await createUser(t, { tenant, roles: [role as Role], name: `${label} ${role}`, email: `${slug}@${lower}.test` });
+    users[role] = await createUser(t, { tenant, roles: [role], name: `${label} ${role}`, email: `${slug}@${lower}.test` });
     ids.user.push(users[role].id);
   }
   const admin = users.Admin.token;
@@ -167,7 +167,7 @@ async function buildTenant(t: TestApp, superAdmin: TestUser, label: 'Alpha' | 'B
     ids.portal.push(portal.id);
     webhookSecrets.set(portal.id, portal.webhookSecret!);
     // The first device of each portal is offline; the rest online.
-    const statuses = Array.from({ length: size }, (_, i) => (i === 0 ? 0 : 1) as 0 | 1);
+    const statuses = Array.from({ length: size }, (_, i) => (i === 0 ? 0 : 1));
     const at = new Date(t.clock.now().getTime() - 60_000).toISOString();
     if (webhooksMounted) {
       const devices = statuses.map((status, i) => ({
@@ -224,7 +224,7 @@ async function buildTenant(t: TestApp, superAdmin: TestUser, label: 'Alpha' | 'B
     const comment = expectStatus(
       await t.call(commentEndpoints.create, {
         token: users[role].token,
-        params: { userId: users[role].id, caseId: ids.case[0]! },
+        params: { userId: users[role].id, caseId: ids.case[0] },
         body: { content: `<p>${label} comment by ${role}</p>` },
       }),
       [201],

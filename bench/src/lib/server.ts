@@ -78,7 +78,7 @@ export async function startBenchServer(opts: ServerOptions): Promise<BenchServer
   const logFile = path.join(tmpdir(), `vigil-bench-server-${port}.log`);
   const log = openSync(logFile, 'w');
   const startedAt = new Date();
-  const child: ChildProcess = spawn(cmd!, args, { env, stdio: ['ignore', log, log] });
+  const child: ChildProcess = spawn(cmd, args, { env, stdio: ['ignore', log, log] });
   closeSync(log);
   const pid = child.pid!;
   const url = `http://127.0.0.1:${port}`;

@@ -32,7 +32,7 @@ export function openSseClient(url: string, tenantId: number, timeoutMs = 30_000)
     const socket = net.connect(Number(port), hostname);
     socket.setNoDelay(true);
     const client: SseClient = { tenantId, messages: 0, close: () => socket.destroy() };
-    let head: Buffer | null = Buffer.alloc(0) as Buffer;
+    let head: Buffer | null = Buffer.alloc(0);
     let chunked = false;
     /** Raw bytes not yet de-framed (chunked) and de-framed bytes not yet a whole SSE message. */
     let raw: Buffer = Buffer.alloc(0);
@@ -93,7 +93,7 @@ export function openSseClient(url: string, tenantId: number, timeoutMs = 30_000)
         const end = head.indexOf(HEAD_END);
         if (end < 0) return;
         const lines = head.subarray(0, end).toString('latin1').split('\r\n');
-        const status = Number(lines[0]!.split(' ')[1]);
+        const status = Number(lines[0].split(' ')[1]);
         const rest = head.subarray(end + 4);
         head = null;
         if (status !== 200) {
@@ -123,7 +123,7 @@ export async function pool<T, R>(items: T[], limit: number, fn: (item: T, index:
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await fn(items[i]!, i);
+      out[i] = await fn(items[i], i);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));

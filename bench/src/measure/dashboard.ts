@@ -65,7 +65,7 @@ async function naiveReliability(database: Database, tenantId: number): Promise<N
       }[];
     };
     if (res.rows.length === 0) break;
-    lastId = Number(res.rows[res.rows.length - 1]!.id);
+    lastId = Number(res.rows[res.rows.length - 1].id);
     for (const r of res.rows) {
       const s = Math.max(new Date(r.started_at).getTime(), f);
       const e = Math.min(r.ended_at ? new Date(r.ended_at).getTime() : t, t, r.removed_at ? new Date(r.removed_at).getTime() : Infinity);
@@ -94,7 +94,7 @@ async function naiveReliability(database: Database, tenantId: number): Promise<N
 export async function measureNaiveDashboard(ctx: BenchContext, database: Database): Promise<void> {
   const runs: NaiveAnswer[] = [];
   for (let i = 0; i < (ctx.size.name === 'L' ? 1 : 3); i++) runs.push(await naiveReliability(database, ctx.main.id));
-  const answer = runs[runs.length - 1]!;
+  const answer = runs[runs.length - 1];
   const ms = median(runs.map((r) => r.ms));
   ctx.shared.naive = { ...answer, ms };
   ctx.results.add({

@@ -24,7 +24,7 @@ function heaviestTop(plan: string[]): string {
   let bestMs = -1;
   let top = '';
   for (const line of plan) {
-    if (!line.startsWith(' ') && !line.startsWith('Planning') && !line.startsWith('Execution')) top = line.split('(cost')[0]!.trim();
+    if (!line.startsWith(' ') && !line.startsWith('Planning') && !line.startsWith('Execution')) top = line.split('(cost')[0].trim();
     const m = /^Execution Time: ([\d.]+) ms/.exec(line);
     if (m && Number(m[1]) > bestMs) {
       bestMs = Number(m[1]);
@@ -41,7 +41,7 @@ async function explain(database: Database, tenantId: number, run: (executor: Exe
     const explaining = {
       execute: async (query: SQL) => {
         const res = (await tx.execute(sql`explain (analyze, buffers) ${query}`)) as unknown as { rows: PlanRow[] };
-        lines.push(...res.rows.map((r) => Object.values(r)[0]!));
+        lines.push(...res.rows.map((r) => Object.values(r)[0]));
         return tx.execute(query);
       },
     } as unknown as Executor;
@@ -72,20 +72,20 @@ export async function measureQueryPlans(ctx: BenchContext, database: Database): 
   const now = new Date();
   cases.push(
     ['portals page (10, by name)', (e) => listPortals(e, { scope, sort: { field: 'name', dir: 'ASC' }, ...first })],
-    ['devices first page', (e) => listDevices(e as Tx, scope, { ...first, sort: undefined, filter: {} })],
-    ['devices last page', (e) => listDevices(e as Tx, scope, { ...last(ctx.main.deviceCount), sort: undefined, filter: {} })],
+    ['devices first page', (e) => listDevices(e, scope, { ...first, sort: undefined, filter: {} })],
+    ['devices last page', (e) => listDevices(e, scope, { ...last(ctx.main.deviceCount), sort: undefined, filter: {} })],
     [
       'devices sorted by lastOnline',
-      (e) => listDevices(e as Tx, scope, { ...first, sort: { field: 'lastOnline', dir: 'DESC' }, filter: {} }),
+      (e) => listDevices(e, scope, { ...first, sort: { field: 'lastOnline', dir: 'DESC' }, filter: {} }),
     ],
-    ['devices filtered offline', (e) => listDevices(e as Tx, scope, { ...first, sort: undefined, filter: { status: 0 } })],
-    ['cases first page', (e) => listCases(e as Tx, scope, { ...first, filter: {} })],
-    ['cases last page', (e) => listCases(e as Tx, scope, { ...last(ctx.main.caseCount), filter: {} })],
-    ['alerts first page', (e) => listAlerts(e as Tx, scope, { ...first, filter: {} }, now)],
-    ['alerts last page', (e) => listAlerts(e as Tx, scope, { ...last(ctx.main.alertCount), filter: {} }, now)],
+    ['devices filtered offline', (e) => listDevices(e, scope, { ...first, sort: undefined, filter: { status: 0 } })],
+    ['cases first page', (e) => listCases(e, scope, { ...first, filter: {} })],
+    ['cases last page', (e) => listCases(e, scope, { ...last(ctx.main.caseCount), filter: {} })],
+    ['alerts first page', (e) => listAlerts(e, scope, { ...first, filter: {} }, now)],
+    ['alerts last page', (e) => listAlerts(e, scope, { ...last(ctx.main.alertCount), filter: {} }, now)],
     [
       'alerts sorted by createdAt',
-      (e) => listAlerts(e as Tx, scope, { ...first, sort: { field: 'createdAt', dir: 'DESC' }, filter: {} }, now),
+      (e) => listAlerts(e, scope, { ...first, sort: { field: 'createdAt', dir: 'DESC' }, filter: {} }, now),
     ],
     ['Pulse online/offline counts', (e) => statusCounts(e, tenantId)],
   );

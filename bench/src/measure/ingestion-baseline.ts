@@ -24,7 +24,7 @@ function events(ctx: BenchContext, count: number, status: number): Event[] {
   const at = new Date().toISOString();
   return Array.from({ length: n }, (_, i) => {
     const j = 1 + Math.floor(i / t.portals.length);
-    return { portalId: t.portals[i % t.portals.length]!.id, externalId: `dev-${j}`, name: `Device ${j}`, deviceType: j % 5, status, at };
+    return { portalId: t.portals[i % t.portals.length].id, externalId: `dev-${j}`, name: `Device ${j}`, deviceType: j % 5, status, at };
   });
 }
 
@@ -40,7 +40,7 @@ async function rowByRow(database: Database, tenantId: number, list: Event[]): Pr
         set status = excluded.status, last_report_at = excluded.last_report_at, status_since = excluded.status_since,
             name = excluded.name, updated_at = now()
       returning id`)) as unknown as { rows: { id: number }[] };
-    const id = res.rows[0]!.id;
+    const id = res.rows[0].id;
     await db.execute(sql`update device_status_periods set ended_at = ${e.at}::timestamptz
                           where tenant_id = ${tenantId}::int and device_id = ${id}::int and ended_at is null`);
     await db.execute(sql`insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)

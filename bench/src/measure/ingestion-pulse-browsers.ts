@@ -31,7 +31,7 @@ input.on('close', () => {
 async function browser(): Promise<void> {
   while (!stop) {
     try {
-      await Promise.all(PULSE_CALLS.map(([, path]) => getJson(`${url}${path}`, token!)));
+      await Promise.all(PULSE_CALLS.map(([, path]) => getJson(`${url}${path}`, token)));
       reloads++;
     } catch {
       errors++;

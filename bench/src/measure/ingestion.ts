@@ -94,7 +94,7 @@ function webhookLoad(
   const setupRequest = (req: AutocannonRequest): AutocannonRequest => {
     const k = sent.get(batch) ?? 0;
     sent.set(batch, k + 1);
-    const portal = portals[k % portals.length]!;
+    const portal = portals[k % portals.length];
     const round = Math.floor(k / portals.length);
     // Batch 1: walk the portal's devices; larger batches: devices 1..batch (past the seeded ones they are created).
     const first = batch === 1 ? 1 + (round % dpp) : 1;
@@ -151,7 +151,7 @@ function startPulseBrowsers(url: string, token: string, count: number): { start(
 }
 
 async function drain(ctx: BenchContext, server: BenchServer): Promise<void> {
-  const portal = ctx.main.portals[0]!;
+  const portal = ctx.main.portals[0];
   const msg = signedReport(
     portal,
     reportsFor(1, 1, (n) => flipOf(ctx, portal.id, n)),
@@ -193,7 +193,7 @@ async function databaseCounters(ctx: BenchContext): Promise<CountersReader> {
       const result = (await database.db.execute(
         sql`select (select last_value from device_status_periods_id_seq)::text as opened, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as "walBytes"`,
       )) as unknown as { rows: Record<keyof DatabaseCounters, string>[] };
-      const row = result.rows[0]!;
+      const row = result.rows[0];
       return { opened: Number(row.opened), walBytes: Number(row.walBytes) };
     },
     resyncStatuses: () => recordDeviceStatuses(ctx, database),
@@ -280,7 +280,7 @@ export async function measureIngestion(ctx: BenchContext, server: BenchServer): 
   const batches = process.env.BENCH_INGEST_BATCHES?.split(',').map(Number) ?? [1, 100, 1000];
   const unknown = batches.filter((b) => !connectionsOf[b]);
   if (unknown.length) throw new Error(`BENCH_INGEST_BATCHES: batch sizes are 1, 100 and 1000 (not ${unknown.join(', ')})`);
-  const runs = batches.map((batch) => ({ batch, connections: connectionsOf[batch]! }));
+  const runs = batches.map((batch) => ({ batch, connections: connectionsOf[batch] }));
   // Warm-up, not measured: the server's first job ticks (5 s after its start), JIT and prepared
   // statements are start-up work; with --only ingestion they fell into the first run.
   if (!ctx.size.amount)

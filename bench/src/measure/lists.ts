@@ -92,7 +92,7 @@ export async function measureLists(ctx: BenchContext, server: BenchServer): Prom
       amount: ctx.size.amount,
       maxConnections: ctx.size.maxConnections,
       headers: token ? { authorization: `Bearer ${token}` } : undefined,
-      ...(paths && { setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length]! }) }),
+      ...(paths && { setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }),
     });
   };
   const label = ctx.kind === 'pglite' ? `S on PGlite` : `L on PostgreSQL`;

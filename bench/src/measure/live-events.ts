@@ -106,7 +106,7 @@ async function runWith(ctx: BenchContext, server: BenchServer, n: number, round_
     const rounds = ctx.size.name === 'tiny' ? 2 : 5;
     for (let k = 0; k < rounds; k++) {
       const portalIndex = (k + round_ * rounds) % main.portals.length;
-      const portal = main.portals[portalIndex]!;
+      const portal = main.portals[portalIndex];
       const device = 2 + k + round_ * rounds;
       // The seeded id of dev-<device> on that portal: the measured event must name it as offline.
       const deviceId = main.firstDeviceId + portalIndex * main.devicesPerPortal + device - 1;

@@ -48,7 +48,7 @@ class Bundle {
     const patterns = kind === 'static' ? [STATIC_IMPORT] : [DYNAMIC_IMPORT, MAPPED_DEPS];
     for (const re of patterns) {
       for (const m of code.matchAll(re)) {
-        const target = this.resolve(rel, m[1]!);
+        const target = this.resolve(rel, m[1]);
         if (target && target !== rel && existsSync(path.join(this.dist, target))) out.add(target);
       }
     }
@@ -82,9 +82,9 @@ export function analyzeBundle(dist = WEB_DIST) {
   const entries = [
     ...html.matchAll(/<script[^>]+src="([^"]+)"/g),
     ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
-  ].map((m) => m[1]!.replace(/^\//, ''));
+  ].map((m) => m[1].replace(/^\//, ''));
   // Stylesheets every route loads before its first paint (render-blocking): not JavaScript, reported beside it.
-  const stylesheets = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => m[1]!.replace(/^\//, ''));
+  const stylesheets = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => m[1].replace(/^\//, ''));
   const b = new Bundle(dist);
   const initial = b.closure(entries);
   const allJs = readdirSync(path.join(dist, 'assets'))

@@ -41,7 +41,7 @@ describe('PGlite units and the event loop', () => {
                   started.push(turns.now());
                   return (await tx.execute(sql`select ${n}::int as n`)) as unknown as { rows: { n: number }[] };
                 })
-                .then((r) => resolve(r.rows[0]!.n), reject),
+                .then((r) => resolve(r.rows[0].n), reject),
             ),
           ),
       ),
@@ -77,6 +77,6 @@ describe('PGlite units and the event loop', () => {
     server.close();
     // Every client was accepted long before the 20 units (>= 400 ms) were over.
     expect(accepted).toHaveLength(5);
-    expect(Math.max(...accepted)).toBeLessThan(finished[10]!);
+    expect(Math.max(...accepted)).toBeLessThan(finished[10]);
   });
 });

@@ -202,7 +202,7 @@ async function openPostgres(url: string): Promise<Database> {
       }
       set.add(onPayload);
       return async () => {
-        set!.delete(onPayload);
+        set.delete(onPayload);
       };
     },
     notify: async (channel, payloads, executor) => {

@@ -56,11 +56,11 @@ const sum = (rows: Fresh[], pick: (r: Fresh) => number) => rows.reduce((n, r) =>
 
 /** Every figure the API derives from the kept device counts equals the fresh count. */
 async function expectDeviceCountsFresh(user = cast.admin) {
-  const fresh = await freshDeviceCounts(user.tenantId!);
+  const fresh = await freshDeviceCounts(user.tenantId);
   const total = sum(fresh, (r) => r.total);
   const online = sum(fresh, (r) => r.online);
   const devices = async (filter: Record<string, unknown>) =>
-    (await t.call(deviceEndpoints.list, { token: user.token, query: { filter } })).body.data!.count;
+    (await t.call(deviceEndpoints.list, { token: user.token, query: { filter } })).body.data.count;
   expect(await devices({})).toBe(total);
   expect(await devices({ status: 1 })).toBe(online);
   expect(await devices({ status: 0 })).toBe(total - online);
@@ -74,9 +74,9 @@ async function expectDeviceCountsFresh(user = cast.admin) {
       ),
     );
   }
-  const summary = (await t.call(statsEndpoints.pulseSummary, { token: user.token })).body.data!;
+  const summary = (await t.call(statsEndpoints.pulseSummary, { token: user.token })).body.data;
   expect({ online: summary.onlineCount, offline: summary.offlineCount }).toEqual({ online, offline: total - online });
-  const byType = (await t.call(statsEndpoints.deviceTypeTotals, { token: user.token })).body.data!;
+  const byType = (await t.call(statsEndpoints.deviceTypeTotals, { token: user.token })).body.data;
   expect(byType.map((r) => r.totalCount)).toEqual(
     [0, 1, 2, 3, 4].map((ty) =>
       sum(
@@ -85,7 +85,7 @@ async function expectDeviceCountsFresh(user = cast.admin) {
       ),
     ),
   );
-  const portals = (await t.call(portalEndpoints.list, { token: user.token, query: { sort: ['name', 'ASC'] } })).body.data!.list;
+  const portals = (await t.call(portalEndpoints.list, { token: user.token, query: { sort: ['name', 'ASC'] } })).body.data.list;
   for (const p of portals) {
     const ofPortal = fresh.filter((r) => r.portal_id === p.id);
     const ofType = (ty: number) =>
@@ -98,13 +98,13 @@ async function expectDeviceCountsFresh(user = cast.admin) {
   // The table itself: no drift hidden by a reader (rows of deleted portals included, all-zero rows ignored).
   const kept = await queryRows<{ n: number }>(
     t.database.db,
-    sql`select coalesce(sum(camera_total + intercom_total + access_total + alarm_total + environmental_total), 0)::int as n from device_counts where tenant_id = ${user.tenantId!}`,
+    sql`select coalesce(sum(camera_total + intercom_total + access_total + alarm_total + environmental_total), 0)::int as n from device_counts where tenant_id = ${user.tenantId}`,
   );
   const all = await queryRows<{ n: number }>(
     t.database.db,
-    sql`select count(*)::int as n from devices where tenant_id = ${user.tenantId!} and removed_at is null`,
+    sql`select count(*)::int as n from devices where tenant_id = ${user.tenantId} and removed_at is null`,
   );
-  expect(kept[0]!.n).toBe(all[0]!.n);
+  expect(kept[0].n).toBe(all[0].n);
 }
 
 describe('kept device counts', () => {
@@ -156,20 +156,20 @@ describe('kept device counts', () => {
   it('leave out a deleted portal, and a deleted tenant', async () => {
     await t.database.exec(`update portals set deleted_at = now() where id = ${south.id}`);
     await expectDeviceCountsFresh();
-    const devices = (await t.call(deviceEndpoints.list, { token: cast.admin.token, query: { range: [0, 99] } })).body.data!;
+    const devices = (await t.call(deviceEndpoints.list, { token: cast.admin.token, query: { range: [0, 99] } })).body.data;
     expect(devices.list.every((d) => d.customerId === north.id)).toBe(true);
     await t.database.exec(`update portals set deleted_at = null where id = ${south.id}`);
     await expectDeviceCountsFresh();
     await t.database.exec(`update tenants set deleted_at = now() where id = ${cast.other.id}`);
-    const all = (await t.call(deviceEndpoints.list, { token: cast.superAdmin.token, query: { range: [0, 1000] } })).body.data!;
+    const all = (await t.call(deviceEndpoints.list, { token: cast.superAdmin.token, query: { range: [0, 1000] } })).body.data;
     expect(all.count).toBe((await freshDeviceCounts(cast.tenant.id)).reduce((n, r) => n + r.total, 0));
     expect(all.list).toHaveLength(all.count);
     // A page exactly as long as the list: a deleted tenant's rows must be skipped before the limit.
-    const exact = (await t.call(deviceEndpoints.list, { token: cast.superAdmin.token, query: { range: [0, all.count] } })).body.data!;
+    const exact = (await t.call(deviceEndpoints.list, { token: cast.superAdmin.token, query: { range: [0, all.count] } })).body.data;
     expect(exact.list.map((d) => d.id)).toEqual(all.list.map((d) => d.id));
     expect(all.list.every((d) => d.customerId !== otherPortal.id)).toBe(true);
     const lastOne = (await t.call(deviceEndpoints.list, { token: cast.superAdmin.token, query: { range: [all.count - 1, 10] } })).body
-      .data!;
+      .data;
     expect(lastOne.list.map((d) => d.id)).toEqual([all.list.at(-1)!.id]);
     await t.database.exec(`update tenants set deleted_at = null where id = ${cast.other.id}`);
   });
@@ -182,7 +182,7 @@ describe('kept case and alert counts', () => {
       sql.raw(`select count(*)::int as n from ${table} x join portals p on p.tenant_id = x.tenant_id and p.id = x.portal_id and p.deleted_at is null
                 where x.tenant_id = ${cast.tenant.id} and ${cond}`),
     );
-    return row!.n;
+    return row.n;
   }
 
   it('follow case creation and status changes, and alerts opened by hand', async () => {
@@ -197,15 +197,15 @@ describe('kept case and alert counts', () => {
       ).toBe(201);
     }
     const cases = async (filter: Record<string, unknown>) =>
-      (await t.call(caseEndpoints.list, { token: cast.admin.token, query: { filter } })).body.data!.count;
+      (await t.call(caseEndpoints.list, { token: cast.admin.token, query: { filter } })).body.data.count;
     const alerts = async (filter: Record<string, unknown>) =>
-      (await t.call(alertEndpoints.list, { token: cast.admin.token, query: { filter } })).body.data!.count;
+      (await t.call(alertEndpoints.list, { token: cast.admin.token, query: { filter } })).body.data.count;
     const check = async () => {
       expect(await cases({})).toBe(await freshTotal('cases', 'true'));
       expect(await cases({ open: true })).toBe(await freshTotal('cases', 'x.case_type < 4'));
       expect(await cases({ caseType: 2 })).toBe(await freshTotal('cases', 'x.case_type = 2'));
       expect(await cases({ q: 'nor' })).toBe(await freshTotal('cases', `p.name ilike '%nor%'`));
-      const sumup = (await t.call(caseEndpoints.sumup, { token: cast.admin.token })).body.data!.list;
+      const sumup = (await t.call(caseEndpoints.sumup, { token: cast.admin.token })).body.data.list;
       for (const { caseType, count } of sumup) expect(count).toBe(await freshTotal('cases', `x.case_type = ${caseType}`));
       expect(await alerts({})).toBe(await freshTotal('alerts', 'true'));
       expect(await alerts({ customerId: south.id, alertType: 0 })).toBe(
@@ -235,7 +235,7 @@ describe('pages read from the end', () => {
       externalId: `bulk-${i}`,
       name: `Bulk ${String(i % 7)}`,
       deviceType: i % 5,
-      status: (i % 3 ? 1 : 0) as 0 | 1,
+      status: (i % 3 ? 1 : 0),
       at: at(14.2),
     }));
     await sendWebhook(t, north, reported(many));
@@ -257,13 +257,13 @@ describe('pages read from the end', () => {
       const query = (range: [number, number]) => ({ range, ...(sort ? { sort } : {}) });
       const res = await t.call(endpoint as typeof deviceEndpoints.list, { token: cast.admin.token, query: query([0, 1000]) as never });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      const whole = res.body.data!;
+      const whole = res.body.data;
       const ids = whole.list.map((r) => r.id);
       expect(ids.length).toBe(whole.count);
       for (const from of [whole.count - 10, whole.count - 3, Math.floor(whole.count / 2), whole.count - 1]) {
         if (from < 0) continue;
         const page = (await t.call(endpoint as typeof deviceEndpoints.list, { token: cast.admin.token, query: query([from, 10]) as never }))
-          .body.data!;
+          .body.data;
         expect(
           page.list.map((r) => r.id),
           `${endpoint.path} ${JSON.stringify(sort)} from ${from}`,

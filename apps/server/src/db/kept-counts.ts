@@ -68,7 +68,7 @@ export function keptDeviceColumns(suffix: 'total' | 'online', types: readonly st
 
 /** Devices not removed, optionally of one portal, status (1 online, 0 offline) and type: one sum over `device_counts`. */
 export function keptDeviceTotal(scope: Scope, f: { customerId?: number; status?: number; deviceType?: number }): KeptTotalQuery {
-  const types = f.deviceType === undefined ? DEVICE_COUNT_PREFIXES : [DEVICE_COUNT_PREFIXES[f.deviceType]!];
+  const types = f.deviceType === undefined ? DEVICE_COUNT_PREFIXES : [DEVICE_COUNT_PREFIXES[f.deviceType]];
   const column = (suffix: 'total' | 'online') => keptDeviceColumns(suffix, types);
   const sum =
     f.status === undefined
@@ -134,6 +134,6 @@ export async function firstPageWithTotal<R>(
   );
   if (rows.length === 0) return { rows: [], kept: await runKeptTotal(executor, total) };
   // hasDeletedPortal is not known here; the first page's query did not need it.
-  const count = Number(rows[0]!.kept_total);
+  const count = Number(rows[0].kept_total);
   return { rows: rows.map(({ kept_total: _total, ...row }) => row as R), kept: { count, hasDeletedPortal: true } };
 }

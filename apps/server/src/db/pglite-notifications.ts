@@ -34,7 +34,7 @@ export class PgliteNotifications {
     let set = this.listeners.get(channel);
     if (!set) this.listeners.set(channel, (set = new Set()));
     set.add(onPayload);
-    return () => set!.delete(onPayload);
+    return () => set.delete(onPayload);
   }
 
   /** Sends `payloads` on `channel`: at the commit of `transaction` (a raw PGlite transaction), or at once without one. */

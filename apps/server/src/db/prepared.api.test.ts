@@ -38,7 +38,7 @@ describe('prepared statements', () => {
     });
     expect(twice.map((r) => [r.t, Number(r.n)])).toEqual(plain.map((r) => [r.t, Number(r.n)]));
     expect(twice.map((r) => r.t)).toEqual(awkward);
-    expect(new Date(twice[0]!.at).toISOString()).toBe(at);
+    expect(new Date(twice[0].at).toISOString()).toBe(at);
   });
 
   it('keeps a statement prepared after its transaction rolled back', async () => {
@@ -50,7 +50,7 @@ describe('prepared statements', () => {
       }),
     ).rejects.toThrow('roll back');
     const rows = await database.db.transaction((tx) => queryRows<{ next: number }>(preparedExecutor(database.prepared, tx), query(41)));
-    expect(Number(rows[0]!.next)).toBe(42);
+    expect(Number(rows[0].next)).toBe(42);
   });
 
   it('plans a list read generically, for its own transaction only', async () => {
@@ -62,15 +62,15 @@ describe('prepared statements', () => {
       // The same statement text with other values: each answer is its own values' answer.
       const answers = [];
       for (let n = 0; n < 8; n++)
-        answers.push(Number((await queryRows<{ next: number }>(reader, sql`select ${n}::int + 1 as next`))[0]!.next));
-      return { reader, tx, answers, mode: (await mode(reader))[0]!.plan_cache_mode };
+        answers.push(Number((await queryRows<{ next: number }>(reader, sql`select ${n}::int + 1 as next`))[0].next));
+      return { reader, tx, answers, mode: (await mode(reader))[0].plan_cache_mode };
     });
     expect(inside.answers).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(inside.mode).toBe('force_generic_plan');
     expect(inside.reader).not.toBe(inside.tx);
     // Gone with the transaction: other work on the same connections plans as PostgreSQL chooses.
     const after = await Promise.all(
-      Array.from({ length: 10 }, () => database.db.transaction(async (tx) => (await mode(tx))[0]!.plan_cache_mode)),
+      Array.from({ length: 10 }, () => database.db.transaction(async (tx) => (await mode(tx))[0].plan_cache_mode)),
     );
     expect(after).toEqual(Array(10).fill('auto'));
   });
@@ -81,7 +81,7 @@ describe('prepared statements', () => {
     const seen = await database.db.transaction(async (tx) => {
       const prepared = preparedExecutor(runner, tx);
       const add = async (k: number, n: number) =>
-        Number((await queryRows<{ v: number }>(prepared, sql`select ${sql.raw(String(k))} + ${n}::int as v`))[0]!.v);
+        Number((await queryRows<{ v: number }>(prepared, sql`select ${sql.raw(String(k))} + ${n}::int as v`))[0].v);
       const statements = async () =>
         (await queryRows<{ statement: string }>(tx, sql`select statement from pg_prepared_statements where name like 'vigil_%'`)).map(
           (r) => r.statement,

@@ -22,7 +22,7 @@ export async function insertDemo(tx: Tx, now: Date, passwordHash: string, secret
     .insert(tenants)
     .values({ ...DEMO_TENANT, subscriptionStatus: 'active', createdAt: new Date(now.getTime() - 120 * 86_400_000) })
     .returning({ id: tenants.id });
-  const tenantId = tenant!.id;
+  const tenantId = tenant.id;
   const people = await tx
     .insert(users)
     .values(

@@ -10,7 +10,7 @@ import { startDemoSimulator } from './demo-simulator.ts';
 let t: TestApp;
 let demo: SeededDemo | null;
 let seconds: number;
-const count = async (query: ReturnType<typeof sql>) => Number((await queryRows<{ n: string | number }>(t.database.db, query))[0]!.n);
+const count = async (query: ReturnType<typeof sql>) => Number((await queryRows<{ n: string | number }>(t.database.db, query))[0].n);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -39,7 +39,7 @@ describe('demo seed', () => {
       ['pm@northwind.demo', ['Project Manager'], 'tenant'],
       ['sales@northwind.demo', ['Salesman'], 'tenant'],
     ]);
-    expect(await verifyPassword(rows[1]!.password_hash, 'demo-test-pass-1234')).toBe(true);
+    expect(await verifyPassword(rows[1].password_hash, 'demo-test-pass-1234')).toBe(true);
     const [tenant] = await queryRows<{ name: string; subscription_status: string }>(
       t.database.db,
       sql`select name, subscription_status from tenants`,
@@ -76,8 +76,8 @@ describe('demo seed', () => {
       t.database.db,
       sql`select min(started_at) as first, count(distinct date_trunc('day', started_at)) as days from device_status_periods where status = 0`,
     );
-    expect(new Date(span!.first).getTime()).toBeLessThan(from.getTime() + 2 * 86_400_000);
-    expect(Number(span!.days)).toBeGreaterThanOrEqual(25);
+    expect(new Date(span.first).getTime()).toBeLessThan(from.getTime() + 2 * 86_400_000);
+    expect(Number(span.days)).toBeGreaterThanOrEqual(25);
     const shares = await queryRows<{ share: number }>(
       t.database.db,
       sql`select sum(extract(epoch from (coalesce(ended_at, ${now.toISOString()}::timestamptz) - started_at)) * status) / sum(extract(epoch from (coalesce(ended_at, ${now.toISOString()}::timestamptz) - started_at))) as share

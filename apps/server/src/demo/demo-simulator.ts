@@ -32,7 +32,7 @@ export async function startDemoSimulator(deps: AppDeps, baseUrl: string): Promis
       lastReportAt: 0,
     });
   }
-  const heartbeatMs = (Number(rows[0]!.heartbeat_timeout) * 60_000) / 2;
+  const heartbeatMs = (Number(rows[0].heartbeat_timeout) * 60_000) / 2;
   let lastErrorLog = 0;
   return startFleetSimulator({
     url: baseUrl,

@@ -50,7 +50,7 @@ export function createEventBus(database: Database): EventBus {
       let set = handlers.get(topic);
       if (!set) handlers.set(topic, (set = new Set()));
       set.add(handler);
-      return () => set!.delete(handler);
+      return () => set.delete(handler);
     },
     async stop() {
       await unlisten?.();

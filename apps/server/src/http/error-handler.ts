@@ -49,7 +49,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .send({ error: { code: err.code, msg: err.message } });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
-      return reply.code(400).send({ error: { code: 'VALIDATION_FAILED', msg: validationMessage(err as never) } });
+      return reply.code(400).send({ error: { code: 'VALIDATION_FAILED', msg: validationMessage(err) } });
     }
     if (isResponseSerializationError(err)) {
       req.log.error({ issues: err.cause.issues, url: req.url }, 'response failed its schema');

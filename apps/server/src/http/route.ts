@@ -30,13 +30,13 @@ export interface RouteContext<E extends Endpoint> {
   /** Rows this caller may touch: its tenant, or all for the superAdmin. */
   scope: Scope;
   /** One transaction in the caller's scope with row-level security on. */
-  tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  tx: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
   /**
    * A read's transaction, as `tx`, whose statements run prepared with generic plans (db/prepared.ts):
    * planned once per database session instead of at every request. For reads of a few statement
    * shapes (lists, Pulse): each shape stays prepared.
    */
-  readTx<T>(fn: (executor: Executor) => Promise<T>): Promise<T>;
+  readTx: <T>(fn: (executor: Executor) => Promise<T>) => Promise<T>;
   req: FastifyRequest;
   reply: FastifyReply;
 }

@@ -51,7 +51,7 @@ describe('identical concurrent reads', () => {
   it('never share across tenants or users: the same URL at once answers each caller its own rows', async () => {
     const callers = [cast.admin, cast.otherAdmin, cast.pm, cast.superAdmin];
     const answers = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => callers[i % callers.length]!).map(async (u) => ({ u, res: await list(u) })),
+      Array.from({ length: 24 }, (_, i) => callers[i % callers.length]).map(async (u) => ({ u, res: await list(u) })),
     );
     for (const { u, res } of answers) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);

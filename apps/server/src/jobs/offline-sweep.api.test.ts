@@ -122,7 +122,7 @@ describe('offline sweep', () => {
     expect(await runTickOnce(t.deps, offlineSweepJob)).toBe(false);
     expect((await deviceState(t, portal.id, 'cam'))!.status).toBe(0);
     const rows = await t.database.db.execute(sql`select count(*)::int as n from job_runs where job = ${offlineSweepJob.name}`);
-    expect(Number((rows as unknown as { rows: { n: number }[] }).rows[0]!.n)).toBe(1);
+    expect(Number((rows as { rows: { n: number }[] }).rows[0].n)).toBe(1);
     t.clock.advance(30_000);
     expect(await runTickOnce(t.deps, offlineSweepJob)).toBe(true);
   });

@@ -18,7 +18,7 @@ const jobRunsStats = async () => {
     sql`select s.n_dead_tup as dead, s.last_vacuum is not null as vacuumed, s.last_analyze is not null as analyzed, c.reltuples as rows
           from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.relname = 'job_runs'`,
   );
-  return { ...row!, dead: Number(row!.dead), rows: Number(row!.rows) };
+  return { ...row, dead: Number(row.dead), rows: Number(row.rows) };
 };
 
 const fill = (from: number, count: number) =>
@@ -64,7 +64,7 @@ describe('embedded database maintenance', () => {
       return;
     }
     const [row] = await queryRows<{ autovacuum: string }>(t.database.db, sql`select current_setting('autovacuum') as autovacuum`);
-    if (row!.autovacuum === 'off') expect(warning).toMatch(/^PostgreSQL's autovacuum is off: /);
+    if (row.autovacuum === 'off') expect(warning).toMatch(/^PostgreSQL's autovacuum is off: /);
     else expect(warning).toBeUndefined();
   });
 });

@@ -44,12 +44,12 @@ export function createFleet(count: number, opts: { prefix?: string; now?: number
   const badEvery = Math.max(1, Math.round(1 / (opts.badShare ?? 0.05)));
   return Array.from({ length: count }, (_, i) => {
     const deviceType = i % 5;
-    const models = DEVICE_MODELS[deviceType]!;
+    const models = DEVICE_MODELS[deviceType];
     return {
       externalId: `${opts.prefix ?? 'sim'}-${i + 1}`,
       name: `${PLACES[i % PLACES.length]} ${KIND[deviceType]} ${Math.floor(i / PLACES.length) + 1}`,
       deviceType,
-      deviceModel: models[i % models.length]!,
+      deviceModel: models[i % models.length],
       status: DEVICE_STATUS.online,
       flapPerMinute: i % badEvery === badEvery - 1 ? 0.05 : 0.002,
       backAt: 0,

@@ -51,7 +51,7 @@ export async function runLoad(opts: LoadOptions): Promise<SendStats & { elapsedS
   const nextBatch = (): SimDevice[] => {
     const picked: SimDevice[] = [];
     for (let i = 0; i < Math.min(batch, fleet.length); i++) {
-      const d = fleet[cursor++ % fleet.length]!;
+      const d = fleet[cursor++ % fleet.length];
       if (Math.random() < flipChance) d.status = d.status === DEVICE_STATUS.online ? DEVICE_STATUS.offline : DEVICE_STATUS.online;
       picked.push(d);
     }

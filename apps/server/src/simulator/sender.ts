@@ -19,7 +19,7 @@ export const emptyStats = (): SendStats => ({ sent: 0, accepted: 0, devicesAccep
 export function percentile(stats: SendStats, p: number): number {
   if (stats.latenciesMs.length === 0) return 0;
   const sorted = [...stats.latenciesMs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 /** Posts one signed message and records the outcome in `stats`. */

@@ -51,7 +51,7 @@ let seq = 0;
 function prepare(t: TestApp, portals: TestPortal[], phase: Phase): Prepared[] {
   const base = t.clock.now().getTime() - 4 * 60_000;
   return Array.from({ length: phase.messages }, (_, k) => {
-    const portal = portals[k % portals.length]!;
+    const portal = portals[k % portals.length];
     const round = Math.floor(k / portals.length);
     seq++;
     const at = new Date(base + seq * 10);
@@ -88,7 +88,7 @@ async function run(t: TestApp, portals: TestPortal[], phase: Phase) {
   await Promise.all(
     Array.from({ length: phase.connections }, async () => {
       while (next < messages.length) {
-        const m = messages[next++]!;
+        const m = messages[next++];
         const s = performance.now();
         const res = await t.app.inject({ method: 'POST', url: m.url, headers: m.headers, payload: m.body });
         latencies.push(performance.now() - s);
@@ -100,12 +100,12 @@ async function run(t: TestApp, portals: TestPortal[], phase: Phase) {
   const cpu = process.cpuUsage(cpu0);
   const cpuS = (cpu.user + cpu.system) / 1e6;
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!.toFixed(0);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(0);
   const events = messages.length * phase.batch;
   console.log(
     `${phase.name}: ${messages.length} msg, ${Math.round(messages.length / wallS)} msg/s wall, ${Math.round(events / wallS)} events/s wall, ` +
       `${Math.round(messages.length / cpuS)} msg/CPU-s, ${Math.round(events / cpuS)} events/CPU-s, p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms` +
-      `${failures ? `, ${failures} FAILED` : ''} (load ${loadavg()[0]!.toFixed(1)})`,
+      `${failures ? `, ${failures} FAILED` : ''} (load ${loadavg()[0].toFixed(1)})`,
   );
 }
 
@@ -131,7 +131,7 @@ session?.connect();
 for (const name of process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(PHASES)) {
   await session?.post('Profiler.enable');
   await session?.post('Profiler.start');
-  await run(t, portals, PHASES[name]!);
+  await run(t, portals, PHASES[name]);
   const profile = await session?.post('Profiler.stop');
   if (profile) writeFileSync(`${profileDir}/${name}.cpuprofile`, JSON.stringify(profile.profile));
 }

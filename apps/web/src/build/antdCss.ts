@@ -37,7 +37,7 @@ export function unusedPrefixes(moduleIds: Iterable<string>): string[] {
   const folders = new Set<string>();
   for (const id of moduleIds) {
     const m = /[\\/]node_modules[\\/]antd[\\/](?:es|lib)[\\/]([^\\/]+)[\\/]/.exec(id);
-    if (m) folders.add(m[1]!);
+    if (m) folders.add(m[1]);
   }
   return Object.entries(COMPONENT_CLASSES)
     .filter(([, owners]) => !owners.some((f) => folders.has(f)))
@@ -51,7 +51,7 @@ function splitSelectors(list: string): string[] {
   let quote = '';
   let start = 0;
   for (let i = 0; i < list.length; i++) {
-    const c = list[i]!;
+    const c = list[i];
     if (quote) {
       if (c === '\\') i++;
       else if (c === quote) quote = '';
@@ -74,7 +74,7 @@ function splitSelectors(list: string): string[] {
 function scanCode<T>(css: string, from: number, to: number, visit: (c: string, index: number) => T | undefined): T | undefined {
   let quote = '';
   for (let j = from; j < to; j++) {
-    const c = css[j]!;
+    const c = css[j];
     if (quote) {
       if (c === '\\') j++;
       else if (c === quote) quote = '';
@@ -160,7 +160,7 @@ export function antdCssTrim(unused: string[]) {
     name: 'vigil-antd-css-trim',
     apply: 'build' as const,
     transform(code: string, id: string) {
-      if (!/[\\/]antd[\\/]dist[\\/]antd\.css$/.test(id.split('?')[0]!)) return null;
+      if (!/[\\/]antd[\\/]dist[\\/]antd\.css$/.test(id.split('?')[0])) return null;
       return { code: dropComponentRules(code, unused), map: null };
     },
     generateBundle(this: { error(msg: string): never }, _options: unknown, bundle: Record<string, { type: string; moduleIds?: string[] }>) {

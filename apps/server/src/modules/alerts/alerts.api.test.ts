@@ -89,7 +89,7 @@ describe('POST /alert-stats', () => {
     );
     const res = await createAlert({ customerId: portal.id, alertType: 1 }, cast.pm.token);
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ alertType: 1, licenseId: license!.id, offlineCount: 9, status: 1 });
+    expect(res.body.data).toMatchObject({ alertType: 1, licenseId: license.id, offlineCount: 9, status: 1 });
     expectError(await createAlert({ customerId: portal.id, alertType: 1 }), 409, ALERT_MSG.licenseAlertsOpen);
     await t.call(licenseEndpoints.create, {
       params: { id: portal.id },
@@ -135,7 +135,7 @@ describe('reading alerts', () => {
     expect(platform.body.data.list.some((a) => a.id === foreignAlert.id && a.tenantName === cast.other.name)).toBe(true);
     expectError(await t.call(alertEndpoints.get, { params: { id: foreignAlert.id }, token: cast.admin.token }), 404);
     expectError(await t.call(alertEndpoints.devices, { params: { id: foreignAlert.id }, token: cast.admin.token }), 404);
-    expect((await t.call(alertEndpoints.get, { params: { id: created[0]! }, token: cast.pm.token })).body.data.id).toBe(created[0]);
+    expect((await t.call(alertEndpoints.get, { params: { id: created[0] }, token: cast.pm.token })).body.data.id).toBe(created[0]);
     expect((await t.call(alertEndpoints.get, { params: { id: foreignAlert.id }, token: cast.superAdmin.token })).status).toBe(200);
     expectError(await t.call(alertEndpoints.list, { token: cast.admin.token, query: { sort: ['tenantId', 'ASC'] } }), 400);
     expectError(await t.call(alertEndpoints.list, { token: cast.admin.token, query: { range: '[0' as never } }), 400);
@@ -146,7 +146,7 @@ describe('POST /alert-stats/:id/case-stats', () => {
   it("opens a case from the alert's offline devices not already in an open case", async () => {
     const { portal, ids } = await portalWith([0, 0, 0]);
     const alert = (await createAlert({ customerId: portal.id, alertType: 0 })).body.data;
-    await setDeviceStatus(t, [ids[2]!], 1);
+    await setDeviceStatus(t, [ids[2]], 1);
     const [outside] = await createDevices(t, portal, [{ status: 0 }]);
 
     expectError(await t.call(alertEndpoints.createCase, { params: { id: alert.id }, token: cast.salesman.token, body: {} }), 403);
@@ -161,9 +161,9 @@ describe('POST /alert-stats/:id/case-stats', () => {
     expect(res.status).toBe(201);
     const opened = res.body.data as { id: number };
     expect(res.body.data).toMatchObject({ customerId: portal.id, offlineCount: 2, alertId: alert.id, caseType: 0 });
-    expect(await openCaseOf(t, ids[0]!)).toBe(opened.id);
-    expect(await openCaseOf(t, ids[2]!)).toBeNull();
-    expect(await openCaseOf(t, outside!.id)).toBeNull();
+    expect(await openCaseOf(t, ids[0])).toBe(opened.id);
+    expect(await openCaseOf(t, ids[2])).toBeNull();
+    expect(await openCaseOf(t, outside.id)).toBeNull();
 
     const devices = await t.call(alertEndpoints.devices, {
       params: { id: alert.id },

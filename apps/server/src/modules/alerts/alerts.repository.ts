@@ -160,7 +160,7 @@ export async function insertAlert(tx: Tx, bus: EventBus, a: NewAlert): Promise<n
         values (${a.tenantId}, ${a.portalId}, ${a.alertType}, ${a.offlineCount}, ${a.licenseId ?? null}, ${a.critical ? 1 : 0}, ${at(a.now)}, ${at(a.now)})
         returning id`,
   );
-  const alertId = row!.id;
+  const alertId = row.id;
   const event: AlertOpenedEvent = {
     tenantId: a.tenantId,
     alertId,

@@ -50,7 +50,7 @@ export async function createAlertByHand(
     const inWindow = await countLicensesInWindow(tx, input.now, portal.tenantId, portal.id);
     throw inWindow === 0 ? badRequest(ALERT_MSG.noLicenseDue) : conflict(ALERT_MSG.licenseAlertsOpen);
   }
-  return getAlert(tx, scope, opened[0]!, input.now);
+  return getAlert(tx, scope, opened[0], input.now);
 }
 
 /** Create New Case from an alert: its devices that are offline and not in an open case. */

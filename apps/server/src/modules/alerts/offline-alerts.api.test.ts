@@ -56,15 +56,15 @@ describe('Device Offline rules', () => {
     await tick();
     expect(await alertsOf(portal.id)).toEqual([]);
 
-    await setDeviceStatus(t, [a!.id, b!.id], 0);
+    await setDeviceStatus(t, [a.id, b.id], 0);
     await tick();
     const [first] = await alertsOf(portal.id);
     expect(first).toMatchObject({ customerName: 'Dockside', offlineCount: 2, status: 1, resolvedAt: null });
-    expect(await heldBy(first!.id)).toEqual([a!.id, b!.id]);
-    await until(async () => announced.some((e) => e.alertId === first!.id));
-    expect(announced.find((e) => e.alertId === first!.id)).toEqual({
+    expect(await heldBy(first.id)).toEqual([a.id, b.id]);
+    await until(async () => announced.some((e) => e.alertId === first.id));
+    expect(announced.find((e) => e.alertId === first.id)).toEqual({
       tenantId: cast.tenant.id,
-      alertId: first!.id,
+      alertId: first.id,
       portalId: portal.id,
       customerName: 'Dockside',
       alertType: 0,
@@ -74,29 +74,29 @@ describe('Device Offline rules', () => {
     await tick();
     expect(await alertsOf(portal.id)).toHaveLength(1);
 
-    await setDeviceStatus(t, [c!.id], 0);
+    await setDeviceStatus(t, [c.id], 0);
     await tick();
     const [, second] = await alertsOf(portal.id);
     expect(second).toMatchObject({ offlineCount: 1, status: 1 });
-    expect(await heldBy(second!.id)).toEqual([c!.id]);
+    expect(await heldBy(second.id)).toEqual([c.id]);
 
-    await setDeviceStatus(t, [a!.id], 1);
+    await setDeviceStatus(t, [a.id], 1);
     await tick();
     expect((await alertsOf(portal.id)).map((x) => x.status)).toEqual([1, 1]);
 
-    await setDeviceStatus(t, [b!.id], 1);
+    await setDeviceStatus(t, [b.id], 1);
     await tick();
     const [resolved, open] = await alertsOf(portal.id);
     expect(resolved).toMatchObject({ status: 0, resolvedAt: t.clock.now().toISOString() });
     expect(open).toMatchObject({ status: 1, resolvedAt: null });
 
-    await setDeviceStatus(t, [a!.id], 0);
+    await setDeviceStatus(t, [a.id], 0);
     await tick();
     const third = (await alertsOf(portal.id))[2];
     expect(third).toMatchObject({ offlineCount: 1, status: 1 });
-    expect(await heldBy(third!.id)).toEqual([a!.id]);
+    expect(await heldBy(third.id)).toEqual([a.id]);
 
-    await removeDevices(t, [c!.id, a!.id]);
+    await removeDevices(t, [c.id, a.id]);
     await tick();
     expect((await alertsOf(portal.id)).map((x) => x.status)).toEqual([0, 0, 0]);
   });
@@ -108,15 +108,15 @@ describe('Device Offline rules', () => {
     const [alert] = await alertsOf(portal.id);
     t.clock.advance(24 * HOUR_MS);
     await renewTokens(t, [cast.admin]);
-    expect((await alertsOf(portal.id))[0]!.status).toBe(1);
+    expect((await alertsOf(portal.id))[0].status).toBe(1);
     t.clock.advance(1_000);
     await renewTokens(t, [cast.admin]);
-    expect((await t.call(alertEndpoints.get, { params: { id: alert!.id }, token: cast.admin.token })).body.data.status).toBe(2);
+    expect((await t.call(alertEndpoints.get, { params: { id: alert.id }, token: cast.admin.token })).body.data.status).toBe(2);
     const errors = await t.call(alertEndpoints.list, { token: cast.admin.token, query: { filter: { status: 2 }, range: [0, 100] } });
-    expect(errors.body.data.list.map((a) => a.id)).toContain(alert!.id);
-    await setDeviceStatus(t, [d!.id], 1);
+    expect(errors.body.data.list.map((a) => a.id)).toContain(alert.id);
+    await setDeviceStatus(t, [d.id], 1);
     await tick();
-    expect((await alertsOf(portal.id))[0]!.status).toBe(0);
+    expect((await alertsOf(portal.id))[0].status).toBe(0);
   });
 
   it("keeps each tenant's alerts to itself and runs each tick once", async () => {
@@ -138,7 +138,7 @@ describe('Device Offline rules', () => {
       t.database.db,
       sql`select count(*)::int as n from alerts where portal_id in (${ours.id}, ${theirs.id})`,
     );
-    expect(count!.n).toBe(2);
+    expect(count.n).toBe(2);
   });
 
   it('opens the alerts of many portals in one tick, each holding its own devices, counted and announced', async () => {
@@ -148,23 +148,23 @@ describe('Device Offline rules', () => {
       await createPortal(t, cast.other, 'East'),
     ];
     const devices = [
-      await createDevices(t, portals[0]!, [{ status: 0 }, { status: 1 }, { status: 0 }]),
-      await createDevices(t, portals[1]!, [{ status: 0 }]),
-      await createDevices(t, portals[2]!, [{ status: 0 }, { status: 0 }]),
+      await createDevices(t, portals[0], [{ status: 0 }, { status: 1 }, { status: 0 }]),
+      await createDevices(t, portals[1], [{ status: 0 }]),
+      await createDevices(t, portals[2], [{ status: 0 }, { status: 0 }]),
     ];
     // A device already held by an open alert is not held again.
     await tick();
-    const [late] = await createDevices(t, portals[1]!, [{ status: 0 }]);
+    const [late] = await createDevices(t, portals[1], [{ status: 0 }]);
     await tick();
 
     const tokens = [cast.admin.token, cast.admin.token, cast.otherAdmin.token];
     const alerts = await Promise.all(portals.map((p, i) => alertsOf(p.id, tokens[i])));
     expect(alerts.map((list) => list.map((a) => a.offlineCount))).toEqual([[2], [1, 1], [2]]);
-    expect(alerts.map((list) => list[0]!.customerName)).toEqual(['North', 'South', 'East']);
-    expect(await heldBy(alerts[0]![0]!.id)).toEqual([devices[0]![0]!.id, devices[0]![2]!.id]);
-    expect(await heldBy(alerts[1]![0]!.id)).toEqual([devices[1]![0]!.id]);
-    expect(await heldBy(alerts[1]![1]!.id)).toEqual([late!.id]);
-    expect(await heldBy(alerts[2]![0]!.id)).toEqual(devices[2]!.map((d) => d.id));
+    expect(alerts.map((list) => list[0].customerName)).toEqual(['North', 'South', 'East']);
+    expect(await heldBy(alerts[0][0].id)).toEqual([devices[0][0].id, devices[0][2].id]);
+    expect(await heldBy(alerts[1][0].id)).toEqual([devices[1][0].id]);
+    expect(await heldBy(alerts[1][1].id)).toEqual([late.id]);
+    expect(await heldBy(alerts[2][0].id)).toEqual(devices[2].map((d) => d.id));
     const tenants = [cast.tenant.id, cast.tenant.id, cast.other.id];
     for (const [i, list] of alerts.entries()) {
       for (const alert of list) {
@@ -173,8 +173,8 @@ describe('Device Offline rules', () => {
           {
             tenantId: tenants[i],
             alertId: alert.id,
-            portalId: portals[i]!.id,
-            customerName: portals[i]!.name,
+            portalId: portals[i].id,
+            customerName: portals[i].name,
             alertType: 0,
             offlineCount: alert.offlineCount,
           },
@@ -220,11 +220,11 @@ describe('Device Offline rules', () => {
       const portal = await createPortal(t, cast.tenant);
       const [d] = await createDevices(t, portal, [{ status: 1 }]);
       t.clock.advance(offlineAlertsJob.everyMs);
-      await setDeviceStatus(t, [d!.id], 0);
+      await setDeviceStatus(t, [d.id], 0);
       const event: DeviceStatusEvent = {
         tenantId: cast.tenant.id,
         portalId: portal.id,
-        offline: [d!.id],
+        offline: [d.id],
         online: [],
         at: t.clock.now().toISOString(),
       };
@@ -233,11 +233,11 @@ describe('Device Offline rules', () => {
 
       // Same tick already claimed: a second change waits for the next tick.
       const [e] = await createDevices(t, portal, [{ status: 0 }]);
-      await t.deps.bus.publish(TOPICS.deviceStatus, { ...event, offline: [e!.id] });
+      await t.deps.bus.publish(TOPICS.deviceStatus, { ...event, offline: [e.id] });
       await new Promise((r) => setTimeout(r, 600));
       expect(await alertsOf(portal.id)).toHaveLength(1);
       t.clock.advance(offlineAlertsJob.everyMs);
-      await t.deps.bus.publish(TOPICS.deviceStatus, { ...event, offline: [e!.id] });
+      await t.deps.bus.publish(TOPICS.deviceStatus, { ...event, offline: [e.id] });
       await until(async () => (await alertsOf(portal.id)).length === 2);
     } finally {
       if (stop) await stop();

@@ -28,7 +28,7 @@ describe('POST /v0/auth/register', () => {
     expect(res.body.data).toMatchObject({ email: body.email, msg: MSG.accountCreated });
     const [row] = await t.database.db.select().from(users).where(eq(users.id, res.body.data.id));
     expect(row).toMatchObject({ name: 'Ada Lovelace', tenantId: null, roles: [], phone: '555-0199', emailVerifiedAt: null });
-    expect(row!.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(row.passwordHash).toMatch(/^\$argon2id\$/);
     const mail = t.mailer.last(body.email);
     expect(mail.subject).toContain('Vigil');
     expect(mail.text).toMatch(new RegExp(`^${t.config.publicUrl}/auth/verify-email\\?token=[A-Za-z0-9_-]+$`, 'm'));
@@ -40,8 +40,8 @@ describe('POST /v0/auth/register', () => {
     const res = await t.call(ep.register, { body });
     expect(res.status).toBe(201);
     const [row] = await t.database.db.select().from(users).where(eq(users.id, res.body.data.id));
-    expect(row!.name).toBe('Grace Brewster Hopper');
-    expect(row!.email).toBe(body.email.toLowerCase());
+    expect(row.name).toBe('Grace Brewster Hopper');
+    expect(row.email).toBe(body.email.toLowerCase());
   });
 
   it('answers 409 with a clear message for an email already used (any case)', async () => {

@@ -78,7 +78,7 @@ export async function insertUser(
       updatedAt: values.now,
     })
     .returning({ id: users.id });
-  return row!.id;
+  return row.id;
 }
 
 export async function updateUser(executor: Executor, id: number, set: Partial<typeof users.$inferInsert>, now: Date): Promise<void> {

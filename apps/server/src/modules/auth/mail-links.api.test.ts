@@ -41,7 +41,7 @@ describe('email verification over SMTP', () => {
     expect(mail.decoded).toContain('Content-Type: text/html');
     const token = linkToken(mail, 'https://vigil.example.com', 'verify-email');
     const [outbox] = await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, address));
-    expect(outbox!.transport).toBe('smtp');
+    expect(outbox.transport).toBe('smtp');
 
     const login = await t.call(ep.login, { body: { email: address, password: 'correct horse battery' } });
     expect((await t.call(ep.me, { token: login.body.data.accessToken })).body.data.emailVerified).toBe(false);

@@ -231,7 +231,7 @@ describe('POST /v0/auth/account-delete', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.ok).toBe(true);
     const [row] = await t.database.db.select().from(users).where(eq(users.id, user.id));
-    expect(row!.deactivatedAt).not.toBeNull();
+    expect(row.deactivatedAt).not.toBeNull();
     expect((await refreshWith(session.refreshToken)).status).toBe(401);
     expect((await t.call(ep.login, { body: { email: user.email, password: user.password } })).status).toBe(401);
   });

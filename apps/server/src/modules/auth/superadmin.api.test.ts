@@ -34,12 +34,12 @@ describe('ensureSuperAdmin', () => {
     expect(await t.deps.accessTokens.verify(res.body.data.accessToken)).toMatchObject({ tenantId: -1, roles: ['superAdmin'] });
     const [row] = await t.database.db.select().from(users).where(eq(users.email, 'root@example.com'));
     expect(row).toMatchObject({ tenantId: null, roles: ['superAdmin'] });
-    expect(row!.emailVerifiedAt).not.toBeNull();
+    expect(row.emailVerifiedAt).not.toBeNull();
 
     expect(await ensureSuperAdmin(t.database, { email: 'root@example.com', password: 'first-root-password' }, t.clock.now())).toBe(
       'unchanged',
     );
-    await t.database.db.update(users).set({ deactivatedAt: t.clock.now() }).where(eq(users.id, row!.id));
+    await t.database.db.update(users).set({ deactivatedAt: t.clock.now() }).where(eq(users.id, row.id));
     expect(await ensureSuperAdmin(t.database, { email: 'root@example.com', password: 'second-root-password' }, t.clock.now())).toBe(
       'updated',
     );
@@ -115,7 +115,7 @@ describe('npm run superadmin (cli/superadmin.ts)', () => {
           .from(users)
           .where(sql`lower(${users.email}) = 'cli-root@example.com'`);
         expect(row).toMatchObject({ tenantId: null, roles: ['superAdmin'] });
-        expect(await verifyPassword(row!.passwordHash, 'cli-root-password')).toBe(true);
+        expect(await verifyPassword(row.passwordHash, 'cli-root-password')).toBe(true);
       } finally {
         await database.close();
       }

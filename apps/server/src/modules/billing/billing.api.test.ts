@@ -38,7 +38,7 @@ async function pressButton(checkoutUrl: string, button: 'pay' | 'cancel') {
   return new URL(res.headers.location as string);
 }
 
-const tenantRow = async (id: number) => (await t.database.db.select().from(tenants).where(eq(tenants.id, id)))[0]!;
+const tenantRow = async (id: number) => (await t.database.db.select().from(tenants).where(eq(tenants.id, id)))[0];
 
 beforeAll(async () => {
   t = await createTestApp({ env: { PUBLIC_URL: 'https://vigil.example.com' } });
@@ -93,7 +93,7 @@ describe('sandbox subscription flow through HTTP', () => {
     const list = await t.call(E.list, { token: verified.body.data.accessToken!, query: {} });
     expect(list.status).toBe(200);
     expect(list.body.data.count).toBe(1);
-    const record = list.body.data.list[0]!;
+    const record = list.body.data.list[0];
     expect(record).toMatchObject({
       id: billingId,
       provider: 'sandbox',
@@ -246,7 +246,7 @@ describe('quantity follows the billable portals', () => {
     await pressButton(checkout.url, 'pay');
     const verified = await t.call(E.verifyCheckoutSession, { token: user.token, body: { sessionId: checkout.sessionId } });
     expect(verified.body.data.paymentStatus).toBe('paid');
-    const quantity = async () => (await t.database.db.select().from(billings).where(eq(billings.tenantId, tenant.id)))[0]!;
+    const quantity = async () => (await t.database.db.select().from(billings).where(eq(billings.tenantId, tenant.id)))[0];
     const waitFor = async (q: number) => {
       for (let i = 0; i < 50 && (await quantity()).quantity !== q; i++) await new Promise((r) => setTimeout(r, 20));
       return quantity();

@@ -31,9 +31,9 @@ export async function insertTenantWithAdmin(ex: Executor, info: TenantInfo, user
     .returning({ id: tenants.id });
   await ex
     .update(users)
-    .set({ tenantId: created!.id, roles: ['Admin'], updatedAt: now })
+    .set({ tenantId: created.id, roles: ['Admin'], updatedAt: now })
     .where(eq(users.id, userId));
-  return created!.id;
+  return created.id;
 }
 
 export async function updateTenantInfo(ex: Executor, tenantId: number, info: TenantInfo, now: Date): Promise<void> {
@@ -71,7 +71,7 @@ export async function tenantBillingState(ex: Executor, tenantId: number) {
 
 export async function insertBilling(ex: Executor, values: typeof billings.$inferInsert): Promise<BillingRow> {
   const [row] = await ex.insert(billings).values(values).returning();
-  return row!;
+  return row;
 }
 
 export async function setBillingSession(ex: Executor, tenantId: number, id: number, sessionId: string, now: Date): Promise<void> {

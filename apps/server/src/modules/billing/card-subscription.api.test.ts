@@ -23,8 +23,8 @@ const form = (name: string, email = 'owner@card-co.test') => ({
   address: '2 Side St',
   goalScore: 95,
 });
-const tenantRow = async (id: number) => (await t.database.db.select().from(tenants).where(eq(tenants.id, id)))[0]!;
-const billingRow = async (id: number) => (await t.database.db.select().from(billings).where(eq(billings.id, id)))[0]!;
+const tenantRow = async (id: number) => (await t.database.db.select().from(tenants).where(eq(tenants.id, id)))[0];
+const billingRow = async (id: number) => (await t.database.db.select().from(billings).where(eq(billings.id, id)))[0];
 
 async function start(user: TestUser, name: string) {
   const res = await t.call(E.registerWithCardSubscription, { token: user.token, body: form(name) });
@@ -32,7 +32,7 @@ async function start(user: TestUser, name: string) {
   return res.body.data;
 }
 const confirm = (user: TestUser, billingId: unknown) =>
-  t.call(E.confirmCardSubscription, { token: user.token, body: { billingId } as { billingId: number } });
+  t.call(E.confirmCardSubscription, { token: user.token, body: { billingId } });
 
 beforeAll(async () => {
   base = await fake.start();
@@ -82,8 +82,8 @@ describe('card dialog path (Stripe Elements): the real SDK against a local fake 
         'POST /v1/customers',
         'POST /v1/subscriptions',
       ]);
-      expect(calls[2]!.form).toMatchObject({ email: 'owner@card-co.test', name: 'Card Co', 'metadata[tenantId]': String(data.tenant.id) });
-      expect(calls[3]!.form).toMatchObject({
+      expect(calls[2].form).toMatchObject({ email: 'owner@card-co.test', name: 'Card Co', 'metadata[tenantId]': String(data.tenant.id) });
+      expect(calls[3].form).toMatchObject({
         customer: sub.customer,
         'items[0][price_data][currency]': 'usd',
         'items[0][price_data][product]': PORTAL_PRODUCT.id,
@@ -209,7 +209,7 @@ describe('card dialog path (Stripe Elements): the real SDK against a local fake 
     expect(checkout.status).toBe(200);
     const checkoutRow = (
       await t.database.db.select().from(billings).where(eq(billings.sessionId, checkout.body.data.checkout.sessionId))
-    )[0]!;
+    )[0];
     const noTenant = await createUser(t, { tenant: null, roles: [] });
     const before = fake.requests.length;
     for (const [user, id] of [
@@ -229,7 +229,7 @@ describe('card dialog path (Stripe Elements): the real SDK against a local fake 
 
   it('bad input is a 400 with the field named; a non-Admin of a tenant is refused', async () => {
     const user = await createUser(t, { tenant: null, roles: [] });
-    const empty = await t.call(E.confirmCardSubscription, { token: user.token, body: {} as never });
+    const empty = await t.call(E.confirmCardSubscription, { token: user.token, body: {} });
     expect(empty.status).toBe(400);
     expect(empty.body.error!.msg).toContain('billingId is required');
     for (const body of [
@@ -248,7 +248,7 @@ describe('card dialog path (Stripe Elements): the real SDK against a local fake 
     const missing = await t.call(E.registerWithCardSubscription, { token: user.token, body: { ...form('X'), name: '' } });
     expect(missing.status).toBe(400);
     expect(missing.body.error!.msg).toContain('Please input tenant name');
-    const bad = await t.call(E.registerWithCardSubscription, { token: user.token, body: { ...form('X'), goalScore: 'high' } as never });
+    const bad = await t.call(E.registerWithCardSubscription, { token: user.token, body: { ...form('X'), goalScore: 'high' } });
     expect(bad.status).toBe(400);
     const owner = await createUser(t, { tenant: null, roles: [] });
     const { tenant } = await start(owner, 'Roles Co');

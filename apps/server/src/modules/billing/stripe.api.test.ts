@@ -21,7 +21,7 @@ const form = (name: string) => ({
   address: '2 Side St',
   goalScore: 95,
 });
-const tenantRow = async (id: number) => (await t.database.db.select().from(tenants).where(eq(tenants.id, id)))[0]!;
+const tenantRow = async (id: number) => (await t.database.db.select().from(tenants).where(eq(tenants.id, id)))[0];
 
 async function register(user: TestUser, name: string) {
   const res = await t.call(E.registerWithSubscription, { token: user.token, body: form(name) });
@@ -80,8 +80,8 @@ describe('stripe provider (the real SDK against a local fake of the API)', () =>
       'subscription_data[trial_period_days]': '30',
       client_reference_id: String(tenantId),
       customer_email: 'owner@stripe-co.test',
-      success_url: `https://vigil.example.com/dashboards/settings?stripe_success=true&session_id={CHECKOUT_SESSION_ID}&tenant_id=${tenantId}&billing_id=${billing!.id}`,
-      cancel_url: `https://vigil.example.com/dashboards/settings?stripe_success=false&session_id={CHECKOUT_SESSION_ID}&tenant_id=${tenantId}&billing_id=${billing!.id}`,
+      success_url: `https://vigil.example.com/dashboards/settings?stripe_success=true&session_id={CHECKOUT_SESSION_ID}&tenant_id=${tenantId}&billing_id=${billing.id}`,
+      cancel_url: `https://vigil.example.com/dashboards/settings?stripe_success=false&session_id={CHECKOUT_SESSION_ID}&tenant_id=${tenantId}&billing_id=${billing.id}`,
     });
     expect(billing).toMatchObject({ provider: 'stripe', sessionId, status: 'pending', quantity: 1, amountCents: 4999 });
   });
@@ -137,12 +137,12 @@ describe('stripe provider (the real SDK against a local fake of the API)', () =>
     const { createPaymentProvider } = await import('./billing.routes.ts');
     await syncQuantity(t.deps, createPaymentProvider(t.deps), tenantId);
     const [billing] = await t.database.db.select().from(billings).where(eq(billings.tenantId, tenantId));
-    expect(billing!.quantity).toBe(3);
+    expect(billing.quantity).toBe(3);
     fake.failSubscriptionUpdate = false;
     await syncQuantity(t.deps, createPaymentProvider(t.deps), tenantId);
     expect(fake.subscriptions.get(`sub_${sessionId}`)!.quantity).toBe(4);
     const [after] = await t.database.db.select().from(billings).where(eq(billings.tenantId, tenantId));
-    expect(after!.quantity).toBe(4);
+    expect(after.quantity).toBe(4);
   });
 
   it('without STRIPE_PUBLISHABLE_KEY the web app is told no key (hosted checkout) and the card path is not found', async () => {

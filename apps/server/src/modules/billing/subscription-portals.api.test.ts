@@ -50,7 +50,7 @@ describe('402 until subscribed, then quantity in step with portals', () => {
     expect(verified.body.data.paymentStatus).toBe('paid');
     const token = verified.body.data.accessToken!;
 
-    const quantity = async () => (await t.database.db.select().from(billings).where(eq(billings.tenantId, tenant.id)))[0]!.quantity;
+    const quantity = async () => (await t.database.db.select().from(billings).where(eq(billings.tenantId, tenant.id)))[0].quantity;
     const waitFor = async (q: number) => {
       for (let i = 0; i < 100 && (await quantity()) !== q; i++) await new Promise((r) => setTimeout(r, 20));
       return quantity();

@@ -42,7 +42,7 @@ export async function openCase(run: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T
           updatedAt: o.now,
         })
         .returning({ id: cases.id });
-      const caseId = created!.id;
+      const caseId = created.id;
       const fromAlert =
         o.alertId === undefined
           ? sql``

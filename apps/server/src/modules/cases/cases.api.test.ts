@@ -30,7 +30,7 @@ const createCase = (portalId: number, token: string, body?: unknown) =>
 describe('POST /customers/:id/case-stats', () => {
   it('opens a case holding the offline devices not already in an open case', async () => {
     const { portal, ids } = await portalWith([0, 0, 1, 0]);
-    await removeDevices(t, [ids[3]!]);
+    await removeDevices(t, [ids[3]]);
     const res = await createCase(portal.id, cast.pm.token, { customerId: portal.id });
     expect(res.status).toBe(201);
     const created = res.body.data as { id: number };
@@ -43,10 +43,10 @@ describe('POST /customers/:id/case-stats', () => {
       completedAt: null,
       alertId: null,
     });
-    expect(await openCaseOf(t, ids[0]!)).toBe(created.id);
-    expect(await openCaseOf(t, ids[1]!)).toBe(created.id);
-    expect(await openCaseOf(t, ids[2]!)).toBeNull();
-    expect(await openCaseOf(t, ids[3]!)).toBeNull();
+    expect(await openCaseOf(t, ids[0])).toBe(created.id);
+    expect(await openCaseOf(t, ids[1])).toBe(created.id);
+    expect(await openCaseOf(t, ids[2])).toBeNull();
+    expect(await openCaseOf(t, ids[3])).toBeNull();
 
     const again = await createCase(portal.id, cast.admin.token);
     expect(again.status).toBe(200);
@@ -56,7 +56,7 @@ describe('POST /customers/:id/case-stats', () => {
     const third = await createCase(portal.id, cast.admin.token, {});
     expect(third.status).toBe(201);
     expect(third.body.data).toMatchObject({ offlineCount: 1 });
-    expect(await openCaseOf(t, late!.id)).toBe((third.body.data as { id: number }).id);
+    expect(await openCaseOf(t, late.id)).toBe((third.body.data as { id: number }).id);
   });
 
   it('answers the refusal when the portal has no offline device at all', async () => {
@@ -65,7 +65,7 @@ describe('POST /customers/:id/case-stats', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ error: true, msg: MSG.noOfflineDevicesForCase });
     const [row] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from cases where portal_id = ${portal.id}`);
-    expect(row!.n).toBe(0);
+    expect(row.n).toBe(0);
   });
 
   it('validates the body and the path', async () => {
@@ -90,7 +90,7 @@ describe('POST /customers/:id/case-stats', () => {
     expectError(await createCase(portal.id, cast.otherAdmin.token), 404, 'Resource not found.');
     expectError(await createCase(999_999, cast.admin.token), 404);
     expectError(await t.call(caseEndpoints.create, { params: { id: portal.id }, body: {} }), 401);
-    expect(await openCaseOf(t, ids[0]!)).toBeNull();
+    expect(await openCaseOf(t, ids[0])).toBeNull();
   });
 
   it('never puts a device in two open cases when creations race', async () => {
@@ -119,7 +119,7 @@ describe('PATCH /case-stats/:id', () => {
 
     const done = await t.call(caseEndpoints.update, { params: { id: opened.id }, token: cast.admin.token, body: { caseType: 4 } });
     expect(done.body.data).toMatchObject({ caseType: 4, completedAt: t.clock.now().toISOString() });
-    expect(await openCaseOf(t, ids[0]!)).toBeNull();
+    expect(await openCaseOf(t, ids[0])).toBeNull();
     const released = await queryRows<{ released_at: unknown }>(
       t.database.db,
       sql`select released_at from case_devices where case_id = ${opened.id}`,
@@ -134,7 +134,7 @@ describe('PATCH /case-stats/:id', () => {
 
     const reopened = await t.call(caseEndpoints.update, { params: { id: opened.id }, token: cast.admin.token, body: { caseType: 1 } });
     expect(reopened.body.data).toMatchObject({ caseType: 1, completedAt: null, offlineCount: 2 });
-    expect(await openCaseOf(t, ids[0]!)).toBeNull();
+    expect(await openCaseOf(t, ids[0])).toBeNull();
 
     const next = await createCase(portal.id, cast.admin.token);
     expect(next.status).toBe(201);
@@ -187,7 +187,7 @@ describe('reading cases', () => {
 
     const sorted = await t.call(caseEndpoints.list, { token: cast.admin.token, query: { sort: ['offlineCount', 'DESC'], range: [0, 2] } });
     expect(sorted.body.data.list).toHaveLength(2);
-    expect(sorted.body.data.list[0]!.offlineCount).toBeGreaterThanOrEqual(sorted.body.data.list[1]!.offlineCount);
+    expect(sorted.body.data.list[0].offlineCount).toBeGreaterThanOrEqual(sorted.body.data.list[1].offlineCount);
     expect(sorted.body.data.count).toBe(all.body.data.count);
 
     const platform = await t.call(caseEndpoints.list, { token: cast.superAdmin.token, query: { range: [0, 1000] } });

@@ -36,7 +36,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
     // Only absolute http/https/mailto links keep their href (relative or odd URLs are dropped, text kept).
     a: (tagName, attribs) => ({
       tagName,
-      attribs: { ...(isAllowedHref(attribs.href) ? { href: attribs.href!.trim() } : {}), rel: 'noopener noreferrer', target: '_blank' },
+      attribs: { ...(isAllowedHref(attribs.href) ? { href: attribs.href.trim() } : {}), rel: 'noopener noreferrer', target: '_blank' },
     }),
   },
   exclusiveFilter: (frame) => frame.tag === 'a' && !frame.attribs.href && !frame.text.trim(),

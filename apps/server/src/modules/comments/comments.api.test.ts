@@ -133,7 +133,7 @@ describe('reading, editing and deleting comments', () => {
       token: cast.admin.token,
       query: { sort: ['createdAt', 'ASC'] },
     });
-    expect(oldest.body.data.list[0]!.content).toBe('<p>first</p>');
+    expect(oldest.body.data.list[0].content).toBe('<p>first</p>');
     expect((await t.call(commentEndpoints.list, { params: { caseId: listCase }, token: cast.superAdmin.token })).body.data.count).toBe(3);
     expectError(await t.call(commentEndpoints.list, { params: { caseId: listCase }, token: cast.otherAdmin.token }), 404);
     expectError(

@@ -63,7 +63,7 @@ export async function insertComment(
     sql`insert into comments (tenant_id, case_id, user_id, content, created_at, updated_at)
         values (${c.tenantId}, ${c.caseId}, ${c.userId}, ${c.content}, ${at(c.now)}, ${at(c.now)}) returning id`,
   );
-  return row!.id;
+  return row.id;
 }
 
 export async function updateCommentContent(tx: Tx, tenantId: number, id: number, content: string, now: Date): Promise<void> {

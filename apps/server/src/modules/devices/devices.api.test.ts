@@ -33,7 +33,7 @@ beforeAll(async () => {
   for (const [portal, name, deviceType, status, hours] of specs) {
     t.clock.advance(1000);
     const [d] = await createDevices(t, portal, [{ name, deviceType, status, since: ago(hours) }]);
-    ids[name] = d!.id;
+    ids[name] = d.id;
   }
   const models: Record<string, string> = { alpha: 'kappa', Bravo: 'Iota', charlie: 'theta', Delta: 'Eta', echo: 'zeta' };
   for (const [name, model] of Object.entries(models))
@@ -52,8 +52,8 @@ beforeAll(async () => {
     insert into alert_devices (tenant_id, alert_id, device_id) values (${T}, 201, ${ids.charlie});`);
   // A removed device is listed nowhere.
   const [gone] = await createDevices(t, north, [{ name: 'removed one', status: 0 }]);
-  await t.database.exec(`update devices set removed_at = now() where id = ${gone!.id}`);
-  ids.removed = gone!.id;
+  await t.database.exec(`update devices set removed_at = now() where id = ${gone.id}`);
+  ids.removed = gone.id;
 });
 afterAll(() => t.close());
 
@@ -69,7 +69,7 @@ describe('GET /devices', () => {
     const data = await list(cast.salesman.token, { sort: ['name', 'ASC'] });
     expect(data.count).toBe(5);
     expect(names(data.list)).toEqual(['alpha', 'Bravo', 'charlie', 'Delta', 'echo']);
-    const alpha = data.list[0]!;
+    const alpha = data.list[0];
     expect(alpha).toMatchObject({
       id: ids.alpha,
       deviceType: 0,
@@ -111,7 +111,7 @@ describe('GET /devices', () => {
       const rows = (await list(cast.admin.token, { sort: [field, dir] })).list;
       const keys = rows.map((d) => keyOf(d, field));
       const present = keys.filter((k) => k !== null);
-      const sorted = [...present].sort((a, b) => (a! < b! ? -1 : a! > b! ? 1 : 0));
+      const sorted = [...present].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       expect(present).toEqual(dir === 'ASC' ? sorted : sorted.reverse());
       // Devices never seen online come last either way.
       expect(keys.slice(present.length).every((k) => k === null)).toBe(true);
@@ -126,7 +126,7 @@ describe('GET /devices', () => {
         t.database.db.transaction(async (tx) => {
           const rows = await queryRows<{ max_parallel_workers_per_gather: string }>(tx, sql`show max_parallel_workers_per_gather`);
           await tx.execute(sql`select pg_sleep(0.05)`);
-          return rows[0]!.max_parallel_workers_per_gather;
+          return rows[0].max_parallel_workers_per_gather;
         }),
       ),
     );
@@ -192,15 +192,15 @@ describe('GET /devices', () => {
 
 describe('GET /devices/:id', () => {
   it('reads one device of the tenant', async () => {
-    const res = await t.call(deviceEndpoints.get, { token: cast.pm.token, params: { id: ids.echo! } });
+    const res = await t.call(deviceEndpoints.get, { token: cast.pm.token, params: { id: ids.echo } });
     expect(res.body.data).toMatchObject({ id: ids.echo, name: 'echo', customerName: 'South', isClosed: 1 });
   });
 
   it("answers 404 for another tenant's device, a removed device and a nonexistent id", async () => {
-    for (const id of [ids.alien!, ids.removed!, 999_999]) {
+    for (const id of [ids.alien, ids.removed, 999_999]) {
       const res = await t.call(deviceEndpoints.get, { token: cast.admin.token, params: { id } });
       expect(res.body.error).toEqual({ code: 'NOT_FOUND', msg: 'Resource not found.' });
     }
-    expect((await t.call(deviceEndpoints.get, { token: cast.superAdmin.token, params: { id: ids.alien! } })).status).toBe(200);
+    expect((await t.call(deviceEndpoints.get, { token: cast.superAdmin.token, params: { id: ids.alien } })).status).toBe(200);
   });
 });

@@ -59,7 +59,7 @@ const idOf = async (portal: TestPortal, externalId: string) =>
         t.database.db,
         sql`select id from devices where portal_id = ${portal.id} and external_id = ${externalId}`,
       )
-    )[0]!.id,
+    )[0].id,
   );
 
 /** Every reader of the offline devices agrees with the columns, and the columns with `expected`. */

@@ -78,7 +78,7 @@ export async function insertLicense(tx: Tx, l: NewLicense): Promise<number> {
         values (${l.tenantId}, ${l.portalId}, ${l.deviceType}, ${l.deviceCount}, ${l.terms}, ${l.startDate}::date, ${l.endDate}::date, ${at(l.now)})
         returning id`,
   );
-  return row!.id;
+  return row.id;
 }
 
 /** Deletes a license the caller can see; returns its tenant, or undefined when there was none. */

@@ -107,7 +107,7 @@ async function report(portal: TestPortal, externalId: string, status: 0 | 1, at:
     .select({ id: devices.id })
     .from(devices)
     .where(and(eq(devices.portalId, portal.id), eq(devices.externalId, externalId)));
-  return row!.id;
+  return row.id;
 }
 
 describe('live-events stream', () => {

@@ -59,8 +59,8 @@ beforeAll(async () => {
     );
   }
   // A removed device counts nowhere.
-  const [gone] = await createDevices(t, portals.bravo!, [{ deviceType: 0, status: 1, since: ago(2) }]);
-  await t.database.exec(`update devices set removed_at = now() where id = ${gone!.id}`);
+  const [gone] = await createDevices(t, portals.bravo, [{ deviceType: 0, status: 1, since: ago(2) }]);
+  await t.database.exec(`update devices set removed_at = now() where id = ${gone.id}`);
   portals.echo = await createPortal(t, cast.other, 'echo');
 });
 afterAll(() => t.close());
@@ -94,7 +94,7 @@ describe('GET /customers', () => {
     expect(byName.Alpha).toMatchObject({ cameraCount: 1, accessCount: 1, alarmCount: 1, environmentalCount: 1, reliabilityScore: 50 });
     expect(byName.delta).toMatchObject({ intercomCount: 2, alarmCount: 1, environmentalCount: 1, reliabilityScore: 25 });
     expect(byName.Charlie).toMatchObject({ cameraCount: 0, reliabilityScore: -1 });
-    expect(byName.bravo!.webhookUrl).toBe(`${t.config.publicUrl}/v0/webhooks/portals/${portals.bravo!.id}`);
+    expect(byName.bravo.webhookUrl).toBe(`${t.config.publicUrl}/v0/webhooks/portals/${portals.bravo.id}`);
   });
 
   it.each(PORTAL_SORT.filter((f) => f !== 'tenantName'))('sorts on %s in both directions', async (field) => {
@@ -156,7 +156,7 @@ describe('GET /customers/all and /customers/search', () => {
   it('all: {id, name} of every portal of the caller’s tenant (superAdmin: every tenant)', async () => {
     const mine = (await t.call(portalEndpoints.all, { token: cast.pm.token })).body.data;
     expect(mine.count).toBe(4);
-    expect(mine.list).toContainEqual({ id: portals.bravo!.id, name: 'bravo' });
+    expect(mine.list).toContainEqual({ id: portals.bravo.id, name: 'bravo' });
     expect(mine.list.map((p) => p.name)).not.toContain('echo');
     expect((await t.call(portalEndpoints.all, { token: cast.superAdmin.token })).body.data.count).toBe(5);
   });
@@ -187,6 +187,6 @@ describe('GET /customers/all and /customers/search', () => {
     const inOtherTenant = await t.database.db.execute(
       sql`select count(*)::int as n from portals where tenant_id = ${cast.tenant.id} and name like 'zulu%'`,
     );
-    expect(Number((inOtherTenant as unknown as { rows: { n: number }[] }).rows[0]!.n)).toBe(0);
+    expect(Number((inOtherTenant as { rows: { n: number }[] }).rows[0].n)).toBe(0);
   });
 });

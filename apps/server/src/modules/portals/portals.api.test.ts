@@ -48,8 +48,8 @@ describe('POST /customers (Add Portal)', () => {
       t.database.db,
       sql`select api_key_enc, webhook_secret_enc from portals where id = ${res.body.data.id}`,
     );
-    expect(row!.api_key_enc).not.toContain('plain-key');
-    expect(row!.webhook_secret_enc).not.toContain(res.body.data.webhookSecret!.slice(6));
+    expect(row.api_key_enc).not.toContain('plain-key');
+    expect(row.webhook_secret_enc).not.toContain(res.body.data.webhookSecret!.slice(6));
   });
 
   it('refuses the Salesman (403) and the superAdmin (403 with the redirect-to-tenant message)', async () => {
@@ -162,8 +162,8 @@ describe('GET /customers/:id, POST /customers/:id, POST /customers/:id/webhook-s
       t.database.db,
       sql`select previous_webhook_secret_enc, previous_secret_expires_at from portals where id = ${id}`,
     );
-    expect(t.deps.secretBox.open(row!.previous_webhook_secret_enc)).toBe(before);
-    expect(new Date(row!.previous_secret_expires_at).getTime()).toBe(t.clock.now().getTime() + 86_400_000);
+    expect(t.deps.secretBox.open(row.previous_webhook_secret_enc)).toBe(before);
+    expect(new Date(row.previous_secret_expires_at).getTime()).toBe(t.clock.now().getTime() + 86_400_000);
     expect((await t.call(portalEndpoints.rotateSecret, { token: cast.salesman.token, params: { id } })).status).toBe(403);
   });
 

@@ -155,7 +155,7 @@ export async function insertPortal(
         values (${v.tenantId}, ${v.name}, ${v.apiKeyEnc}, ${v.webhookSecretEnc}, ${v.now.toISOString()}, ${v.now.toISOString()})
         returning id`,
   );
-  return Number(row!.id);
+  return Number(row.id);
 }
 
 /** Returns false when no portal of the scope has this id. */

@@ -70,7 +70,7 @@ export async function listPortals(deps: AppDeps, tx: Executor, input: PortalList
       limit: input.limit,
     });
     // A page past the end has no row to carry the count.
-    const count = rows.length > 0 ? Number(rows[0]!.full_count) : await repo.countPortals(tx, filter);
+    const count = rows.length > 0 ? Number(rows[0].full_count) : await repo.countPortals(tx, filter);
     const reliability = await reliabilityOf(
       deps,
       tx,

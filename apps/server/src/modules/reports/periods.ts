@@ -56,7 +56,7 @@ function wallClock(at: Date, timezone: string) {
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );
-  return { year: +parts.year!, month: +parts.month!, day: +parts.day!, hour: +parts.hour!, minute: +parts.minute!, second: +parts.second! };
+  return { year: +parts.year, month: +parts.month, day: +parts.day, hour: +parts.hour, minute: +parts.minute, second: +parts.second };
 }
 
 /** Offset of the zone at an instant, in ms (local wall time minus UTC). */

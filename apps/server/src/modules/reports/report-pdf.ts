@@ -122,7 +122,7 @@ function table(doc: Doc, headers: string[], rows: string[][], widths: number[], 
     if (shade) doc.rect(MARGIN, y, total, rowHeight).fill(shade);
     let x = MARGIN;
     cells.forEach((cell, i) => {
-      const w = total * widths[i]!;
+      const w = total * widths[i];
       doc
         .fillColor(COLORS.ink)
         .font(bold ? FONT.bold : FONT.regular)

@@ -102,7 +102,7 @@ describe('saving and reading reports', () => {
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ id: reportId, customerName: 'Harbor Mall', period: 1 });
       expect(res.body.data.content.period).toMatchObject({ code: 1, label: 'This Month', from: '2026-11-01T00:00:00.000Z' });
-      expect(res.body.data.content.reliability!.topOfflineDevices[0]!.name).toBe(INJECTION);
+      expect(res.body.data.content.reliability!.topOfflineDevices[0].name).toBe(INJECTION);
     }
   });
 
@@ -130,8 +130,8 @@ describe('saving and reading reports', () => {
     expect(mine.body.data.list).toHaveLength(2);
     const all = await t.call(E.list, { token: cast.superAdmin.token, query: { sort: ['customerName', 'ASC'] } });
     expect(all.body.data.count).toBe(4);
-    expect(all.body.data.list[0]!.customerName).toBe('Foreign Plaza');
-    expect(all.body.data.list[0]!.tenantName).toBe(cast.other.name);
+    expect(all.body.data.list[0].customerName).toBe('Foreign Plaza');
+    expect(all.body.data.list[0].tenantName).toBe(cast.other.name);
     const byName = await t.call(E.list, { token: cast.superAdmin.token, query: { filter: { q: 'harbor' } } });
     expect(byName.body.data.count).toBe(3);
     const byCustomer = await t.call(E.list, { token: cast.superAdmin.token, query: { filter: { customerId: otherPortal.id } } });

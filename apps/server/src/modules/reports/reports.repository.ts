@@ -113,7 +113,7 @@ export async function insertReport(
     .insert(reports)
     .values({ ...values, updatedAt: values.createdAt })
     .returning({ id: reports.id });
-  return row!.id;
+  return row.id;
 }
 
 export async function updateReport(

@@ -121,7 +121,7 @@ async function openDeviceOf(portal: TestPortal, before: Date): Promise<number> {
          order by p.device_id limit 1`,
   );
   expect(row).toBeDefined();
-  return Number(row!.device_id);
+  return Number(row.device_id);
 }
 
 beforeAll(async () => {
@@ -141,8 +141,8 @@ beforeAll(async () => {
     // A steady device (online all along) in the first three, for the flips and the removal below.
     if (mine.length <= 3) await insertDevice(portal, [{ status: 1, s: historyStart, e: null }], null);
   }
-  const echo = mine[4]!;
-  const twin = mine[5]!;
+  const echo = mine[4];
+  const twin = mine[5];
   await t.database
     .exec(`insert into devices (tenant_id, portal_id, external_id, name, device_type, status, last_report_at, status_since, first_seen_at, removed_at)
                          select tenant_id, ${twin.id}, external_id || '-twin', name, device_type, status, last_report_at, status_since, first_seen_at, removed_at
@@ -189,7 +189,7 @@ describe('kept reliability windows', () => {
       t.database.db,
       sql`select window_to from kept_window_state where tenant_id = ${cast.tenant.id}`,
     );
-    expect(new Date(state!.window_to)).toEqual(at(-KEPT_BASE_LAG_MS));
+    expect(new Date(state.window_to)).toEqual(at(-KEPT_BASE_LAG_MS));
     // From the run's own instant to just under an hour past its base: the head and tail portals change within it.
     const seen = new Set<number>();
     for (const offset of [0, 1 * MIN, 9 * MIN, 22 * MIN, 37 * MIN, 49 * MIN]) {
@@ -198,8 +198,8 @@ describe('kept reliability windows', () => {
       expect(await keptUnsettled(undefined)).toEqual([]);
       await expectSameAsLive(`+${offset / MIN} min`);
       const tailScore = (
-        await reliabilityByPortal(t.database.db, { tenantId: cast.tenant.id, ...windowNow(), portalIds: [mine[8]!.id] })
-      ).get(mine[8]!.id)!;
+        await reliabilityByPortal(t.database.db, { tenantId: cast.tenant.id, ...windowNow(), portalIds: [mine[8].id] })
+      ).get(mine[8].id)!;
       seen.add(tailScore);
     }
     // The tail portal went from a score through 0 to nothing observed: the window's start moved past its periods.
@@ -216,7 +216,7 @@ describe('kept reliability windows', () => {
     t.clock.set(at(3 * MIN));
     // Since the base: the young device goes offline a minute ago (its score drops by points), a device is removed now.
     await flip(young.portal, young.deviceId, 0, at(2 * MIN));
-    const removed = await openDeviceOf(mine[1]!, at(-DAY));
+    const removed = await openDeviceOf(mine[1], at(-DAY));
     await t.database.db.execute(sql`update devices set removed_at = ${at(3 * MIN).toISOString()}::timestamptz where id = ${removed}`);
     await t.database.db.execute(
       sql`update device_status_periods set ended_at = ${at(3 * MIN).toISOString()}::timestamptz where device_id = ${removed} and ended_at is null`,
@@ -225,17 +225,17 @@ describe('kept reliability windows', () => {
     await expectSameAsLive('flip and removal since the base');
 
     // Before the base: a flip dated 15 minutes back (today: the rollup has it), one 6 days back and a device first seen 20 days ago (live).
-    await flip(mine[0]!, await openDeviceOf(mine[0]!, at(-15 * MIN)), 0, at(-15 * MIN));
-    await flip(mine[2]!, await openDeviceOf(mine[2]!, at(-6 * DAY)), 0, at(-6 * DAY));
+    await flip(mine[0], await openDeviceOf(mine[0], at(-15 * MIN)), 0, at(-15 * MIN));
+    await flip(mine[2], await openDeviceOf(mine[2], at(-6 * DAY)), 0, at(-6 * DAY));
     await insertDevice(
-      mine[3]!,
+      mine[3],
       [
         { status: 0, s: at(-20 * DAY).getTime(), e: at(-19 * DAY).getTime() },
         { status: 1, s: at(-19 * DAY).getTime(), e: null },
       ],
       null,
     );
-    const backdated = [mine[0]!.id, mine[2]!.id, mine[3]!.id].sort((a, b) => a - b);
+    const backdated = [mine[0].id, mine[2].id, mine[3].id].sort((a, b) => a - b);
     expect(await keptUnsettled(cast.tenant.id)).toEqual(backdated);
     expect(await keptUnsettled(undefined)).toEqual(backdated);
     await expectSameAsLive('back-dated periods');
@@ -272,10 +272,10 @@ describe('kept reliability windows', () => {
       const rolled = await inScope(t.database.db, allTenants, (tx) => rollUpTenant(tx, tenantId, now));
       // Webhooks get the session between the two transactions: a flip dated before the new base T.
       if (tenantId === cast.tenant.id)
-        await flip(mine[4]!, await openDeviceOf(mine[4]!, at(-MIN)), 0, new Date(now.getTime() - KEPT_BASE_LAG_MS - MIN));
+        await flip(mine[4], await openDeviceOf(mine[4], at(-MIN)), 0, new Date(now.getTime() - KEPT_BASE_LAG_MS - MIN));
       await inScope(t.database.db, allTenants, (tx) => keepWindow(tx, tenantId, now, rolled.periodIdMark));
     }
-    expect(await keptUnsettled(cast.tenant.id)).toEqual([mine[4]!.id]);
+    expect(await keptUnsettled(cast.tenant.id)).toEqual([mine[4].id]);
     await expectSameAsLive('a flip between the two transactions');
     await runJob(at(20 * MIN));
     expect(await keptUnsettled(cast.tenant.id)).toEqual([]);

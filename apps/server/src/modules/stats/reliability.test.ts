@@ -21,7 +21,7 @@ afterAll(() => t.close());
 
 /** A device whose history is the given periods ([status, startHour, endHour | null]). */
 async function deviceWith(portal: TestPortal, periods: [0 | 1, number, number | null][], removedAtHour?: number) {
-  const first = at(periods[0]![1]);
+  const first = at(periods[0][1]);
   const last = periods.at(-1)!;
   const [row] = await t.database.db
     .insert(devices)
@@ -44,13 +44,13 @@ async function deviceWith(portal: TestPortal, periods: [0 | 1, number, number | 
       periods.map(([status, s, e]) => ({
         tenantId: portal.tenantId,
         portalId: portal.id,
-        deviceId: row!.id,
+        deviceId: row.id,
         status,
         startedAt: at(s),
         endedAt: e === null ? null : at(e),
       })),
     );
-  return row!.id;
+  return row.id;
 }
 
 describe('reliabilityByPortal', () => {
@@ -180,9 +180,9 @@ describe('dailyOnlineShare', () => {
       .returning({ id: devices.id });
     // Day 1: online 0..18, offline 18..30 (6 h on day 1, 6 h on day 2), online 30..open.
     await t.database.db.insert(deviceStatusPeriods).values([
-      { tenantId: own.id, portalId: portal.id, deviceId: row!.id, status: 1, startedAt: hour(0), endedAt: hour(18) },
-      { tenantId: own.id, portalId: portal.id, deviceId: row!.id, status: 0, startedAt: hour(18), endedAt: hour(30) },
-      { tenantId: own.id, portalId: portal.id, deviceId: row!.id, status: 1, startedAt: hour(30), endedAt: null },
+      { tenantId: own.id, portalId: portal.id, deviceId: row.id, status: 1, startedAt: hour(0), endedAt: hour(18) },
+      { tenantId: own.id, portalId: portal.id, deviceId: row.id, status: 0, startedAt: hour(18), endedAt: hour(30) },
+      { tenantId: own.id, portalId: portal.id, deviceId: row.id, status: 1, startedAt: hour(30), endedAt: null },
     ]);
     const series = await dailyOnlineShare(t.database.db, { tenantId: own.id, portalId: portal.id, from, to, timezone: 'Europe/Paris' });
     expect(series).toEqual([
@@ -216,6 +216,6 @@ describe('topOfflineDevices', () => {
       [little, 3600],
     ]);
     const [first] = await t.database.db.select().from(devices).where(eq(devices.id, much));
-    expect(top[0]).toMatchObject({ name: first!.name, deviceType: 1 });
+    expect(top[0]).toMatchObject({ name: first.name, deviceType: 1 });
   });
 });

@@ -220,5 +220,5 @@ export async function rolledScoreTotal(executor: Executor, win: RollupWindow, un
     executor,
     sql`select ${SCORE} as score from (${rolledHourParts(win, until.hour)}) parts`,
   );
-  return rows.length ? Number(rows[0]!.score) : -1;
+  return rows.length ? Number(rows[0].score) : -1;
 }

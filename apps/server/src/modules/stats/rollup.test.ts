@@ -94,7 +94,7 @@ describe('uptime rollup', () => {
   }, 120_000);
 
   it('picks up back-dated history: a new device first seen 20 days ago, a flip dated 6 days back', async () => {
-    const portal = portals[0]!;
+    const portal = portals[0];
     await insertDevice(
       portal,
       [
@@ -113,11 +113,11 @@ describe('uptime rollup', () => {
     expect(open).toBeDefined();
     const flipAt = new Date(NOW.getTime() - 6 * DAY);
     await t.database.db.execute(
-      sql`update device_status_periods set ended_at = ${flipAt.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.id}`,
+      sql`update device_status_periods set ended_at = ${flipAt.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open.id}`,
     );
     await t.database.db
       .insert(deviceStatusPeriods)
-      .values({ tenantId: portal.tenantId, portalId: portal.id, deviceId: open!.device_id, status: 0, startedAt: flipAt });
+      .values({ tenantId: portal.tenantId, portalId: portal.id, deviceId: open.device_id, status: 0, startedAt: flipAt });
     const win = { tenantId: portal.tenantId, from: new Date(NOW.getTime() - 30 * DAY), to: NOW };
     // The next run recomputes those days for that portal (ids above the mark of the run before last).
     await runJob(new Date(NOW.getTime() + 5 * 60_000));
@@ -127,7 +127,7 @@ describe('uptime rollup', () => {
   }, 120_000);
 
   it('moves to the next day and stays exact as days pass with new periods', async () => {
-    const portal = portals[3]!;
+    const portal = portals[3];
     await insertDevice(
       portal,
       [
@@ -160,7 +160,7 @@ describe('uptime rollup', () => {
     ];
     for (const [from, to] of spans) {
       for (const tenantId of [tenantA.id, tenantB.id, undefined]) {
-        const win = { tenantId, from: new Date(from!), to: new Date(to!) };
+        const win = { tenantId, from: new Date(from), to: new Date(to) };
         const label = `${win.from.toISOString()}..${win.to.toISOString()} tenant ${tenantId}`;
         expect(await reliabilityOfTenant(t.database.db, win), label).toBe(await reliabilityOfTenantLive(t.database.db, win));
         expect(await reliabilityByPortal(t.database.db, win), label).toEqual(await reliabilityByPortalLive(t.database.db, win));
@@ -179,13 +179,13 @@ describe('uptime rollup', () => {
     );
     expect(open).toBeDefined();
     await t.database.db.execute(
-      sql`update device_status_periods set ended_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.id}`,
+      sql`update device_status_periods set ended_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open.id}`,
     );
     await t.database.db
       .insert(deviceStatusPeriods)
-      .values({ tenantId: portal.tenantId, portalId: portal.id, deviceId: open!.device_id, status: 1 - open!.status, startedAt: at });
+      .values({ tenantId: portal.tenantId, portalId: portal.id, deviceId: open.device_id, status: 1 - open.status, startedAt: at });
     await t.database.db.execute(
-      sql`update devices set status = ${1 - open!.status}, status_since = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.device_id}`,
+      sql`update devices set status = ${1 - open.status}, status_since = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open.device_id}`,
     );
   }
 
@@ -200,10 +200,10 @@ describe('uptime rollup', () => {
     );
     expect(open).toBeDefined();
     await t.database.db.execute(
-      sql`update devices set removed_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.device_id}`,
+      sql`update devices set removed_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open.device_id}`,
     );
     await t.database.db.execute(
-      sql`update device_status_periods set ended_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open!.id}`,
+      sql`update device_status_periods set ended_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open.id}`,
     );
   }
 
@@ -213,20 +213,20 @@ describe('uptime rollup', () => {
     await runJob(new Date(midnight.getTime() + 30_000));
     // Committed after that run, dated before it: a removal and a flip (requests in flight across the run),
     // a flip at exactly midnight (the rolled row's counts at start), and one back-dated by the offline sweep.
-    await removeAt(portals[1]!, new Date(midnight.getTime() - 10_000));
-    await flipAt(portals[2]!, new Date(midnight.getTime() - 5_000), midnight);
-    await flipAt(portals[0]!, new Date(midnight.getTime() - 40 * 60_000), new Date(midnight.getTime() - 40 * 60_000));
+    await removeAt(portals[1], new Date(midnight.getTime() - 10_000));
+    await flipAt(portals[2], new Date(midnight.getTime() - 5_000), midnight);
+    await flipAt(portals[0], new Date(midnight.getTime() - 40 * 60_000), new Date(midnight.getTime() - 40 * 60_000));
     // Tenant B's only change: nothing earlier makes the run start before midnight anyway.
-    await flipAt(portals[3]!, midnight, midnight);
+    await flipAt(portals[3], midnight, midnight);
     await runJob(new Date(midnight.getTime() + 5 * 60_000 + 30_000));
     await expectExactAround(midnight);
 
     // The same within a day, around the hour 14:00 (only hour rows are stored for it).
     const hour = new Date('2026-05-23T14:00:00Z');
     await runJob(new Date(hour.getTime() + 20_000));
-    await removeAt(portals[0]!, new Date(hour.getTime() - 3_000));
-    await flipAt(portals[1]!, new Date(hour.getTime() - 1), hour);
-    await flipAt(portals[4]!, hour, hour);
+    await removeAt(portals[0], new Date(hour.getTime() - 3_000));
+    await flipAt(portals[1], new Date(hour.getTime() - 1), hour);
+    await flipAt(portals[4], hour, hour);
     await runJob(new Date(hour.getTime() + 5 * 60_000 + 20_000));
     await expectExactAround(hour);
     // Runs with nothing new keep it so; then the next midnight rolls the day.

@@ -25,7 +25,7 @@ beforeAll(async () => {
   await t.database.db
     .update(devices)
     .set({ removedAt: new Date(t.clock.now().getTime() - 12 * HOUR) })
-    .where(eq(devices.id, removed!.id));
+    .where(eq(devices.id, removed.id));
   await createDevices(t, portalB, [{ deviceType: 4, status: 0 }]);
   await createDevices(t, otherPortal, [{ deviceType: 2 }, { deviceType: 2, status: 0 }, { deviceType: 2, status: 0 }]);
 });

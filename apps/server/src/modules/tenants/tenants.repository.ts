@@ -95,7 +95,7 @@ export async function findTenant(ex: Executor, id: number): Promise<Tenant | nul
 
 export async function insertTenant(ex: Executor, values: TenantInsert): Promise<Tenant> {
   const [row] = await ex.insert(tenants).values(values).returning();
-  return toTenant(row!, 0);
+  return toTenant(row, 0);
 }
 
 /** Applies the changes to a live tenant; false when there is none with that id. */

@@ -38,7 +38,7 @@ describe('POST /users', () => {
       roles: ['Salesman', 'Project Manager'],
       invited: true,
     });
-    const mail = t.mailer.last(body.email as string);
+    const mail = t.mailer.last(body.email);
     expect(mail.text).toContain(`${t.config.publicUrl}/auth/password-confirmation?token=`);
     const [row] = await t.database.db.select().from(users).where(eq(users.id, res.body.data.id));
     expect(row?.passwordHash).toBeNull();
@@ -47,7 +47,7 @@ describe('POST /users', () => {
   it('the invitation token is a working 72-hour invite token', async () => {
     const body = newUser();
     await t.call(usersEndpoints.create, { token: cast.admin.token, body });
-    const token = t.mailer.tokenFor(body.email as string);
+    const token = t.mailer.tokenFor(body.email);
     const later = new Date(t.clock.now().getTime() + 71 * 3600_000);
     const used = await consumeOneTimeToken(t.database.db, token, ['invite'], later);
     expect(used?.purpose).toBe('invite');
@@ -57,7 +57,7 @@ describe('POST /users', () => {
   it('the invited person chooses a password with the mailed link and signs in', async () => {
     const body = newUser({ roles: ['Admin'] });
     const created = await t.call(usersEndpoints.create, { token: cast.admin.token, body });
-    const token = t.mailer.tokenFor(body.email as string);
+    const token = t.mailer.tokenFor(body.email);
     const confirm = await t.call(authEndpoints.passwordConfirmation, {
       body: { token, newPassword: 'a-long-new-password', confirmPassword: 'a-long-new-password' },
     });
@@ -76,7 +76,7 @@ describe('POST /users', () => {
   it('an invitation expires after 72 hours', async () => {
     const body = newUser();
     await t.call(usersEndpoints.create, { token: cast.admin.token, body });
-    const token = t.mailer.tokenFor(body.email as string);
+    const token = t.mailer.tokenFor(body.email);
     expect(
       await consumeOneTimeToken(t.database.db, token, ['invite'], new Date(t.clock.now().getTime() + 72 * 3600_000 + 1000)),
     ).toBeNull();
@@ -200,10 +200,10 @@ describe('POST /users/:id/invitation', () => {
   it('mails a new link to an invited user and the earlier link stops working', async () => {
     const body = newUser();
     const created = await t.call(usersEndpoints.create, { token: cast.admin.token, body });
-    const first = t.mailer.tokenFor(body.email as string);
+    const first = t.mailer.tokenFor(body.email);
     const res = await t.call(usersEndpoints.resendInvitation, { token: cast.admin.token, params: { id: created.body.data.id }, body: {} });
     expect(res.status).toBe(200);
-    const second = t.mailer.tokenFor(body.email as string);
+    const second = t.mailer.tokenFor(body.email);
     expect(second).not.toBe(first);
     expect(await consumeOneTimeToken(t.database.db, first, ['invite'], t.clock.now())).toBeNull();
     expect((await consumeOneTimeToken(t.database.db, second, ['invite'], t.clock.now()))?.userId).toBe(created.body.data.id);

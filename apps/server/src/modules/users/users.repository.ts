@@ -145,7 +145,7 @@ export async function insertUser(
   values: { tenantId: number; name: string; email: string; phone: string; roles: Role[] },
 ): Promise<number> {
   const [row] = await ex.insert(users).values(values).returning({ id: users.id });
-  return row!.id;
+  return row.id;
 }
 
 export type UserChanges = Partial<{ tenantId: number; name: string; email: string; phone: string; roles: Role[] }>;

@@ -28,7 +28,7 @@ beforeEach(() => {
 
 async function sealedSecretOf(portal: TestPortal): Promise<string> {
   const [row] = await queryRows<{ enc: string }>(t.database.db, sql`select webhook_secret_enc as enc from portals where id = ${portal.id}`);
-  return row!.enc;
+  return row.enc;
 }
 
 /** A verified message as the webhook route hands it to the committer. */
@@ -88,7 +88,7 @@ async function snapshot(portal: TestPortal) {
         statusSince: iso(d.status_since),
         removedAt: iso(d.removed_at),
         periods: await periodsOf(t, Number(d.id)),
-        lateReports: Number(late!.n),
+        lateReports: Number(late.n),
       };
     }),
   );
@@ -173,7 +173,7 @@ describe('a commit group of several messages', () => {
       lastReportAt: ago(40).toISOString(),
       lastOnline: ago(600).toISOString(),
     });
-    expect(byId.a!.periods.map((p) => p.status)).toEqual([1, 0]);
+    expect(byId.a.periods.map((p) => p.status)).toEqual([1, 0]);
     // A late report leaves the state and history alone but still names the device as its cloud does now.
     expect(byId.b).toMatchObject({ name: 'Back door', status: 1, lateReports: 1, periods: [{ status: 1, to: null }] });
     expect(byId.c).toMatchObject({ status: 0, deviceType: 3, lastOnline: null, periods: [{ status: 0, to: null }] });
@@ -183,7 +183,7 @@ describe('a commit group of several messages', () => {
       statusSince: ago(100).toISOString(),
       lastOnline: ago(100).toISOString(),
     });
-    expect(byId.gone!.periods).toHaveLength(2);
+    expect(byId.gone.periods).toHaveLength(2);
     expect(byId.d).toMatchObject({
       name: 'Front door',
       deviceType: 2,
@@ -239,6 +239,6 @@ describe('a commit group of several messages', () => {
       t.database.db,
       sql`select count(*)::int as n from webhook_messages where portal_id = ${portal.id} and webhook_id = 'msg_bad'`,
     );
-    expect(Number(bad!.n)).toBe(0);
+    expect(Number(bad.n)).toBe(0);
   });
 });

@@ -49,7 +49,7 @@ async function applyPlan(tx: Executor, now: Date, plan: ReportPlan): Promise<rep
       tenantId: row.tenant_id,
       portalId: row.portal_id,
       status: row.status,
-      at: plan.reportsByDevice.get(deviceKey(row.portal_id, row.external_id))![0]!.at,
+      at: plan.reportsByDevice.get(deviceKey(row.portal_id, row.external_id))![0].at,
     }));
   for (const round of roundsOf(plan, inventory)) changes.push(...(await repo.applyReportRound(tx, now, round)));
   return changes;

@@ -89,7 +89,7 @@ export class GroupCommitter<M extends Groupable, R> {
    * queue (splitWeight); the rest stays queued in order.
    */
   private take(): Waiting<M, R>[] {
-    const first = this.queue[0]!;
+    const first = this.queue[0];
     if (first.item.alone) return this.queue.splice(0, 1);
     const maxWeight = Math.min(this.limits.maxWeight, this.shareOfQueue());
     const group: Waiting<M, R>[] = [];
@@ -129,13 +129,13 @@ export class GroupCommitter<M extends Groupable, R> {
   private async run(group: Waiting<M, R>[]): Promise<void> {
     try {
       const results = await this.commit(group.map((w) => w.item));
-      group.forEach((w, i) => w.resolve(results[i]!));
+      group.forEach((w, i) => w.resolve(results[i]));
     } catch (err) {
-      if (group.length === 1) return group[0]!.reject(err);
+      if (group.length === 1) return group[0].reject(err);
       for (const w of group) {
         try {
           const [result] = await this.commit([w.item]);
-          w.resolve(result!);
+          w.resolve(result);
         } catch (alone) {
           w.reject(alone);
         }

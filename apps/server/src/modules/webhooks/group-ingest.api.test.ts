@@ -56,7 +56,7 @@ describe('messages in flight together (group commit)', () => {
         .map((r) => r.status)
         .sort(),
     ).toEqual([200, 202]);
-    expect(results[13]!.status).toBe(400);
+    expect(results[13].status).toBe(400);
 
     expect(await countRows(t, 'devices', portal.id)).toBe(2);
     expect(await countRows(t, 'webhook_messages', portal.id)).toBe(7);
@@ -67,7 +67,7 @@ describe('messages in flight together (group commit)', () => {
     expect(a).toMatchObject({ status: 1, last_report_at: ago(5000).toISOString() });
     const periods = await periodsOf(t, a.id);
     for (let i = 1; i < periods.length; i++)
-      expect(periods[i]).toMatchObject({ from: periods[i - 1]!.to, status: 1 - periods[i - 1]!.status });
+      expect(periods[i]).toMatchObject({ from: periods[i - 1].to, status: 1 - periods[i - 1].status });
     expect(periods.at(-1)).toEqual({ status: 1, from: a.status_since, to: null });
   });
 

@@ -53,7 +53,7 @@ function parseMessage(deps: AppDeps, raw: Buffer): WebhookMessage {
   }
   const parsed = webhookMessage.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    const issue = parsed.error.issues[0];
     throw badRequest(`${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`);
   }
   if (parsed.data.type === 'devices.reported') {

@@ -82,7 +82,7 @@ export class PortalCredentials {
       signed,
       raw,
     );
-    return k < 0 ? null : { tenantId: credentials.tenantId, secretEnc: valid[k]!.enc, fresh };
+    return k < 0 ? null : { tenantId: credentials.tenantId, secretEnc: valid[k].enc, fresh };
   }
 
   /** One read per portal at a time: a message that misses while another read is under way waits for it. */

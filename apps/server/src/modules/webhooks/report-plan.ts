@@ -63,9 +63,9 @@ export function planReports(messages: PortalReports[]): ReportPlan {
       if (!device)
         devices.set(
           key,
-          (device = { tenantId: message.tenantId, portalId: message.portalId, externalId, newest: ordered[0]!.report, reports: [] }),
+          (device = { tenantId: message.tenantId, portalId: message.portalId, externalId, newest: ordered[0].report, reports: [] }),
         );
-      device.newest = ordered[ordered.length - 1]!.report;
+      device.newest = ordered[ordered.length - 1].report;
       for (const o of ordered) device.reports.push({ status: o.report.status, at: new Date(o.ms).toISOString() });
     }
   }
@@ -88,8 +88,8 @@ export function planReports(messages: PortalReports[]): ReportPlan {
     inventory.deviceTypes.push(d.newest.deviceType);
     inventory.deviceModels.push(d.newest.deviceModel);
     // A device created by this group starts with its first report in application order.
-    inventory.statuses.push(d.reports[0]!.status);
-    inventory.ats.push(d.reports[0]!.at);
+    inventory.statuses.push(d.reports[0].status);
+    inventory.ats.push(d.reports[0].at);
     reportsByDevice.set(key, d.reports);
   }
   return { inventory, reportsByDevice };
@@ -105,8 +105,8 @@ export function roundsOf(plan: ReportPlan, inventory: InventoryRow[]): ReportRou
       round.tenantIds.push(row.tenant_id);
       round.portalIds.push(row.portal_id);
       round.deviceIds.push(row.id);
-      round.statuses.push(reports[k]!.status);
-      round.ats.push(reports[k]!.at);
+      round.statuses.push(reports[k].status);
+      round.ats.push(reports[k].at);
     }
   }
   return rounds;

@@ -57,7 +57,7 @@ export const signingKeyObject = (secret: string): KeyObject => createSecretKey(s
 export function matchingKey(keys: (Buffer | KeyObject)[], headers: SignedHeaders, raw: Buffer): number {
   let matched = -1;
   for (let k = 0; k < keys.length; k++) {
-    const expected = createHmac('sha256', keys[k]!).update(`${headers.id}.${headers.timestampText}.`).update(raw).digest();
+    const expected = createHmac('sha256', keys[k]).update(`${headers.id}.${headers.timestampText}.`).update(raw).digest();
     for (const given of headers.signatures) {
       if (given.length === expected.length && timingSafeEqual(given, expected) && matched < 0) matched = k;
     }

@@ -214,7 +214,7 @@ describe('idempotency and validation', () => {
       externalId: `dev-${i}`,
       name: `Device number ${i} ${'x'.repeat(150)}`,
       deviceType: i % 5,
-      status: (i % 3 === 0 ? 0 : 1) as 0 | 1,
+      status: (i % 3 === 0 ? 0 : 1),
       at,
     }));
     const payload = reported(many);

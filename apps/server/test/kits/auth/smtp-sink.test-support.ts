@@ -20,7 +20,7 @@ export function decodeQuotedPrintable(text: string): string {
       bytes.push(parseInt(hex, 16));
       i += 2;
     } else {
-      bytes.push(...Buffer.from(joined[i]!, 'utf8'));
+      bytes.push(...Buffer.from(joined[i], 'utf8'));
     }
   }
   return Buffer.from(bytes).toString('utf8');

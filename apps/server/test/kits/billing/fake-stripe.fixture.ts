@@ -61,7 +61,7 @@ export class FakeStripe {
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
   stop(): Promise<void> {
@@ -183,11 +183,11 @@ export class FakeStripe {
       return [200, session];
     }
     const session = path.match(/^\/v1\/checkout\/sessions\/([^/]+)$/);
-    if (method === 'GET' && session) return this.sessions.has(session[1]!) ? [200, this.sessions.get(session[1]!)] : this.notFound();
+    if (method === 'GET' && session) return this.sessions.has(session[1]) ? [200, this.sessions.get(session[1])] : this.notFound();
     const product = path.match(/^\/v1\/products\/([^/]+)$/);
-    if (method === 'GET' && product) return this.products.has(product[1]!) ? [200, { id: product[1], object: 'product' }] : this.notFound();
+    if (method === 'GET' && product) return this.products.has(product[1]) ? [200, { id: product[1], object: 'product' }] : this.notFound();
     if (method === 'POST' && path === '/v1/products') {
-      if (this.products.has(form.id!))
+      if (this.products.has(form.id))
         return [400, { error: { type: 'invalid_request_error', code: 'resource_already_exists', message: 'Product already exists.' } }];
       this.products.add(form.id ?? `prod_${++this.seq}`);
       return [200, { id: form.id, object: 'product', name: form.name }];
@@ -200,7 +200,7 @@ export class FakeStripe {
     if (method === 'POST' && path === '/v1/subscriptions') return this.createSubscription(form);
     const sub = path.match(/^\/v1\/subscriptions\/([^/]+)$/);
     if (sub) {
-      const found = this.subscriptions.get(sub[1]!);
+      const found = this.subscriptions.get(sub[1]);
       if (!found) return this.notFound();
       if (method === 'POST' && this.failSubscriptionUpdate) return [500, { error: { type: 'api_error', message: 'boom' } }];
       if (method === 'POST' && form['items[0][quantity]'] !== undefined) found.quantity = Number(form['items[0][quantity]']);

@@ -131,9 +131,9 @@ export function unsafeMarkupProblems(html: string): string[] {
     if (!name || !ALLOWED_TAGS.has(name)) problems.push(`tag ${tag}`);
     if (/\son[a-z]+\s*=/i.test(tag)) problems.push(`event handler in ${tag}`);
     for (const [, attr, value] of tag.matchAll(/\s([a-z-:]+)\s*=\s*"([^"]*)"/gi)) {
-      if (!['href', 'rel', 'target'].includes(attr!.toLowerCase())) problems.push(`attribute ${attr} in ${tag}`);
-      if (attr!.toLowerCase() === 'href') {
-        const url = decodeEntities(value!).replace(/[\u0000-\u0020]/g, '');
+      if (!['href', 'rel', 'target'].includes(attr.toLowerCase())) problems.push(`attribute ${attr} in ${tag}`);
+      if (attr.toLowerCase() === 'href') {
+        const url = decodeEntities(value).replace(/[\u0000-\u0020]/g, '');
         if (!/^(https?:|mailto:)/i.test(url)) problems.push(`url ${value}`);
       }
     }

@@ -10,7 +10,7 @@ export async function deviceWithHistory(
   history: { status: 0 | 1; from: string; to?: string }[],
   deviceType = 0,
 ): Promise<number> {
-  const last = history[history.length - 1]!;
+  const last = history[history.length - 1];
   const [row] = await t.database.db
     .insert(devices)
     .values({
@@ -24,20 +24,20 @@ export async function deviceWithHistory(
       lastReportAt: new Date(last.from),
       lastOnline: new Date(last.from),
       statusSince: new Date(last.from),
-      firstSeenAt: new Date(history[0]!.from),
+      firstSeenAt: new Date(history[0].from),
     })
     .returning({ id: devices.id });
   for (const p of history) {
     await t.database.db.insert(deviceStatusPeriods).values({
       tenantId: portal.tenantId,
-      deviceId: row!.id,
+      deviceId: row.id,
       portalId: portal.id,
       status: p.status,
       startedAt: new Date(p.from),
       endedAt: p.to ? new Date(p.to) : null,
     });
   }
-  return row!.id;
+  return row.id;
 }
 
 export async function caseAt(t: TestApp, portal: TestPortal, caseType: number, createdAt: string, completedAt?: string): Promise<void> {

@@ -42,7 +42,7 @@ export function historyKit(app: () => TestApp, rand: () => number) {
         status: last.status,
         lastReportAt: new Date(last.s),
         statusSince: new Date(last.s),
-        firstSeenAt: new Date(periods[0]!.s),
+        firstSeenAt: new Date(periods[0].s),
         removedAt: removedAt === null ? null : new Date(removedAt),
       })
       .returning({ id: devices.id });
@@ -50,13 +50,13 @@ export function historyKit(app: () => TestApp, rand: () => number) {
       periods.map((p) => ({
         tenantId: portal.tenantId,
         portalId: portal.id,
-        deviceId: row!.id,
+        deviceId: row.id,
         status: p.status,
         startedAt: new Date(p.s),
         endedAt: p.e === null ? null : new Date(p.e),
       })),
     );
-    return row!.id;
+    return row.id;
   }
 
   /** One device with alternating periods from `start` on; the last is open unless the device was removed. */

@@ -123,5 +123,5 @@ export async function countRows(
         ? sql`where device_id in (select id from devices where portal_id = ${portalId})`
         : sql`where portal_id = ${portalId}`;
   const [row] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from ${sql.identifier(table)} ${where}`);
-  return Number(row!.n);
+  return Number(row.n);
 }

@@ -64,7 +64,7 @@ export function BarChart({
   // Dense days (a year of them) touch, rather than fade into hairlines.
   const barWidth = band < 4 ? band : Math.min(barMaxWidth, band * 0.6);
   const every = wrapLabels ? 1 : labelInterval(categories.length, plotWidth, Math.max(...categories.map((c) => c.length)) * FONT * 0.6 + 8);
-  const name = `${ariaLabel}: ${categories.map((c, i) => `${c} ${values[i] == null ? 'no data' : format(values[i]!)}`).join(', ')}`;
+  const name = `${ariaLabel}: ${categories.map((c, i) => `${c} ${values[i] == null ? 'no data' : format(values[i])}`).join(', ')}`;
 
   return (
     <div ref={container} style={{ position: 'relative', height }}>
@@ -124,7 +124,7 @@ export function BarChart({
                   setHovered(i);
                   tooltip.show(e, {
                     title: c,
-                    rows: [{ color, name: seriesName, value: values[i] == null ? 'no data' : format(values[i]!) }],
+                    rows: [{ color, name: seriesName, value: values[i] == null ? 'no data' : format(values[i]) }],
                   });
                 }}
                 onPointerLeave={() => {

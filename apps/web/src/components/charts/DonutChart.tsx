@@ -80,8 +80,8 @@ export function OnlineOfflineDonut({
                         cy,
                         inner * half,
                         outer * half + (hovered === i ? HOVER_GROW : 0),
-                        angles[i]!.start,
-                        angles[i]!.end,
+                        angles[i].start,
+                        angles[i].end,
                       )}
                       fill={s.color}
                       fillRule="evenodd"

@@ -70,13 +70,13 @@ describe('chart geometry', () => {
   });
   it('splits a full turn by the values, keeps a visible minimum for a small count, none for zero', () => {
     const [a, b] = sliceAngles([7, 3]);
-    expect(a!.start).toBe(0);
-    expect(a!.end).toBeCloseTo(0.7 * 2 * Math.PI);
-    expect(b!.end).toBeCloseTo(2 * Math.PI);
+    expect(a.start).toBe(0);
+    expect(a.end).toBeCloseTo(0.7 * 2 * Math.PI);
+    expect(b.end).toBeCloseTo(2 * Math.PI);
     const [big, tiny, none] = sliceAngles([4999, 1, 0]);
-    expect(tiny!.end - tiny!.start).toBeCloseTo((2 * Math.PI) / 180);
-    expect(big!.end - big!.start + (tiny!.end - tiny!.start)).toBeCloseTo(2 * Math.PI);
-    expect(none!.end - none!.start).toBe(0);
+    expect(tiny.end - tiny.start).toBeCloseTo((2 * Math.PI) / 180);
+    expect(big.end - big.start + (tiny.end - tiny.start)).toBeCloseTo(2 * Math.PI);
+    expect(none.end - none.start).toBe(0);
   });
   it("draws a ring slice clockwise from 12 o'clock with the large-arc flag past half a turn", () => {
     expect(ringSlicePath(100, 100, 60, 90, 0, Math.PI / 2)).toBe('M100 10A90 90 0 0 1 190 100L160 100A60 60 0 0 0 100 40Z');
@@ -179,8 +179,8 @@ describe('BarChart', () => {
       const ys = [...b.getAttribute('d')!.matchAll(/[MVQ][\d.]+ ([\d.]+)|V([\d.]+)/g)].map((m) => Number(m[1] ?? m[2]));
       return Math.max(...ys) - Math.min(...ys);
     });
-    expect(heights[0]! / heights[1]!).toBeCloseTo(2, 1);
-    expect(heights[0]! / heights[2]!).toBeCloseTo(5, 1);
+    expect(heights[0] / heights[1]).toBeCloseTo(2, 1);
+    expect(heights[0] / heights[2]).toBeCloseTo(5, 1);
     const labels = [...container.querySelectorAll('tspan')].map((t) => t.textContent);
     expect(labels).toEqual(['New', 'In Progress', 'Awaiting', 'Delivery', 'Requires', 'Testing']);
     expect(container.textContent).toContain('500');
@@ -188,7 +188,7 @@ describe('BarChart', () => {
   it('shows the category and its value in a tooltip on hover', () => {
     const { container } = render(<BarChart {...props} categories={['New', 'In Progress']} values={[3, 9]} />);
     const bands = container.querySelectorAll('rect[fill="transparent"]');
-    fireEvent.pointerMove(bands[1]!, { clientX: 300, clientY: 50 });
+    fireEvent.pointerMove(bands[1], { clientX: 300, clientY: 50 });
     expect(container.textContent).toContain('In ProgressOpen cases9');
   });
   it('leaves a category without data barless and formats a fixed percent axis', () => {

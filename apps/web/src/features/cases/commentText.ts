@@ -20,7 +20,7 @@ export function initialsOf(name: string): string {
   if (words.length === 0) return '?';
   return words
     .slice(0, 2)
-    .map((w) => w[0]!.toUpperCase())
+    .map((w) => w[0].toUpperCase())
     .join('');
 }
 

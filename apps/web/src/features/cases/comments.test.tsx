@@ -75,7 +75,7 @@ describe('CommentList', () => {
   });
   it('asks before deleting with the product texts', async () => {
     const onDelete = vi.fn();
-    render(<CommentList comments={[list[0]!]} isLoading={false} userId={10} isAdmin={false} onEdit={() => {}} onDelete={onDelete} />);
+    render(<CommentList comments={[list[0]]} isLoading={false} userId={10} isAdmin={false} onEdit={() => {}} onDelete={onDelete} />);
     fireEvent.click(screen.getByRole('button', { name: 'Delete comment' }));
     expect(await screen.findByText('Are you sure you want to delete this comment? This action cannot be undone.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'No, Cancel' })).toBeTruthy();

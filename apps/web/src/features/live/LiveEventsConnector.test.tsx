@@ -85,19 +85,19 @@ describe('LiveEventsConnector', () => {
   it('opens the stream with a ticket (never the token) and raises the banner for a new offline alert only', async () => {
     const store = mount();
     await vi.waitFor(() => expect(FakeEventSource.all).toHaveLength(1));
-    expect(FakeEventSource.all[0]!.url).toBe('/v0/api/live-events/stream?ticket=t1');
-    expect(FakeEventSource.all[0]!.url).not.toContain('token-1');
+    expect(FakeEventSource.all[0].url).toBe('/v0/api/live-events/stream?ticket=t1');
+    expect(FakeEventSource.all[0].url).not.toContain('token-1');
 
-    act(() => FakeEventSource.all[0]!.emit('alert', { alertId: 9, customerId: 2, customerName: 'Acme', alertType: 1, offlineCount: 4 }));
+    act(() => FakeEventSource.all[0].emit('alert', { alertId: 9, customerId: 2, customerName: 'Acme', alertType: 1, offlineCount: 4 }));
     expect(store.getState().pageInfo.isShowAlert).toBe(false);
-    act(() => FakeEventSource.all[0]!.emit('alert', { alertId: 7, customerId: 2, customerName: 'Acme', alertType: 0, offlineCount: 3 }));
+    act(() => FakeEventSource.all[0].emit('alert', { alertId: 7, customerId: 2, customerName: 'Acme', alertType: 0, offlineCount: 3 }));
     expect(store.getState().pageInfo).toMatchObject({ isShowAlert: true, alarmContent: 'Acme: 3 devices offline', alertId: 7 });
   });
 
   it('refetches live data once per burst of device changes', async () => {
     mount();
     await vi.waitFor(() => expect(FakeEventSource.all).toHaveLength(1));
-    const source = FakeEventSource.all[0]!;
+    const source = FakeEventSource.all[0];
     act(() => {
       for (let i = 0; i < 10; i++)
         source.emit('devices', {
@@ -116,11 +116,11 @@ describe('LiveEventsConnector', () => {
   it('reconnects with a fresh ticket after an error', async () => {
     mount();
     await vi.waitFor(() => expect(FakeEventSource.all).toHaveLength(1));
-    act(() => FakeEventSource.all[0]!.emit('error'));
-    expect(FakeEventSource.all[0]!.closed).toBe(true);
+    act(() => FakeEventSource.all[0].emit('error'));
+    expect(FakeEventSource.all[0].closed).toBe(true);
     await act(() => vi.advanceTimersByTimeAsync(1100));
     await vi.waitFor(() => expect(FakeEventSource.all).toHaveLength(2));
-    expect(FakeEventSource.all[1]!.url).toBe('/v0/api/live-events/stream?ticket=t2');
+    expect(FakeEventSource.all[1].url).toBe('/v0/api/live-events/stream?ticket=t2');
   });
 
   it('does not connect without a session', async () => {

@@ -27,7 +27,7 @@ function setup(handler: (url: string, auth: string | null) => Response | Promise
     return handler(url, auth);
   });
   const expired = vi.fn();
-  const baseQuery = createSessionBaseQuery({ baseUrl: 'http://vigil.test', fetchFn: fetchFn as typeof fetch, onSessionExpired: expired });
+  const baseQuery = createSessionBaseQuery({ baseUrl: 'http://vigil.test', fetchFn: fetchFn, onSessionExpired: expired });
   const api = {
     dispatch: store.dispatch,
     getState: store.getState,
@@ -58,7 +58,7 @@ describe('session base query', () => {
     const { run, calls } = setup(() => json(200, { data: { ok: true } }));
     const result = await run('/v0/api/users');
     expect(result.data).toEqual({ data: { ok: true } });
-    expect(calls[0]!.auth).toBe(`Bearer ${OLD}`);
+    expect(calls[0].auth).toBe(`Bearer ${OLD}`);
   });
 
   it('two parallel 401s share ONE refresh, then both retry with the new token', async () => {

@@ -71,7 +71,7 @@ export function createSessionBaseQuery(
     const tokenUsed = (api.getState() as StateWithAuth).auth?.accessTaken ?? '';
     let result = await raw(args, api, extraOptions);
     const status = result.error?.status;
-    if ((status === 401 || status === 403) && tokenUsed && !NO_REFRESH.includes(urlOf(args).split('?')[0]!)) {
+    if ((status === 401 || status === 403) && tokenUsed && !NO_REFRESH.includes(urlOf(args).split('?')[0])) {
       const current = (api.getState() as StateWithAuth).auth?.accessTaken ?? '';
       // Another request already refreshed while this one was in flight: just retry.
       const fresh = current && current !== tokenUsed ? true : await refreshOnce(api);

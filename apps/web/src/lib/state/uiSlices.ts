@@ -23,7 +23,7 @@ export interface PageInfoState {
 }
 const pageInfoSlice = createSlice({
   name: 'pageInfo',
-  initialState: { pagetitle: '', alarmContent: '', isShowAlert: false } as PageInfoState,
+  initialState: { pagetitle: '', alarmContent: '', isShowAlert: false },
   reducers: {
     pageTitleSet(state, action: PayloadAction<string>) {
       state.pagetitle = action.payload;

@@ -35,7 +35,7 @@ export function AddPortalDialog({ open, onClose }: { open: boolean; onClose: () 
       else notify.error(messageOf(result.error));
       return;
     }
-    const portal = result.data!.data;
+    const portal = result.data.data;
     notify.success(`Portal ${portal.name} added.`);
     form.resetFields();
     close();

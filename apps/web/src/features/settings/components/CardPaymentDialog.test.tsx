@@ -146,7 +146,7 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
     await pay();
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/dashboards/pulse'), WAIT);
     expect(onClose).toHaveBeenCalled();
-    const card = stripe.elements().create.mock.results[0]!.value;
+    const card = stripe.elements().create.mock.results[0].value;
     expect(stripe.confirmCardSetup).toHaveBeenCalledWith('seti_1_secret_x', { payment_method: { card } });
     expect(stripe.confirmCardPayment).not.toHaveBeenCalled();
     expect(confirmBodies).toEqual([{ billingId: 31 }]);
