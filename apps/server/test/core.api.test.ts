@@ -92,13 +92,10 @@ describe('HTTP edge cases', () => {
   it('answers the global rate limit with 429, its own message and Retry-After', async () => {
     const limited = await createTestApp({ overrides: { rateLimit: { max: 2, timeWindow: 60_000 } } });
     try {
-      const codes: number[] = [];
-      let last;
-      for (let i = 0; i < 3; i++) {
-        last = await limited.app.inject({ method: 'GET', url: '/healthz' });
-        codes.push(last.statusCode);
-      }
-      expect(codes).toEqual([200, 200, 429]);
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await limited.app.inject({ method: 'GET', url: '/healthz' }));
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 429]);
+      const last = answers[2];
       expect(last.json().error).toEqual({
         code: 'RATE_LIMITED',
         msg: expect.stringMatching(/^Too many requests\. Try again in \d+ seconds\.$/),

@@ -1,4 +1,12 @@
-import { alertEndpoints, caseEndpoints, deviceEndpoints, portalEndpoints, statsEndpoints, type Endpoint } from '@vigil/contracts';
+import {
+  DEVICE_STATUS,
+  alertEndpoints,
+  caseEndpoints,
+  deviceEndpoints,
+  portalEndpoints,
+  statsEndpoints,
+  type Endpoint,
+} from '@vigil/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from './client.ts';
@@ -168,8 +176,7 @@ describe('kept device counts', () => {
     const exact = (await t.call(deviceEndpoints.list, { token: cast.superAdmin.token, query: { range: [0, all.count] } })).body.data;
     expect(exact.list.map((d) => d.id)).toEqual(all.list.map((d) => d.id));
     expect(all.list.every((d) => d.customerId !== otherPortal.id)).toBe(true);
-    const lastOne = (await t.call(deviceEndpoints.list, { token: cast.superAdmin.token, query: { range: [all.count - 1, 10] } })).body
-      .data;
+    const lastOne = (await t.call(deviceEndpoints.list, { token: cast.superAdmin.token, query: { range: [all.count - 1, 10] } })).body.data;
     expect(lastOne.list.map((d) => d.id)).toEqual([all.list.at(-1)!.id]);
     await t.database.exec(`update tenants set deleted_at = null where id = ${cast.other.id}`);
   });
@@ -235,7 +242,7 @@ describe('pages read from the end', () => {
       externalId: `bulk-${i}`,
       name: `Bulk ${String(i % 7)}`,
       deviceType: i % 5,
-      status: (i % 3 ? 1 : 0),
+      status: i % 3 ? DEVICE_STATUS.online : DEVICE_STATUS.offline,
       at: at(14.2),
     }));
     await sendWebhook(t, north, reported(many));

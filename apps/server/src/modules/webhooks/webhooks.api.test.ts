@@ -1,4 +1,4 @@
-import { WEBHOOK_MSG, portalEndpoints } from '@vigil/contracts';
+import { DEVICE_STATUS, WEBHOOK_MSG, portalEndpoints } from '@vigil/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TOPICS, type DeviceStatusEvent } from '../../events/topics.ts';
 import { createPortal, createTenant, createUser, type TestPortal } from '../../../test/factories.ts';
@@ -214,7 +214,7 @@ describe('idempotency and validation', () => {
       externalId: `dev-${i}`,
       name: `Device number ${i} ${'x'.repeat(150)}`,
       deviceType: i % 5,
-      status: (i % 3 === 0 ? 0 : 1),
+      status: i % 3 === 0 ? DEVICE_STATUS.offline : DEVICE_STATUS.online,
       at,
     }));
     const payload = reported(many);

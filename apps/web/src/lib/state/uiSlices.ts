@@ -21,9 +21,10 @@ export interface PageInfoState {
   /** The alert 'View Event' opens (not in the product's fields; needed to open it). */
   alertId?: number;
 }
+const initialPageInfo: PageInfoState = { pagetitle: '', alarmContent: '', isShowAlert: false };
 const pageInfoSlice = createSlice({
   name: 'pageInfo',
-  initialState: { pagetitle: '', alarmContent: '', isShowAlert: false },
+  initialState: initialPageInfo,
   reducers: {
     pageTitleSet(state, action: PayloadAction<string>) {
       state.pagetitle = action.payload;
