@@ -45,7 +45,7 @@ const rangeSchema = z
  * as JSON, with the sort fields and filter keys of this resource only. Anything
  * else is a 400. `extra` adds plain parameters the product names (e.g. `customerId`).
  */
-export function listQuery<S extends string, F extends z.ZodRawShape, X extends z.ZodRawShape = {}>(opts: {
+export function listQuery<S extends string, F extends z.ZodRawShape, X extends z.ZodRawShape = Record<never, never>>(opts: {
   sort: readonly [S, ...S[]];
   filter: F;
   extra?: X;

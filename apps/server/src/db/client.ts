@@ -84,11 +84,16 @@ async function openPglite(dataDir: string): Promise<Database> {
     exec: async (text) => {
       await client.exec(text);
     },
-    listen: async (channel, onPayload) => {
+    listen: (channel, onPayload) => {
       const unlisten = notifications.listen(channel, onPayload);
-      return async () => unlisten();
+      return Promise.resolve(() => Promise.resolve(unlisten()));
     },
-    notify: async (channel, payloads, executor) => notifications.notify(channel, payloads, executor && pgliteTransactionOf(executor)),
+    // notifications.notify throws synchronously (payload too long): the executor turns that into a rejection.
+    notify: (channel, payloads, executor) =>
+      new Promise<void>((resolve) => {
+        notifications.notify(channel, payloads, executor && pgliteTransactionOf(executor));
+        resolve();
+      }),
     close: () => client.close(),
   };
 }
@@ -201,8 +206,9 @@ async function openPostgres(url: string): Promise<Database> {
         await client.query(`LISTEN "${channel.replace(/"/g, '')}"`);
       }
       set.add(onPayload);
-      return async () => {
+      return () => {
         set.delete(onPayload);
+        return Promise.resolve();
       };
     },
     notify: async (channel, payloads, executor) => {
@@ -221,6 +227,6 @@ async function openPostgres(url: string): Promise<Database> {
 
 /** Runs raw SQL and returns its rows, the same on both drivers (both answer `{ rows }`). */
 export async function queryRows<T>(executor: Executor, query: import('drizzle-orm').SQL): Promise<T[]> {
-  const result = (await executor.execute(query)) as unknown as { rows: T[] };
+  const result = (await executor.execute(query)) as { rows: T[] };
   return result.rows;
 }

@@ -114,7 +114,7 @@ export function pgliteRunner(cap = PGLITE_PREPARED_CAP): PreparedRunner {
       const name = nameOf(text);
       const raw = pgliteTransactionOf(executor);
       const run = async (statement: string) =>
-        raw ? (await raw.query<T>(statement)).rows : ((await executor.execute(sql.raw(statement))) as unknown as { rows: T[] }).rows;
+        raw ? (await raw.query<T>(statement)).rows : ((await executor.execute(sql.raw(statement))) as { rows: T[] }).rows;
       if (raw && !generic.has(raw)) {
         await raw.exec(GENERIC_PLANS);
         generic.add(raw);

@@ -8,10 +8,12 @@ import type { FastifyInstance } from 'fastify';
  * webhooks) are untouched.
  */
 export function acceptEmptyJsonBodies(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req) => {
+  // Returns a promise: fastify waits for it (a hook that returns nothing must call `done`).
+  app.addHook('onRequest', (req) => {
     const empty = !req.headers['transfer-encoding'] && (req.headers['content-length'] ?? '0') === '0';
     if (empty && req.headers['content-type']?.startsWith('application/json')) {
       delete req.headers['content-type'];
     }
+    return Promise.resolve();
   });
 }

@@ -16,5 +16,5 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
     transform: jsonSchemaTransform,
   });
-  app.get('/v0/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/v0/openapi.json', { schema: { hide: true } }, () => app.swagger());
 }

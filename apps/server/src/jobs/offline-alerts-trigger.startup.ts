@@ -8,15 +8,15 @@ import { createOfflineAlertsTrigger } from './offline-alerts.job.ts';
  * the status subscription stays so it can be tested. The returned function unsubscribes and waits
  * for a pending run.
  */
-export const offlineAlertsTriggerStartup: StartupTask = async (deps) => {
+export const offlineAlertsTriggerStartup: StartupTask = (deps) => {
   const trigger = createOfflineAlertsTrigger(deps);
   const unsubscribe = deps.bus.subscribe(TOPICS.deviceStatus, (event) => {
     const change = event as DeviceStatusEvent;
     if ((change.offline?.length ?? 0) > 0 || (change.online?.length ?? 0) > 0) trigger.fire();
   });
-  return async () => {
+  return Promise.resolve(async () => {
     unsubscribe();
     trigger.stop();
     await trigger.idle();
-  };
+  });
 };

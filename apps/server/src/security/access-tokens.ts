@@ -58,11 +58,12 @@ export function createAccessTokens(appSecret: string, clock: Clock): AccessToken
         const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is Role => ROLES.includes(r as Role)) : [];
         if (typeof payload.userId !== 'number' || typeof payload.tenantId !== 'number') return null;
         // Shared by every request that carries this token: frozen so that none can change it for the others.
+        // sign() writes both names as strings (Principal); String() keeps a missing one as ''.
         const principal: Principal = Object.freeze({
           userId: payload.userId,
-          userName: String(payload.userName ?? ''),
+          userName: String((payload.userName as string | undefined) ?? ''),
           tenantId: payload.tenantId,
-          tenantName: String(payload.tenantName ?? ''),
+          tenantName: String((payload.tenantName as string | undefined) ?? ''),
           roles: Object.freeze(roles) as Role[],
         });
         // jose checked exp (required by ACCESS tokens' signer; a token without one is not kept).

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { date, foreignKey, index, integer, pgTable, primaryKey, serial, smallint, text } from 'drizzle-orm/pg-core';
+import { date, foreignKey, index, integer, pgTable, primaryKey, serial, smallint, text, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { createdAt, tenantId, tstz, updatedAt } from './columns.ts';
 import { devices, portals } from './monitoring.ts';
 
-const portalFk = (t: { tenantId: any; portalId: any }) =>
+const portalFk = (t: { tenantId: AnyPgColumn; portalId: AnyPgColumn }) =>
   foreignKey({ columns: [t.tenantId, t.portalId], foreignColumns: [portals.tenantId, portals.id] });
 
 /** Service case; case_type is its status code 0..4 (docs/product.md "Codes and states"). */

@@ -1,7 +1,7 @@
 import { AUTH_MSG } from '@vigil/contracts';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
-import { blockedUntilOf, clearFailures, countFailure, setBlockedUntil } from './throttle.repository.ts';
+import { blockedUntilOf, countFailure, setBlockedUntil } from './throttle.repository.ts';
 
 export { clearFailures } from './throttle.repository.ts';
 

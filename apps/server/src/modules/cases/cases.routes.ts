@@ -1,4 +1,5 @@
-import { caseEndpoints, CASE_STATUSES, CASE_COMPLETED } from '@vigil/contracts';
+import { caseEndpoints, CASE_MSG, CASE_STATUSES, CASE_COMPLETED } from '@vigil/contracts';
+import { badRequest } from '../../http/errors.ts';
 import { route, type AppModule } from '../../http/route.ts';
 import {
   changeCaseType,
@@ -41,7 +42,9 @@ export const casesModule: AppModule = (app, deps) => {
   route(app, deps, caseEndpoints.update, {
     permission: 'cases:write',
     handler: async (ctx) => {
-      const caseType = (ctx.body.caseType ?? ctx.body.status)!;
+      const caseType = ctx.body.caseType ?? ctx.body.status;
+      // The body schema already refuses a patch with neither field; this only narrows the type.
+      if (caseType === undefined) throw badRequest(CASE_MSG.caseType);
       return { data: await changeCaseType(ctx.tx, ctx.scope, ctx.params.id, caseType, deps.clock.now()) };
     },
   });

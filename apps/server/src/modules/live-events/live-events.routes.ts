@@ -14,7 +14,7 @@ export const liveEventsModule: AppModule = (app, deps) => {
   hub.start();
   liveHubs.set(deps, hub);
   // Before the server waits for open connections to finish: end the streams, which never finish alone.
-  app.addHook('preClose', async () => hub.stop());
+  app.addHook('preClose', () => hub.stop());
 
   route(app, deps, liveEventsEndpoints.list, {
     permission: 'monitoring:read',

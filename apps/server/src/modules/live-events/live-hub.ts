@@ -128,8 +128,14 @@ export class LiveHub {
         (change = { tenantId: event.tenantId, portalId: event.portalId, offline: new Set(), online: new Set(), at: event.at }),
       );
     // A device that flips twice within one merged change keeps only its latest direction.
-    for (const id of event.offline ?? []) (change.online.delete(id), change.offline.add(id));
-    for (const id of event.online ?? []) (change.offline.delete(id), change.online.add(id));
+    for (const id of event.offline ?? []) {
+      change.online.delete(id);
+      change.offline.add(id);
+    }
+    for (const id of event.online ?? []) {
+      change.offline.delete(id);
+      change.online.add(id);
+    }
     change.at = event.at;
     void this.drain();
   }

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { condsOf, edgePeriods, type RollupWindow } from './rollup-query.repository.ts';
 

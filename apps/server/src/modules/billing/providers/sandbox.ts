@@ -17,9 +17,9 @@ export function createSandboxProvider(opts: { database: Database; clock: Clock; 
   const platform = <T>(fn: Parameters<typeof inScope<T>>[2]) => inScope(opts.database.db, allTenants, fn);
   return {
     name: 'sandbox',
-    async createCheckout(req: CheckoutRequest) {
+    createCheckout(_req: CheckoutRequest) {
       const sessionId = `sbx_cs_${randomBytes(16).toString('hex')}`;
-      return { sessionId, url: `${opts.publicUrl}/sandbox/checkout/${sessionId}` };
+      return Promise.resolve({ sessionId, url: `${opts.publicUrl}/sandbox/checkout/${sessionId}` });
     },
     async getCheckout(sessionId: string): Promise<CheckoutState> {
       const row = await platform((tx) => repo.findBillingBySession(tx, 'sandbox', sessionId));
