@@ -1,4 +1,4 @@
-import { healthEndpoints } from '@vigil/contracts';
+import { healthEndpoints, type ErrorBody } from '@vigil/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './harness.ts';
 
@@ -27,7 +27,7 @@ describe('server core', () => {
   it('serves the OpenAPI document generated from the contracts', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v0/openapi.json' });
     expect(res.statusCode).toBe(200);
-    const doc = res.json();
+    const doc = res.json<{ openapi: string; info: { title: string }; paths: Record<string, { get?: unknown }> }>();
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.info.title).toBe('Vigil API');
     expect(doc.paths['/readyz'].get).toBeDefined();
@@ -67,7 +67,7 @@ describe('server core', () => {
       payload: '{"email":',
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.code).toBe('VALIDATION_FAILED');
+    expect(bad.json<ErrorBody>().error.code).toBe('VALIDATION_FAILED');
     const big = await t.app.inject({
       method: 'POST',
       url: '/v0/auth/login',
@@ -96,9 +96,9 @@ describe('HTTP edge cases', () => {
       for (let i = 0; i < 3; i++) answers.push(await limited.app.inject({ method: 'GET', url: '/healthz' }));
       expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 429]);
       const last = answers[2];
-      expect(last.json().error).toEqual({
+      expect(last.json<ErrorBody>().error).toEqual({
         code: 'RATE_LIMITED',
-        msg: expect.stringMatching(/^Too many requests\. Try again in \d+ seconds\.$/),
+        msg: expect.stringMatching(/^Too many requests\. Try again in \d+ seconds\.$/) as unknown,
       });
       expect(last.headers['retry-after']).toBeDefined();
     } finally {

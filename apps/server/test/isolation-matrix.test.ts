@@ -144,7 +144,11 @@ async function snapshotOfB(): Promise<Map<string, string>> {
       const binary = !/json|text|csv/.test(String(res.headers['content-type']));
       snap.set(
         key,
-        binary ? `${res.status} ${res.headers['content-type']}` : typeof res.body === 'string' ? res.body : JSON.stringify(res.body),
+        binary
+          ? `${res.status} ${String(res.headers['content-type'])}`
+          : typeof res.body === 'string'
+            ? res.body
+            : JSON.stringify(res.body),
       );
     }
   }
@@ -323,7 +327,9 @@ function listVariants(route: RegisteredRoute): { query: Record<string, unknown>;
 
 /** Whether the route's query schema takes this query (range/sort/filter given as values, sent as JSON). */
 function acceptsQuery(route: RegisteredRoute, q: Record<string, unknown>): boolean {
-  const raw = Object.fromEntries(Object.entries(q).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]));
+  const raw = Object.fromEntries(
+    Object.entries(q).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v as string | number | boolean | undefined)]),
+  );
   return route.endpoint.query?.safeParse(raw).success ?? false;
 }
 

@@ -33,7 +33,9 @@ function sha256Of(file: string): string | undefined {
   return existsSync(full) ? createHash('sha256').update(readFileSync(full, 'utf8').replaceAll('\r\n', '\n')).digest('hex') : undefined;
 }
 
-const recorded: Record<string, string> = existsSync(checksumsFile) ? JSON.parse(readFileSync(checksumsFile, 'utf8')) : {};
+const recorded: Record<string, string> = existsSync(checksumsFile)
+  ? (JSON.parse(readFileSync(checksumsFile, 'utf8')) as Record<string, string>)
+  : {};
 
 if (process.env.UPDATE_MIGRATION_CHECKSUMS) {
   const missing = journalFiles.filter((file) => !(file in recorded) && sha256Of(file) !== undefined);

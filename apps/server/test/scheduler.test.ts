@@ -13,7 +13,7 @@ afterAll(() => t.close());
 describe('job scheduler', () => {
   it('runs a tick once however often it is attempted, and the next tick again', async () => {
     let runs = 0;
-    const job: Job = { name: 'counting', everyMs: 60_000, run: async () => void runs++ };
+    const job: Job = { name: 'counting', everyMs: 60_000, run: () => Promise.resolve(void runs++) };
     t.clock.set('2026-11-22T10:00:10.000Z');
     expect(await Promise.all([runTickOnce(t.deps, job), runTickOnce(t.deps, job), runTickOnce(t.deps, job)])).toEqual(
       expect.arrayContaining([true, false, false]),

@@ -10,7 +10,6 @@ import {
   reportEndpoints,
   tenantsEndpoints,
   usersEndpoints,
-  type Role,
 } from '@vigil/contracts';
 import { Webhook } from 'standardwebhooks';
 import { createDevices, createUser, type TestUser } from './factories.ts';

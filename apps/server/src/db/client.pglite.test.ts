@@ -35,14 +35,14 @@ describe('PGlite units and the event loop', () => {
       [1, 2, 3].map(
         (n) =>
           new Promise<number>((resolve, reject) =>
-            setImmediate(() =>
+            setImmediate(() => {
               database.db
                 .transaction(async (tx) => {
                   started.push(turns.now());
-                  return (await tx.execute(sql`select ${n}::int as n`)) as unknown as { rows: { n: number }[] };
+                  return (await tx.execute(sql`select ${n}::int as n`)) as { rows: { n: number }[] };
                 })
-                .then((r) => resolve(r.rows[0].n), reject),
-            ),
+                .then((r) => resolve(r.rows[0].n), reject);
+            }),
           ),
       ),
     );
@@ -69,7 +69,15 @@ describe('PGlite units and the event loop', () => {
         while (performance.now() < end);
         finished.push(performance.now());
       });
-    const work = Array.from({ length: 20 }, () => new Promise<void>((resolve, reject) => setImmediate(() => unit().then(resolve, reject))));
+    const work = Array.from(
+      { length: 20 },
+      () =>
+        new Promise<void>((resolve, reject) =>
+          setImmediate(() => {
+            unit().then(resolve, reject);
+          }),
+        ),
+    );
     const clients = Array.from({ length: 5 }, () => net.connect(port, '127.0.0.1').on('error', () => {}));
     await Promise.all(work);
     await new Promise((r) => setTimeout(r, 50));

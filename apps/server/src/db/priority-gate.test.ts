@@ -108,7 +108,7 @@ describe('PriorityGate', () => {
 
   it('frees the slot of a unit that throws', async () => {
     const gate = new PriorityGate({ capacity: 1, normalWhileUrgent: 1 });
-    await expect(gate.run('urgent', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    expect(await gate.run('normal', async () => 'next')).toBe('next');
+    await expect(gate.run('urgent', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await gate.run('normal', () => Promise.resolve('next'))).toBe('next');
   });
 });

@@ -80,8 +80,8 @@ describe('SharedReads', () => {
 
   it('keeps keys apart', async () => {
     const shared = new SharedReads<string>();
-    const a = shared.run('tenant 1', async () => 'one');
-    const b = shared.run('tenant 2', async () => 'two');
+    const a = shared.run('tenant 1', () => Promise.resolve('one'));
+    const b = shared.run('tenant 2', () => Promise.resolve('two'));
     await expect(Promise.all([a, b])).resolves.toEqual(['one', 'two']);
   });
 
@@ -91,9 +91,9 @@ describe('SharedReads', () => {
     let failFirst!: (e: Error) => void;
     const first = shared.run('k', () => new Promise<number>((_, reject) => (failFirst = reject)));
     await turn();
-    const joiner = shared.run('k', async () => {
+    const joiner = shared.run('k', () => {
       calls += 1;
-      return 7;
+      return Promise.resolve(7);
     });
     failFirst(new Error('statement timeout'));
     await expect(first).rejects.toThrow('statement timeout');
@@ -107,9 +107,7 @@ describe('SharedReads', () => {
     const { read, endRound } = controlledReads();
     const first = shared.run('k', read);
     await turn();
-    const failing = async () => {
-      throw new Error('boom');
-    };
+    const failing = () => Promise.reject(new Error('boom'));
     const joiners = Promise.allSettled([shared.run('k', failing), shared.run('k', failing)]);
     await endRound();
     await expect(first).resolves.toBe(0);

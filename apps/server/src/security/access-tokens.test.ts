@@ -27,7 +27,7 @@ describe('access tokens (verified tokens kept until they expire)', () => {
     const token = await tokens.sign(principal);
     expect(await tokens.verify(token)).not.toBeNull();
     const [header, payload, signature] = token.split('.');
-    const forged = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const forged = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
     forged.tenantId = 4;
     const tampered = [header, Buffer.from(JSON.stringify(forged)).toString('base64url'), signature].join('.');
     expect(await tokens.verify(tampered)).toBeNull();

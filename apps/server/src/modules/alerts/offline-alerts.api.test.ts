@@ -61,7 +61,7 @@ describe('Device Offline rules', () => {
     const [first] = await alertsOf(portal.id);
     expect(first).toMatchObject({ customerName: 'Dockside', offlineCount: 2, status: 1, resolvedAt: null });
     expect(await heldBy(first.id)).toEqual([a.id, b.id]);
-    await until(async () => announced.some((e) => e.alertId === first.id));
+    await until(() => Promise.resolve(announced.some((e) => e.alertId === first.id)));
     expect(announced.find((e) => e.alertId === first.id)).toEqual({
       tenantId: cast.tenant.id,
       alertId: first.id,
@@ -168,7 +168,7 @@ describe('Device Offline rules', () => {
     const tenants = [cast.tenant.id, cast.tenant.id, cast.other.id];
     for (const [i, list] of alerts.entries()) {
       for (const alert of list) {
-        await until(async () => announced.some((e) => e.alertId === alert.id));
+        await until(() => Promise.resolve(announced.some((e) => e.alertId === alert.id)));
         expect(announced.filter((e) => e.alertId === alert.id)).toEqual([
           {
             tenantId: tenants[i],

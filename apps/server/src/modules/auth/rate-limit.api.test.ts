@@ -1,3 +1,4 @@
+import type { ErrorBody } from '@vigil/contracts';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,8 +26,8 @@ describe('per-route rate limit of the unauthenticated auth calls', () => {
     for (let i = 0; i < 30; i++) expect((await post(url, payload, ip)).statusCode).not.toBe(429);
     const limited = await post(url, payload, ip);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json().error.code).toBe('RATE_LIMITED');
-    expect(limited.json().error.msg).toMatch(/^Too many requests. Try again in \d+ seconds.$/);
+    expect(limited.json<ErrorBody>().error.code).toBe('RATE_LIMITED');
+    expect(limited.json<ErrorBody>().error.msg).toMatch(/^Too many requests. Try again in \d+ seconds.$/);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // Another address is not affected.
     expect((await post(url, payload, '198.19.0.1')).statusCode).not.toBe(429);

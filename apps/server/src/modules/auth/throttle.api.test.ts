@@ -1,4 +1,4 @@
-import { AUTH_MSG, MSG, authEndpoints as ep } from '@vigil/contracts';
+import { AUTH_MSG, MSG, authEndpoints as ep, type ErrorBody } from '@vigil/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
@@ -38,7 +38,7 @@ describe('login throttling', () => {
 
     const blocked = await login(user.email, user.password);
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().error).toEqual({ code: 'RATE_LIMITED', msg: AUTH_MSG.tooManyAttempts('1 second') });
+    expect(blocked.json<ErrorBody>().error).toEqual({ code: 'RATE_LIMITED', msg: AUTH_MSG.tooManyAttempts('1 second') });
     expect(blocked.headers['retry-after']).toBe('1');
 
     t.clock.advance(1000);
@@ -46,11 +46,11 @@ describe('login throttling', () => {
     t.clock.advance(1000);
     const still = await login(user.email, user.password);
     expect(still.statusCode).toBe(429);
-    expect(still.json().error.msg).toBe('Too many sign-in attempts. Try again in 1 second.');
+    expect(still.json<ErrorBody>().error.msg).toBe('Too many sign-in attempts. Try again in 1 second.');
     t.clock.advance(1000);
     expect((await login(user.email, 'wrong-7')).statusCode).toBe(401); // 7th: 4 s
     const fourSeconds = await login(user.email, user.password);
-    expect(fourSeconds.json().error.msg).toBe('Too many sign-in attempts. Try again in 4 seconds.');
+    expect(fourSeconds.json<ErrorBody>().error.msg).toBe('Too many sign-in attempts. Try again in 4 seconds.');
     expect(fourSeconds.headers['retry-after']).toBe('4');
 
     t.clock.advance(4000);
@@ -69,7 +69,7 @@ describe('login throttling', () => {
     expect((await login(user.email, 'wrong-26', '10.9.9.9')).statusCode).toBe(401);
     const blocked = await login(user.email, user.password, '10.9.9.9');
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().error.msg).toBe('Too many sign-in attempts. Try again in 15 minutes.');
+    expect(blocked.json<ErrorBody>().error.msg).toBe('Too many sign-in attempts. Try again in 15 minutes.');
     expect(blocked.headers['retry-after']).toBe(String(MAX_DELAY_MS / 1000));
     t.clock.advance(MAX_DELAY_MS);
     expect((await login(user.email, user.password, '10.9.9.9')).statusCode).toBe(200);
@@ -81,7 +81,7 @@ describe('login throttling', () => {
     const user = await createUser(t, { tenant: null, roles: [] });
     const blocked = await login(user.email, user.password, ip);
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().error.code).toBe('RATE_LIMITED');
+    expect(blocked.json<ErrorBody>().error.code).toBe('RATE_LIMITED');
     // The account itself is fine from elsewhere.
     expect((await login(user.email, user.password, '198.51.100.7')).statusCode).toBe(200);
     t.clock.advance(1000);
@@ -116,7 +116,7 @@ describe('login throttling', () => {
     t.clock.advance(1000);
     const ok = await login(user.email, user.password, '203.0.113.77');
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().data.accessToken).toBeTruthy();
+    expect(ok.json<{ data: { accessToken: string } }>().data.accessToken).toBeTruthy();
     expect(MSG.invalidCredentials).toBe('Invalid email or password.');
   });
 });

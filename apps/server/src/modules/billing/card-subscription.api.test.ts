@@ -31,8 +31,7 @@ async function start(user: TestUser, name: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
 }
-const confirm = (user: TestUser, billingId: unknown) =>
-  t.call(E.confirmCardSubscription, { token: user.token, body: { billingId } });
+const confirm = (user: TestUser, billingId: unknown) => t.call(E.confirmCardSubscription, { token: user.token, body: { billingId } });
 
 beforeAll(async () => {
   base = await fake.start();
@@ -69,7 +68,7 @@ describe('card dialog path (Stripe Elements): the real SDK against a local fake 
       data = await start(user, 'Card Co');
       const sub = [...fake.subscriptions.values()].at(-1)!;
       expect(data.intent).toEqual({
-        billingId: expect.any(Number),
+        billingId: expect.any(Number) as unknown,
         intentType: 'setup',
         clientSecret: `seti_${sub.id}_secret_fake`,
         publishableKey: PUBLISHABLE_KEY,

@@ -1,4 +1,4 @@
-import { billingEndpoints as E, clientConfigEndpoints } from '@vigil/contracts';
+import { billingEndpoints as E, clientConfigEndpoints, type ErrorBody } from '@vigil/contracts';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -223,7 +223,7 @@ describe('stripe webhooks (signed on the raw body, applied once)', () => {
     for (const event of [completed(), updated]) {
       const res = await postEvent(event);
       expect(res.statusCode).toBe(200);
-      expect(res.json().data.duplicate).toBe(true);
+      expect(res.json<{ data: { duplicate: boolean } }>().data.duplicate).toBe(true);
     }
     expect((await tenantRow(tenantId)).subscriptionStatus).toBe('canceled');
     const recorded = await t.database.db.select().from(paymentEvents);
@@ -241,7 +241,7 @@ describe('stripe webhooks (signed on the raw body, applied once)', () => {
     const wrongSecret = signer.webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong' });
     const bad = await postEvent(forged, wrongSecret);
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.msg).toBe('Invalid Stripe signature');
+    expect(bad.json<ErrorBody>().error.msg).toBe('Invalid Stripe signature');
     const none = await t.app.inject({
       method: 'POST',
       url: '/v0/webhooks/stripe',

@@ -16,11 +16,13 @@ function memoryBus(): EventBus {
   return {
     start: async () => {},
     stop: async () => {},
-    async publish(topic, event) {
+    publish(topic, event) {
       handlers.get(topic)?.forEach((h) => h(event));
+      return Promise.resolve();
     },
-    async publishAll(topic, events) {
+    publishAll(topic, events) {
       for (const event of events) handlers.get(topic)?.forEach((h) => h(event));
+      return Promise.resolve();
     },
     subscribe(topic, handler) {
       if (!handlers.has(topic)) handlers.set(topic, new Set());

@@ -77,7 +77,7 @@ describe('POST /v0/webhooks/portals/:id: signature, timestamp and portal', () =>
           headers: { 'content-type': 'application/json' },
           payload: JSON.stringify(payload),
         })
-        .then((r) => ({ status: r.statusCode, body: r.json() })),
+        .then((r) => ({ status: r.statusCode, body: r.json<unknown>() })),
     ];
     for (const res of attempts) expect(res).toEqual({ status: 401, body: UNAUTHORIZED });
     expect(await countRows(t, 'devices', portal.id)).toBe(0);

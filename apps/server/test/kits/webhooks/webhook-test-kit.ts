@@ -68,7 +68,7 @@ export async function sendWebhook(
   const res = await t.app.inject({ method: 'POST', url: `/v0/webhooks/portals/${portal.id}`, headers, payload: body });
   return {
     status: res.statusCode,
-    body: res.json() as { data?: { accepted: number; duplicate?: boolean }; error?: { code: string; msg: string } },
+    body: res.json<{ data?: { accepted: number; duplicate?: boolean }; error?: { code: string; msg: string } }>(),
   };
 }
 
