@@ -21,11 +21,12 @@ describe('useAfterFirstPaint', () => {
     render(<Probe />);
     expect(screen.getByTestId('state').textContent).toBe('first');
     // The frame has not come yet: still the first render.
-    await act(async () => vi.advanceTimersByTime(50));
+    await act(() => Promise.resolve(vi.advanceTimersByTime(50)));
     expect(screen.getByTestId('state').textContent).toBe('first');
-    await act(async () => {
+    await act(() => {
       frames.shift()!(0);
       vi.advanceTimersByTime(0);
+      return Promise.resolve();
     });
     expect(screen.getByTestId('state').textContent).toBe('after');
   });

@@ -32,7 +32,7 @@ export function GlobalBanner() {
             danger
             onClick={() => {
               hide();
-              navigate(alertId ? `/dashboards/alerts/${alertId}` : '/dashboards/alerts');
+              void navigate(alertId ? `/dashboards/alerts/${alertId}` : '/dashboards/alerts');
             }}
           >
             View Event

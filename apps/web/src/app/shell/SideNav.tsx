@@ -28,7 +28,7 @@ export function SideNav({ collapsed = false, onNavigate }: { collapsed?: boolean
         selectedKeys={[selectedKeyOf(pathname)]}
         items={navItemsFor(roles).map((i) => ({ key: i.key, label: i.label, icon: i.icon }))}
         onClick={({ key }) => {
-          navigate(key);
+          void navigate(key);
           onNavigate?.();
         }}
         style={{ borderInlineEnd: 0, fontSize: 15 }}

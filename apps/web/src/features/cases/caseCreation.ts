@@ -22,7 +22,7 @@ export function useGoToCreatedCase() {
     const created = result.data ? caseFromCreation(result.data) : undefined;
     if (!created) return false;
     const link = caseLink(created);
-    navigate(link.to, { state: link.state });
+    void navigate(link.to, { state: link.state });
     return true;
   };
 }

@@ -34,16 +34,18 @@ describe('LiveEventsConnector', () => {
     FakeEventSource.all = [];
     vi.useFakeTimers({ shouldAdvanceTime: true });
     vi.stubGlobal('EventSource', FakeEventSource);
-    fetchMock = vi.fn(async (req: Request) => {
+    fetchMock = vi.fn((req: Request) => {
       const url = new URL(req.url);
       if (url.pathname === '/v0/api/live-events/ticket') {
         tickets += 1;
-        return new Response(JSON.stringify({ data: { ticket: `t${tickets}`, expiresAt: '2026-11-22T06:01:00.000Z' } }), {
-          status: 200,
-          headers: { 'content-type': 'application/json' },
-        });
+        return Promise.resolve(
+          new Response(JSON.stringify({ data: { ticket: `t${tickets}`, expiresAt: '2026-11-22T06:01:00.000Z' } }), {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          }),
+        );
       }
-      return new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } });
+      return Promise.resolve(new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } }));
     });
     vi.stubGlobal('fetch', fetchMock);
     const NativeRequest = globalThis.Request;

@@ -77,7 +77,7 @@ export default function PublicLayout() {
           ]}
           onClick={({ key }) => {
             setMenuOpen(false);
-            navigate(key);
+            void navigate(key);
           }}
           style={{ borderInlineEnd: 0 }}
         />

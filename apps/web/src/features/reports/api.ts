@@ -45,7 +45,7 @@ export const reportsApi = api.injectEndpoints({
         url: downloadUrl(file),
         method: 'GET',
         responseHandler: async (response: Response) => {
-          if (!response.ok) return response.json().catch(() => response.text());
+          if (!response.ok) return (response.json() as Promise<unknown>).catch(() => response.text());
           saveBlob(await response.blob(), file.fileName);
           return null;
         },

@@ -44,7 +44,7 @@ export function useCheckoutReturn(onNotPaid: () => void) {
       if (success === 'true' && paymentStatus === 'paid') {
         if (accessToken) dispatch(tokensReceived({ accessToken }));
         notify.success(MSG.subscriptionActivated);
-        navigate('/dashboards/pulse', { replace: true });
+        void navigate('/dashboards/pulse', { replace: true });
       } else {
         notify.warning(MSG.subscriptionCancelled);
         onNotPaid();

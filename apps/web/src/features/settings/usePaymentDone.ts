@@ -17,7 +17,7 @@ export function usePaymentDone(): (accessToken: string | undefined) => void {
     (accessToken) => {
       if (accessToken) dispatch(tokensReceived({ accessToken }));
       notify.success(MSG.paymentSuccessful);
-      navigate('/dashboards/pulse', { replace: true });
+      void navigate('/dashboards/pulse', { replace: true });
     },
     [dispatch, navigate],
   );

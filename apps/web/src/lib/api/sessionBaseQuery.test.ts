@@ -30,7 +30,7 @@ function setup(handler: (url: string, auth: string | null) => Response | Promise
   const baseQuery = createSessionBaseQuery({ baseUrl: 'http://vigil.test', fetchFn: fetchFn, onSessionExpired: expired });
   const api = {
     dispatch: store.dispatch,
-    getState: store.getState,
+    getState: () => store.getState(),
     signal: new AbortController().signal,
     abort: () => {},
     extra: undefined,
@@ -45,7 +45,8 @@ const errors: string[] = [];
 beforeEach(() => {
   errors.length = 0;
   const notifier: Notifier = {
-    error: (c) => void errors.push(String(c.description)),
+    // notify.ts always passes a string description.
+    error: (c) => void errors.push(c.description as string),
     success: () => {},
     warning: () => {},
     info: () => {},

@@ -45,8 +45,8 @@ export default function AlertDetailPage() {
     );
   }
 
-  const newCase = tenantOnly(superAdmin, async () => {
-    goToCreatedCase(await createCase(id));
+  const newCase = tenantOnly(superAdmin, () => {
+    void createCase(id).then(goToCreatedCase);
   });
 
   const inCaseColumn = {
@@ -82,7 +82,7 @@ export default function AlertDetailPage() {
               disabled={!customerId}
               onClick={() => {
                 const link = portalLink({ customerId: customerId!, customerName });
-                navigate(link.to, { state: link.state });
+                void navigate(link.to, { state: link.state });
               }}
             >
               View Portal

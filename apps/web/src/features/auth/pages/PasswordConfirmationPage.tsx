@@ -30,7 +30,7 @@ export default function PasswordConfirmationPage() {
     const result = await confirm({ token, newPassword: v.newPassword, confirmPassword: v.confirmPassword });
     if (!('data' in result) || !result.data) return;
     notify.success(result.data.data.msg || MSG.passwordUpdated);
-    navigate('/auth/signin', { replace: true });
+    void navigate('/auth/signin', { replace: true });
   };
 
   return (

@@ -14,7 +14,7 @@ export default function PasswordResetPage() {
   const navigate = useNavigate();
   useEffect(() => {
     if (!sent) return;
-    const timer = setTimeout(() => navigate('/'), RESET_REDIRECT_MS);
+    const timer = setTimeout(() => void navigate('/'), RESET_REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [sent, navigate]);
 

@@ -30,7 +30,7 @@ export default function SignInPage() {
     dispatch(tokensReceived({ accessToken }));
     notify.success(MSG.loggedIn);
     const claims = claimsOf(accessToken);
-    navigate(homeOf(claims ?? { roles: [], tenantId: -1 }), { replace: true });
+    void navigate(homeOf(claims ?? { roles: [], tenantId: -1 }), { replace: true });
   };
 
   return (

@@ -27,7 +27,7 @@ export default function SignUpPage() {
     });
     if (!('data' in result)) return;
     notify.success(MSG.accountCreated);
-    navigate('/auth/signin');
+    void navigate('/auth/signin');
   };
 
   const required = (message: string) => [{ required: true, whitespace: true, message }];

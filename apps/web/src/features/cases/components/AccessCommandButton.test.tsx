@@ -16,7 +16,7 @@ describe('AccessCommandButton', () => {
   beforeEach(() => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async (req: Request) => (new URL(req.url).pathname === '/v0/api/config' ? configAnswer() : json({}, 404))),
+      vi.fn((req: Request) => Promise.resolve(new URL(req.url).pathname === '/v0/api/config' ? configAnswer() : json({}, 404))),
     );
     const NativeRequest = globalThis.Request;
     vi.stubGlobal(

@@ -62,7 +62,7 @@ export default function CaseDetailPage() {
               disabled={!customerId}
               onClick={() => {
                 const link = portalLink({ customerId: customerId!, customerName });
-                navigate(link.to, { state: link.state });
+                void navigate(link.to, { state: link.state });
               }}
             >
               View Portal

@@ -39,7 +39,7 @@ export function AddPortalDialog({ open, onClose }: { open: boolean; onClose: () 
     notify.success(`Portal ${portal.name} added.`);
     form.resetFields();
     close();
-    navigate(`/dashboards/portals/${portal.id}`, { state: { customerName: portal.name } });
+    void navigate(`/dashboards/portals/${portal.id}`, { state: { customerName: portal.name } });
   };
 
   return (

@@ -55,8 +55,8 @@ export default function PortalDetailPage() {
     );
   }
 
-  const openCase = tenantOnly(superAdmin, async () => {
-    goToCreatedCase(await createCase(id));
+  const openCase = tenantOnly(superAdmin, () => {
+    void createCase(id).then(goToCreatedCase);
   });
 
   return (

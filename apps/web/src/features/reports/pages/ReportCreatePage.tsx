@@ -28,7 +28,7 @@ export default function ReportCreatePage() {
     if (!v) return; // the messages show under the fields
     const customerName = portals.data?.data.list.find((p) => p.id === v.customerId)?.name ?? from?.customerName ?? '';
     const state: PreviewState = { customerId: v.customerId!, customerName, period: v.period, config: [...v.config].sort() };
-    navigate('/dashboards/reports/-1', { state });
+    void navigate('/dashboards/reports/-1', { state });
   };
 
   return (

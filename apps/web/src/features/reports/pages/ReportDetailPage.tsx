@@ -64,7 +64,7 @@ export default function ReportDetailPage() {
     const r = await save({ customerId: config!.customerId, period: config!.period, config: config!.config });
     if ('data' in r && r.data) {
       notify.success('Report saved.');
-      navigate(`/dashboards/reports/${r.data.data.id}`, { replace: true });
+      void navigate(`/dashboards/reports/${r.data.data.id}`, { replace: true });
     }
   };
 

@@ -11,8 +11,8 @@ describe('customer search box', () => {
   let fetchMock: ReturnType<typeof vi.fn>;
   beforeEach(() => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    fetchMock = vi.fn(
-      async () =>
+    fetchMock = vi.fn(() =>
+      Promise.resolve(
         new Response(
           JSON.stringify({
             data: [
@@ -22,6 +22,7 @@ describe('customer search box', () => {
           }),
           { status: 200, headers: { 'content-type': 'application/json' } },
         ),
+      ),
     );
     vi.stubGlobal('fetch', fetchMock);
     // jsdom's Request needs an absolute URL; the app calls its own origin.

@@ -48,7 +48,7 @@ export function PortalSearch() {
       })}
       onSelect={(value: string, option) => {
         setText('');
-        navigate(`/dashboards/portals/${value}`, { state: { customerName: (option as { customerName: string }).customerName } });
+        void navigate(`/dashboards/portals/${value}`, { state: { customerName: (option as { customerName: string }).customerName } });
       }}
     >
       <Input prefix={<SearchOutlined />} placeholder="Search for something" aria-label="Search customers" allowClear size="large" />

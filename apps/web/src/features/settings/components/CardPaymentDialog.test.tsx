@@ -128,10 +128,10 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
     return { store, router, onClose };
   }
   // After a try, antd's loading icon fades out ('loading Pay' for a moment): the name ends with Pay.
-  const pay = () => act(async () => fireEvent.click(screen.getByRole('button', { name: /^(loading )?Pay$/ })));
+  const pay = () => act(() => Promise.resolve(fireEvent.click(screen.getByRole('button', { name: /^(loading )?Pay$/ }))));
 
   it("is titled 'Enter Payment Details' and mounts the card element", async () => {
-    const stripe = fakeStripe(async () => ({}));
+    const stripe = fakeStripe(() => Promise.resolve({}));
     mount(setupIntent, stripe);
     expect(await screen.findByText('Enter Payment Details')).toBeTruthy();
     await vi.waitFor(() => expect(stripe.elements().create).toHaveBeenCalledWith('card', expect.anything()), WAIT);
@@ -139,14 +139,14 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
   });
 
   it("success: the trial's SetupIntent is confirmed with the card, the server confirms, the activated session goes to Pulse with 'Payment successful.'", async () => {
-    const stripe = fakeStripe(async () => ({}));
+    const stripe = fakeStripe(() => Promise.resolve({}));
     confirmAnswer = () => json({ data: { paymentStatus: 'paid', accessToken: ACTIVATED, refreshToken: 'r' } });
     const { store, router, onClose } = mount(setupIntent, stripe);
     await screen.findByRole('button', { name: 'Pay' });
     await pay();
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/dashboards/pulse'), WAIT);
     expect(onClose).toHaveBeenCalled();
-    const card = stripe.elements().create.mock.results[0].value;
+    const card: unknown = stripe.elements().create.mock.results[0].value;
     expect(stripe.confirmCardSetup).toHaveBeenCalledWith('seti_1_secret_x', { payment_method: { card } });
     expect(stripe.confirmCardPayment).not.toHaveBeenCalled();
     expect(confirmBodies).toEqual([{ billingId: 31 }]);
@@ -156,19 +156,22 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
   });
 
   it('without a trial the PaymentIntent is confirmed instead', async () => {
-    const stripe = fakeStripe(async () => ({}));
+    const stripe = fakeStripe(() => Promise.resolve({}));
     confirmAnswer = () => json({ data: { paymentStatus: 'paid', accessToken: ACTIVATED } });
     const { router } = mount(paymentIntent, stripe);
     await screen.findByRole('button', { name: 'Pay' });
     await pay();
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/dashboards/pulse'), WAIT);
-    expect(stripe.confirmCardPayment).toHaveBeenCalledWith('pi_1_secret_x', expect.objectContaining({ payment_method: expect.anything() }));
+    expect(stripe.confirmCardPayment).toHaveBeenCalledWith(
+      'pi_1_secret_x',
+      expect.objectContaining({ payment_method: expect.anything() as unknown }),
+    );
     expect(confirmBodies).toEqual([{ billingId: 32 }]);
   });
 
   it("a card error shows Stripe's message in the dialog and asks the server nothing; another try can succeed", async () => {
     let answer: ConfirmResult = { error: { message: 'Your card was declined.' } };
-    const stripe = fakeStripe(async () => answer);
+    const stripe = fakeStripe(() => Promise.resolve(answer));
     confirmAnswer = () => json({ data: { paymentStatus: 'paid', accessToken: ACTIVATED } });
     const { router } = mount(setupIntent, stripe);
     await screen.findByRole('button', { name: 'Pay' });
@@ -185,7 +188,7 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
   });
 
   it("the server not confirming the payment: 'Payment failed', nothing activated", async () => {
-    const stripe = fakeStripe(async () => ({}));
+    const stripe = fakeStripe(() => Promise.resolve({}));
     confirmAnswer = () => json({ data: { paymentStatus: 'unpaid' } });
     const { store, router } = mount(setupIntent, stripe);
     await screen.findByRole('button', { name: 'Pay' });
@@ -198,7 +201,7 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
   });
 
   it("the confirmation call failing: 'Payment processing failed'", async () => {
-    const stripe = fakeStripe(async () => ({}));
+    const stripe = fakeStripe(() => Promise.resolve({}));
     confirmAnswer = () => json({ error: { code: 'INTERNAL', msg: 'Failed to verify checkout session' } }, 500);
     const { router } = mount(setupIntent, stripe);
     await screen.findByRole('button', { name: 'Pay' });
@@ -208,9 +211,7 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
   });
 
   it("Stripe.js throwing: 'Payment processing failed'", async () => {
-    const stripe = fakeStripe(async () => {
-      throw new Error('network');
-    });
+    const stripe = fakeStripe(() => Promise.reject(new Error('network')));
     mount(setupIntent, stripe);
     await screen.findByRole('button', { name: 'Pay' });
     await pay();
@@ -227,7 +228,7 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
   });
 
   it("no card element: 'Card Element not found'", async () => {
-    const stripe = fakeStripe(async () => ({}));
+    const stripe = fakeStripe(() => Promise.resolve({}));
     mount(setupIntent, stripe);
     await screen.findByRole('button', { name: 'Pay' });
     await vi.waitFor(() => expect(stripe.created.has('card')).toBe(true), WAIT);
@@ -240,7 +241,7 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
   it('Cancel closes the dialog', async () => {
     const { onClose } = mount(
       setupIntent,
-      fakeStripe(async () => ({})),
+      fakeStripe(() => Promise.resolve({})),
     );
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
     expect(onClose).toHaveBeenCalled();

@@ -64,7 +64,7 @@ describe("WelcomeDialog's 'Go To Payment'", () => {
       </Provider>,
     );
     await vi.waitFor(() => expect(store.getState()[api.reducerPath].queries['clientConfig(undefined)']?.status).toBe('fulfilled'), WAIT);
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: /Go To Payment$/ })));
+    await act(() => Promise.resolve(fireEvent.click(screen.getByRole('button', { name: /Go To Payment$/ }))));
     await vi.waitFor(() => expect(calls.length).toBe(1), WAIT);
     return onCardIntent;
   }

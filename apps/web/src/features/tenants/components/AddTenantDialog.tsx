@@ -52,7 +52,7 @@ export function AddTenantDialog({ open, onClose }: { open: boolean; onClose: () 
               type="primary"
               onClick={() => {
                 setCreated(null);
-                navigate('/dashboards/users');
+                void navigate('/dashboards/users');
               }}
             >
               Go to Users
