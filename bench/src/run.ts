@@ -80,7 +80,7 @@ async function recordedSeed(database: Database, file: string): Promise<SeededDat
   try {
     const rows = (await database.db.execute(
       sql`select (select count(*)::int from tenants) as tenants, (select count(*)::int from portals) as portals`,
-    )) as unknown as {
+    )) as {
       rows: { tenants: number; portals: number }[];
     };
     const row = rows.rows[0];

@@ -31,7 +31,7 @@ describe('the console as a user starts it', () => {
     expect((await fetch(`${server.url}/assets/no-such-chunk.js`)).status).toBe(404);
     const api = await fetch(`${server.url}/v0/api/unknown`);
     expect(api.status).toBe(404);
-    expect((await api.json()).error.code).toBe('NOT_FOUND');
+    expect(((await api.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
   });
 
   it('renders the landing page in Chromium under its CSP', async () => {
@@ -55,7 +55,7 @@ describe('the console as a user starts it', () => {
     server = await startConsole({ DATA_DIR: dataDir });
     const login = await post(`${server.url}/v0/auth/login`, { email: account.email, password: account.password });
     expect(login.status, `${await login.clone().text()}\n${server.output()}`).toBe(200);
-    expect((await login.json()).data.accessToken).toBeTruthy();
+    expect(((await login.json()) as { data: { accessToken: string } }).data.accessToken).toBeTruthy();
   });
 
   it('shuts down cleanly on SIGTERM', async () => {

@@ -28,9 +28,10 @@ afterAll(async () => {
 /** Replaces the stored access token (redux-persist keeps the auth slice as JSON inside 'persist:root'). */
 async function replaceStoredAccessToken(page: Page, make: (token: string) => string) {
   await page.evaluate((src) => {
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- page.evaluate passes only serializable arguments: the function comes as its source
     const change = new Function('token', `return (${src})(token)`) as (t: string) => string;
-    const root = JSON.parse(localStorage.getItem('persist:root')!);
-    const auth = JSON.parse(root.auth);
+    const root = JSON.parse(localStorage.getItem('persist:root')!) as { auth: string };
+    const auth = JSON.parse(root.auth) as { accessTaken: string };
     auth.accessTaken = change(auth.accessTaken);
     root.auth = JSON.stringify(auth);
     localStorage.setItem('persist:root', JSON.stringify(root));
@@ -84,7 +85,7 @@ describe('the shell and the session', () => {
     // Same claims, expired an hour ago (and so no longer validly signed): the server answers 401.
     await replaceStoredAccessToken(page, (token) => {
       const [h, p, s] = token.split('.');
-      const claims = JSON.parse(atob(p.replace(/-/g, '+').replace(/_/g, '/')));
+      const claims = JSON.parse(atob(p.replace(/-/g, '+').replace(/_/g, '/'))) as { exp: number };
       claims.exp = Math.floor(Date.now() / 1000) - 3600;
       const body = btoa(JSON.stringify(claims)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
       return `${h}.${body}.${s}`;

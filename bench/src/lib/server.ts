@@ -143,7 +143,7 @@ export async function waitForFirstJobTicks(databaseUrl: string, since: Date, tim
         sql`select count(*) filter (where finished_at is null)::int as running,
                    count(*) filter (where job = 'offline-alerts' and finished_at is not null)::int as alerts_done
               from job_runs where created_at >= ${since.toISOString()}::timestamptz - interval '1 second'`,
-      )) as unknown as { rows: { running: number; alerts_done: number }[] };
+      )) as { rows: { running: number; alerts_done: number }[] };
       const row = result.rows[0];
       if (row && row.running === 0 && row.alerts_done > 0) break;
       await new Promise((r) => setTimeout(r, 500));

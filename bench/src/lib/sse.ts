@@ -118,7 +118,7 @@ export function openSseClient(url: string, tenantId: number, timeoutMs = 30_000)
 
 /** Runs `fn` over `items` with at most `limit` in flight. */
 export async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
+  const out: R[] = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

@@ -54,7 +54,7 @@ async function naiveReliability(database: Database, tenantId: number): Promise<N
       select p.id, p.portal_id, p.status, p.started_at, p.ended_at, d.removed_at
         from device_status_periods p join devices d on d.tenant_id = p.tenant_id and d.id = p.device_id
        where p.tenant_id = ${tenantId}::int and p.id > ${lastId}::bigint
-       order by p.id limit 100000`)) as unknown as {
+       order by p.id limit 100000`)) as {
       rows: {
         id: number | string;
         portal_id: number;

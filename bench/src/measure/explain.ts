@@ -40,7 +40,7 @@ async function explain(database: Database, tenantId: number, run: (executor: Exe
     await tx.execute(sql`select set_config('role', ${APP_ROLE}, true), set_config('app.tenant_id', ${String(tenantId)}, true)`);
     const explaining = {
       execute: async (query: SQL) => {
-        const res = (await tx.execute(sql`explain (analyze, buffers) ${query}`)) as unknown as { rows: PlanRow[] };
+        const res = (await tx.execute(sql`explain (analyze, buffers) ${query}`)) as { rows: PlanRow[] };
         lines.push(...res.rows.map((r) => Object.values(r)[0]));
         return tx.execute(query);
       },
@@ -74,19 +74,13 @@ export async function measureQueryPlans(ctx: BenchContext, database: Database): 
     ['portals page (10, by name)', (e) => listPortals(e, { scope, sort: { field: 'name', dir: 'ASC' }, ...first })],
     ['devices first page', (e) => listDevices(e, scope, { ...first, sort: undefined, filter: {} })],
     ['devices last page', (e) => listDevices(e, scope, { ...last(ctx.main.deviceCount), sort: undefined, filter: {} })],
-    [
-      'devices sorted by lastOnline',
-      (e) => listDevices(e, scope, { ...first, sort: { field: 'lastOnline', dir: 'DESC' }, filter: {} }),
-    ],
+    ['devices sorted by lastOnline', (e) => listDevices(e, scope, { ...first, sort: { field: 'lastOnline', dir: 'DESC' }, filter: {} })],
     ['devices filtered offline', (e) => listDevices(e, scope, { ...first, sort: undefined, filter: { status: 0 } })],
     ['cases first page', (e) => listCases(e, scope, { ...first, filter: {} })],
     ['cases last page', (e) => listCases(e, scope, { ...last(ctx.main.caseCount), filter: {} })],
     ['alerts first page', (e) => listAlerts(e, scope, { ...first, filter: {} }, now)],
     ['alerts last page', (e) => listAlerts(e, scope, { ...last(ctx.main.alertCount), filter: {} }, now)],
-    [
-      'alerts sorted by createdAt',
-      (e) => listAlerts(e, scope, { ...first, sort: { field: 'createdAt', dir: 'DESC' }, filter: {} }, now),
-    ],
+    ['alerts sorted by createdAt', (e) => listAlerts(e, scope, { ...first, sort: { field: 'createdAt', dir: 'DESC' }, filter: {} }, now)],
     ['Pulse online/offline counts', (e) => statusCounts(e, tenantId)],
   );
   const plans: Record<string, string[]> = {};

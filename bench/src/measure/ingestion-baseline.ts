@@ -39,7 +39,7 @@ async function rowByRow(database: Database, tenantId: number, list: Event[]): Pr
       on conflict (tenant_id, portal_id, external_id) do update
         set status = excluded.status, last_report_at = excluded.last_report_at, status_since = excluded.status_since,
             name = excluded.name, updated_at = now()
-      returning id`)) as unknown as { rows: { id: number }[] };
+      returning id`)) as { rows: { id: number }[] };
     const id = res.rows[0].id;
     await db.execute(sql`update device_status_periods set ended_at = ${e.at}::timestamptz
                           where tenant_id = ${tenantId}::int and device_id = ${id}::int and ended_at is null`);

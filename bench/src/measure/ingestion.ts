@@ -64,14 +64,14 @@ const deviceStatuses = new WeakMap<BenchContext, Map<string, 0 | 1>>();
 export async function recordDeviceStatuses(ctx: BenchContext, database: Database): Promise<void> {
   const result = (await database.db.execute(
     sql`select portal_id as "portalId", external_id as "externalId", status from devices where tenant_id = ${ctx.main.id}::int`,
-  )) as unknown as { rows: { portalId: number; externalId: string; status: number }[] };
+  )) as { rows: { portalId: number; externalId: string; status: number }[] };
   deviceStatuses.set(ctx, new Map(result.rows.map((r) => [`${r.portalId}/${r.externalId}`, r.status === 1 ? 1 : 0])));
 }
 
 /** The status that flips the portal's n-th device, now recorded as its status. */
 function flipOf(ctx: BenchContext, portalId: number, n: number): 0 | 1 {
   let statuses = deviceStatuses.get(ctx);
-  if (!statuses) deviceStatuses.set(ctx, (statuses = new Map()));
+  if (!statuses) deviceStatuses.set(ctx, (statuses = new Map<string, 0 | 1>()));
   const key = `${portalId}/${deviceExternalId(n)}`;
   const known = statuses.get(key);
   const next = known === undefined ? 1 : known === 1 ? 0 : 1;
@@ -90,7 +90,7 @@ function webhookLoad(
   const portals = ctx.main.portals;
   const dpp = ctx.main.devicesPerPortal;
   let sent = sentSoFar.get(ctx);
-  if (!sent) sentSoFar.set(ctx, (sent = new Map()));
+  if (!sent) sentSoFar.set(ctx, (sent = new Map<number, number>()));
   const setupRequest = (req: AutocannonRequest): AutocannonRequest => {
     const k = sent.get(batch) ?? 0;
     sent.set(batch, k + 1);
@@ -192,7 +192,7 @@ async function databaseCounters(ctx: BenchContext): Promise<CountersReader> {
     async read() {
       const result = (await database.db.execute(
         sql`select (select last_value from device_status_periods_id_seq)::text as opened, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as "walBytes"`,
-      )) as unknown as { rows: Record<keyof DatabaseCounters, string>[] };
+      )) as { rows: Record<keyof DatabaseCounters, string>[] };
       const row = result.rows[0];
       return { opened: Number(row.opened), walBytes: Number(row.walBytes) };
     },

@@ -4,7 +4,7 @@ import type { BenchServer } from '../lib/server.ts';
 
 const MiB = 1024 * 1024;
 
-export async function measureMemory(ctx: BenchContext, server: BenchServer): Promise<void> {
+export function measureMemory(ctx: BenchContext, server: BenchServer): Promise<void> {
   const afterStart = Number(ctx.shared.rssAfterStart ?? 0);
   const peak = server.peakRss();
   ctx.results.add({
@@ -16,4 +16,5 @@ export async function measureMemory(ctx: BenchContext, server: BenchServer): Pro
     target: ctx.kind === 'pglite' ? '<= 1 GiB at S (PGlite)' : undefined,
     met: ctx.kind === 'pglite' ? peak <= 1024 * MiB : null,
   });
+  return Promise.resolve();
 }

@@ -255,11 +255,11 @@ async function coldLoads(ctx: BenchContext, server: BenchServer, browser: Browse
       throw new Error(`the Pulse page did not render "Pulse" within 60 s; page errors: ${JSON.stringify(pageErrors.slice(0, 3))}`);
     const landed = new URL(page.url()).pathname;
     if (!landed.startsWith('/dashboards/pulse')) throw new Error(`the Pulse page redirected to ${landed}`);
-    const v = (await page.evaluate('window.__vitals')) as { lcp: number; cls: number; fcp: number; longTasks: [number, number][] };
+    const v = await page.evaluate<{ lcp: number; cls: number; fcp: number; longTasks: [number, number][] }>('window.__vitals');
     const tbt = v.longTasks.filter(([start]) => start >= v.fcp).reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0);
     if (process.env.BENCH_DEBUG) {
       console.log(JSON.stringify(v), await page.title());
-      console.log(`  breakdown: ${await page.evaluate(LOAD_BREAKDOWN)}`);
+      console.log(`  breakdown: ${await page.evaluate<string>(LOAD_BREAKDOWN)}`);
       await page.screenshot({ path: '/tmp/vigil-bench-pulse.png' });
     }
     const allBlocking = v.longTasks.reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0);
