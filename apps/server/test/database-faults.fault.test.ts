@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '../src/db/connection-errors.ts';
-import { openDatabase, type Database } from '../src/db/client.ts';
+import { openDatabase, queryRows, type Database } from '../src/db/client.ts';
 import type { RunningServer } from '../src/server.ts';
 import { usesPostgres } from './database.ts';
 import {
@@ -128,6 +128,23 @@ describe.skipIf(!pg)('database faults (PostgreSQL through a cutting proxy; skipp
     await eventFlows(b, a);
     expect(crashes).toEqual([]);
     console.info(`LISTEN outage: ready again ${back} ms after restore (${Date.now() - restored} ms with events checked)`);
+  });
+
+  it('re-listens when only the LISTEN sessions are killed (pg_terminate_backend), on both processes', async () => {
+    crashes = [];
+    const killed = await queryRows<{ pid: number }>(
+      direct.db,
+      sql`select pid from pg_stat_activity where datname = current_database() and query like 'LISTEN%' and pid <> pg_backend_pid() and pg_terminate_backend(pid)`,
+    );
+    expect(killed.length).toBe(2);
+    const back = await waitFor('both LISTEN sessions back', async () => {
+      const rows = await queryRows<{ n: number }>(direct.db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and query like 'LISTEN%'`);
+      return rows[0]!.n === 2 && (await readyz(a.url)).status === 200 && (await readyz(b.url)).status === 200;
+    });
+    await eventFlows(a, b);
+    await eventFlows(b, a);
+    expect(crashes).toEqual([]);
+    console.info(`LISTEN sessions killed: both back and listening within ${back} ms`);
   });
 
   it('answers 503 UNAVAILABLE (never 500) during an outage under load, stores every acknowledged webhook, and recovers on both processes', async () => {
