@@ -26,6 +26,6 @@ if (stale) {
 // tsx as a loader in the server's own process, not its CLI: the CLI's parent process relays a
 // signal and SIGKILLs the server when it has not acknowledged it within ~60 ms, which a server busy
 // under load did not, so a SIGTERM cut its in-flight requests instead of draining them.
-const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], { cwd: root, stdio: 'inherit' });
+const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(root, 'apps/server/src/main.ts')], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
