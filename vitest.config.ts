@@ -6,6 +6,8 @@ const serverProject = (name: string, db: 'pglite' | 'postgres', groupOrder: numb
     name,
     root: './apps/server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Fault tests cut connections, restart a database and stop servers: alone, in server-faults.
+    exclude: ['**/node_modules/**', '**/*.fault.test.ts'],
     environment: 'node',
     // One migrated database per worker, shared by the files it runs (test/database.ts).
     isolate: false,
@@ -22,7 +24,7 @@ const serverProject = (name: string, db: 'pglite' | 'postgres', groupOrder: numb
 export default defineConfig({
   test: {
     projects: [
-      // Groups run one after another (2 cores): contracts, web, server on PGlite, on PostgreSQL, e2e.
+      // Groups run one after another (2 cores): contracts, web, server on PGlite, on PostgreSQL, faults, e2e.
       {
         test: {
           name: 'contracts',
@@ -34,6 +36,18 @@ export default defineConfig({
       },
       serverProject('server', 'pglite', 2),
       ...(pg ? [serverProject('server-postgres', 'postgres', 3)] : []),
+      // Database faults and shutdown, after the parallel groups and one file at a time (they time
+      // outages and shutdowns; the PostgreSQL cases skip themselves on PGlite).
+      {
+        test: {
+          ...serverProject('server-faults', pg ? 'postgres' : 'pglite', 4).test,
+          include: ['test/**/*.fault.test.ts'],
+          exclude: ['**/node_modules/**'],
+          maxWorkers: 1,
+          fileParallelism: false,
+          testTimeout: 60_000,
+        },
+      },
       './apps/web/vitest.config.ts',
       {
         test: {
@@ -46,7 +60,7 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          sequence: { groupOrder: 4 },
+          sequence: { groupOrder: 5 },
         },
       },
     ],

@@ -25,7 +25,11 @@ if (stale) {
   const res = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
-const tsx = path.join(root, 'node_modules/.bin/tsx');
-const child = spawn(tsx, [path.join(root, 'apps/server/src/main.ts')], { stdio: 'inherit' });
+// tsx as a loader in the server's own process, not its CLI: the CLI's parent process relays a
+// signal and SIGKILLs the server when it has not acknowledged it within ~60 ms, which a server busy
+// under load did not, so a SIGTERM cut its in-flight requests instead of draining them.
+const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(root, 'apps/server/src/main.ts')], {
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -7,6 +7,9 @@ import { createDeps, type AppDeps } from './deps.ts';
 import { createLogger } from './lib/logger.ts';
 import { startups } from './startup.ts';
 
+/** How long a stopping server lets in-flight requests finish before it closes their connections. */
+export const SHUTDOWN_DRAIN_MS = 10_000;
+
 export interface RunningServer {
   app: FastifyInstance;
   deps: AppDeps;
@@ -40,9 +43,16 @@ export async function startServer(config: Config, overrides: Partial<AppDeps> = 
     async stop() {
       if (stopped) return;
       stopped = true;
+      // First no new connections: close() stops listening and from then answers 503 to any request
+      // that is not yet running (so /readyz fails at once), ends the SSE streams (preClose,
+      // live-stream.ts) and waits for the in-flight requests, at most SHUTDOWN_DRAIN_MS.
+      const cut = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_DRAIN_MS);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cut);
+      }
       for (const stop of stoppers.reverse()) await stop();
-      // close() stops accepting connections and waits for in-flight requests to finish.
-      await app.close();
       await deps.bus.stop();
       await database.close();
     },

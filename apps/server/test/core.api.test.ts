@@ -14,6 +14,7 @@ describe('server core', () => {
     const ready = await t.call(healthEndpoints.readyz);
     expect(ready.status).toBe(200);
     expect(ready.body.database).toBe(process.env.VIGIL_TEST_DB === 'postgres' ? 'postgres' : 'pglite');
+    expect(ready.body.checks).toEqual({ database: 'ok', events: 'ok' });
   });
 
   it('answers unknown API routes with a JSON 404 in the error model', async () => {

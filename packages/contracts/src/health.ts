@@ -13,7 +13,12 @@ export const healthEndpoints = {
     method: 'GET',
     path: '/readyz',
     tag: 'health',
-    summary: 'The database answers',
-    response: z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) }),
+    summary: 'The database answers and live events flow; 503 UNAVAILABLE with error.checks while either is down or the server is stopping',
+    response: z.object({
+      status: z.literal('ok'),
+      database: z.enum(['pglite', 'postgres']),
+      /** Each dependency; the 503 answer carries the same object as `error.checks`. */
+      checks: z.object({ database: z.literal('ok'), events: z.literal('ok') }),
+    }),
   }),
 };

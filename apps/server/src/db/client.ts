@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { pgliteTransactionOf } from './commands.ts';
+import { listenSession } from './listen-session.ts';
 import { PgliteNotifications } from './pglite-notifications.ts';
 import { pgliteRunner, postgresRunner, type PreparedRunner } from './prepared.ts';
 import { PriorityGate, type Lane } from './priority-gate.ts';
@@ -30,6 +31,11 @@ export interface Database {
   exec(sqlText: string): Promise<void>;
   /** Subscribes to a NOTIFY channel (PostgreSQL) or the in-process equivalent (PGlite). */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Whether notifications reach this process now: PostgreSQL's LISTEN session is up (it reconnects
+   * by itself after a loss, listen-session.ts); always on PGlite.
+   */
+  listening(): boolean;
   /**
    * Sends the payloads on the channel, in order: inside `executor`'s transaction they reach the
    * listeners at its commit (never on rollback), otherwise at once. PostgreSQL: one `pg_notify`
@@ -88,6 +94,7 @@ async function openPglite(dataDir: string): Promise<Database> {
       const unlisten = notifications.listen(channel, onPayload);
       return Promise.resolve(() => Promise.resolve(unlisten()));
     },
+    listening: () => true,
     // notifications.notify throws synchronously (payload too long): the executor turns that into a rejection.
     notify: (channel, payloads, executor) =>
       new Promise<void>((resolve) => {
@@ -113,6 +120,28 @@ function startsOnANewTurn<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 const POOL_SIZE = 10;
+
+/**
+ * drizzle's node-postgres transaction() sends `begin` before its try/finally: when that statement
+ * fails (the connection was lost between connect and begin) it never releases the client, which
+ * then holds its pool slot and its PriorityGate slot for good; ten such losses and every request
+ * waited forever. So the first statement on a checked-out client, if it fails, releases the client
+ * (as broken); drizzle's own release, had it come, is then a no-op (see the release wrapper).
+ */
+function releaseIfFirstStatementFails(client: import('pg').PoolClient): void {
+  const query = client.query;
+  client.query = ((...args: unknown[]) => {
+    client.query = query;
+    const result = (query as (...a: unknown[]) => unknown).apply(client, args);
+    if (result instanceof Promise) {
+      return result.catch((err: unknown) => {
+        client.release(err instanceof Error ? err : true);
+        throw err;
+      });
+    }
+    return result;
+  }) as typeof client.query;
+}
 
 /**
  * The driver client as drizzle should see it: the listed methods replaced (each gets the real
@@ -150,6 +179,10 @@ async function openPostgres(url: string): Promise<Database> {
   });
   // An idle client losing its connection must not crash the process (docs/decisions.md 39, rule 9).
   pool.on('error', (err) => console.error('postgres pool error:', err.message));
+  // Nor a checked-out one: a connection lost between the statements of a transaction makes its
+  // client emit 'error', which without a listener ends the process. The statement that needed it
+  // fails (503 UNAVAILABLE, connection-errors.ts) and the pool drops the client on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   // Transactions take a pooled client through the gate (drizzle calls pool.connect() per transaction);
   // reads may hold at most 6 of the 10 connections while ingestion is busy.
   const gate = new PriorityGate({ capacity: POOL_SIZE, normalWhileUrgent: POOL_SIZE - 4 });
@@ -162,10 +195,14 @@ async function openPostgres(url: string): Promise<Database> {
           try {
             const client = await target.connect();
             const done = client.release.bind(client);
+            let released = false;
             client.release = (...a: Parameters<typeof client.release>) => {
+              if (released) return;
+              released = true;
               release();
               return done(...a);
             };
+            releaseIfFirstStatementFails(client);
             return client;
           } catch (err) {
             release();
@@ -176,18 +213,7 @@ async function openPostgres(url: string): Promise<Database> {
       { schema },
     ) as unknown as Db;
   const db = inLane('normal');
-  const listeners = new Map<string, Set<(p: string) => void>>();
-  let listenClient: import('pg').PoolClient | undefined;
-  async function ensureListenClient() {
-    if (listenClient) return listenClient;
-    const client = await pool.connect();
-    client.on('notification', (msg) => listeners.get(msg.channel)?.forEach((fn) => fn(msg.payload ?? '')));
-    client.on('error', () => {
-      listenClient = undefined;
-    });
-    listenClient = client;
-    return client;
-  }
+  const events = listenSession(pg, url);
   return {
     kind: 'postgres',
     db,
@@ -197,20 +223,8 @@ async function openPostgres(url: string): Promise<Database> {
     exec: async (text) => {
       await pool.query(text);
     },
-    listen: async (channel, onPayload) => {
-      const client = await ensureListenClient();
-      let set = listeners.get(channel);
-      if (!set) {
-        set = new Set();
-        listeners.set(channel, set);
-        await client.query(`LISTEN "${channel.replace(/"/g, '')}"`);
-      }
-      set.add(onPayload);
-      return () => {
-        set.delete(onPayload);
-        return Promise.resolve();
-      };
-    },
+    listen: (channel, onPayload) => events.listen(channel, onPayload),
+    listening: () => events.up(),
     notify: async (channel, payloads, executor) => {
       if (payloads.length === 0) return;
       const query = sql`select pg_notify(${channel}, payload) from unnest(${sql.param(payloads)}::text[]) with ordinality as e(payload, n) order by n`;
@@ -218,8 +232,7 @@ async function openPostgres(url: string): Promise<Database> {
       else await db.execute(query);
     },
     close: async () => {
-      listenClient?.release();
-      listenClient = undefined;
+      await events.close();
       await pool.end();
     },
   };

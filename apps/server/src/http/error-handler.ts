@@ -1,6 +1,7 @@
 import { MSG, STATUS_MESSAGES } from '@vigil/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/connection-errors.ts';
 import { AppError } from './errors.ts';
 
 const SPEC_MESSAGES = new Set<string>((Object.values(MSG) as unknown[]).filter((m): m is string => typeof m === 'string'));
@@ -34,10 +35,6 @@ function dataExceptionMessage(state: string): string {
   return 'A value in the request is not valid.';
 }
 
-const isDatabaseDown = (err: unknown) =>
-  err instanceof Error &&
-  /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|timeout exceeded when trying to connect/i.test(err.message);
-
 /** One place maps every failure to `{"error": {"code", "msg"}}` with the product's statuses. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
@@ -46,7 +43,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply
         .code(err.status)
         .headers(err.headers)
-        .send({ error: { code: err.code, msg: err.message } });
+        .send({ error: { code: err.code, msg: err.message, ...err.details } });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       return reply.code(400).send({ error: { code: 'VALIDATION_FAILED', msg: validationMessage(err) } });
@@ -60,10 +57,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       req.log.warn({ sqlState: state, url: req.url }, 'data exception from the request');
       return reply.code(400).send({ error: { code: 'VALIDATION_FAILED', msg: dataExceptionMessage(state) } });
     }
-    if (isDatabaseDown(err)) {
-      req.log.error({ err: err.message }, 'database unavailable');
+    // Refused, lost or restarting (db/connection-errors.ts): the database is away, not a server bug.
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err: err.message, url: req.url }, 'database unavailable');
       return reply
         .code(503)
+        .header('retry-after', '1')
         .send({ error: { code: 'UNAVAILABLE', msg: 'The service is temporarily unavailable. Try again shortly.', requestId: req.id } });
     }
     const status = err.statusCode ?? 500;

@@ -31,6 +31,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message?: string,
     readonly headers: Record<string, string> = {},
+    /** Extra fields of the answer's `error` object (e.g. readyz's `checks`). */
+    readonly details: Record<string, unknown> = {},
   ) {
     const status = ERROR_STATUS[code];
     super(message ?? STATUS_MESSAGES[status] ?? 'An unexpected error occurred.');
