@@ -149,7 +149,7 @@ describe.skipIf(!pg)('database faults (PostgreSQL through a cutting proxy; skipp
         direct.db,
         sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and query like 'LISTEN%'`,
       );
-      return rows[0]!.n === 2 && (await readyz(a.url)).status === 200 && (await readyz(b.url)).status === 200;
+      return rows[0].n === 2 && (await readyz(a.url)).status === 200 && (await readyz(b.url)).status === 200;
     });
     await eventFlows(a, b);
     await eventFlows(b, a);

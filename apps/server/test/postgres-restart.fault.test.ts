@@ -29,7 +29,7 @@ describe.skipIf(missing !== undefined)(`a PostgreSQL restart under load${missing
   let direct: Database;
   let world: World;
   let servers: RunningServer[] = [];
-  let crashes: unknown[] = [];
+  const crashes: unknown[] = [];
   const onCrash = (err: unknown) => crashes.push(err);
 
   beforeAll(async () => {

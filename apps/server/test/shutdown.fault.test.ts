@@ -59,8 +59,8 @@ async function startProcess(): Promise<Proc> {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (c) => output.push(String(c)));
-  child.stderr!.on('data', (c) => output.push(String(c)));
+  child.stdout.on('data', (c) => output.push(String(c)));
+  child.stderr.on('data', (c) => output.push(String(c)));
   const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
     child.once('exit', (code) => resolve({ code, at: Date.now() })),
   );
@@ -119,7 +119,7 @@ function slowRequest(port: number): { sent: Promise<void>; finish(): void; answe
 }
 
 /** A raw SSE stream: its bytes and whether it ended cleanly (last chunk) or was cut. */
-function openStream(port: number, ticket: string): Promise<{ text: () => string; ended: Promise<'end' | string> }> {
+function openStream(port: number, ticket: string): Promise<{ text: () => string; ended: Promise<string> }> {
   return new Promise((resolve, reject) => {
     let text = '';
     const req = http.get(
@@ -133,7 +133,8 @@ function openStream(port: number, ticket: string): Promise<{ text: () => string;
       (res) => {
         if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
         res.setEncoding('utf8');
-        const ended = new Promise<'end' | string>((done) => {
+        // 'end' when the stream ended cleanly, else what cut it.
+        const ended = new Promise<string>((done) => {
           res.on('end', () => done('end'));
           res.on('error', (err) => done(err.message));
           res.on('aborted', () => done('aborted'));
@@ -146,13 +147,25 @@ function openStream(port: number, ticket: string): Promise<{ text: () => string;
   });
 }
 
-async function api(url: string, method: string, pathname: string, token?: string, body?: unknown): Promise<{ status: number; json: any }> {
+/** The fields these tests read from an answer. */
+interface ApiAnswer {
+  data?: { accessToken?: string; ticket?: string; status?: string };
+  error?: { code: string };
+}
+
+async function api(
+  url: string,
+  method: string,
+  pathname: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; json: ApiAnswer }> {
   const res = await fetch(`${url}${pathname}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
-  return { status: res.status, json: await res.json().catch(() => undefined) };
+  return { status: res.status, json: (await res.json().catch(() => ({}))) as ApiAnswer };
 }
 
 const connectionRefused = (port: number) =>
@@ -175,10 +188,10 @@ describe('shutdown on SIGTERM', () => {
     const { url, port } = proc;
     const login = await api(url, 'POST', '/v0/auth/login', undefined, { email: EMAIL, password: PASSWORD });
     expect(login.status).toBe(200);
-    const token = login.json.data.accessToken as string;
+    const token = String(login.json.data?.accessToken);
     const ticket = await api(url, 'POST', '/v0/api/live-events/ticket', token, {});
     expect(ticket.status).toBe(200);
-    const stream = await openStream(port, ticket.json.data.ticket);
+    const stream = await openStream(port, String(ticket.json.data?.ticket));
 
     // Load: loops of reads on keep-alive connections; each answer or failure is recorded with its times.
     const log: { start: number; end: number; status?: number; error?: string }[] = [];
@@ -225,7 +238,7 @@ describe('shutdown on SIGTERM', () => {
     for (const a of answers) {
       expect(a.error).toBeUndefined();
       expect(a.status).toBeLessThan(500);
-      expect(() => JSON.parse(a.body!)).not.toThrow();
+      expect((): unknown => JSON.parse(a.body ?? '')).not.toThrow();
     }
     // Every request begun before SIGTERM was answered in full; none of the load got a 5xx other than 503.
     expect(before.filter((x) => x.status === undefined && x.end - x.start > 0 && x.start < sigterm - 100)).toEqual([]);

@@ -60,22 +60,22 @@ export async function seedWorld(url: string): Promise<World> {
       .returning({ id: tenants.id, name: tenants.name });
     const [user] = await db
       .insert(users)
-      .values({ tenantId: tenant!.id, email: 'faults@example.com', name: 'Fay Ult', roles: ['Admin'], emailVerifiedAt: new Date() })
+      .values({ tenantId: tenant.id, email: 'faults@example.com', name: 'Fay Ult', roles: ['Admin'], emailVerifiedAt: new Date() })
       .returning({ id: users.id });
     const webhookSecret = newWebhookSecret();
     const box = createSecretBox(FAULT_APP_SECRET);
     const [row] = await db
       .insert(portals)
-      .values({ tenantId: tenant!.id, name: 'Fault Line Garage', apiKeyEnc: box.seal('key'), webhookSecretEnc: box.seal(webhookSecret) })
+      .values({ tenantId: tenant.id, name: 'Fault Line Garage', apiKeyEnc: box.seal('key'), webhookSecretEnc: box.seal(webhookSecret) })
       .returning({ id: portals.id });
     const token = await createAccessTokens(FAULT_APP_SECRET, systemClock).sign({
-      userId: user!.id,
+      userId: user.id,
       userName: 'Fay Ult',
-      tenantId: tenant!.id,
-      tenantName: tenant!.name,
+      tenantId: tenant.id,
+      tenantName: tenant.name,
       roles: ['Admin'],
     });
-    return { tenantId: tenant!.id, portal: { id: row!.id, webhookSecret }, token };
+    return { tenantId: tenant.id, portal: { id: row.id, webhookSecret }, token };
   } finally {
     await database.close();
   }
