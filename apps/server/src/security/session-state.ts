@@ -15,7 +15,7 @@ import { readSessionState } from './session-state.repository.ts';
  */
 export interface SessionState {
   /** `true`/`false` from the cache; a promise when the user's state had to be read. */
-  isCurrent(p: Principal): boolean | Promise<boolean>;
+  isCurrent(p: Pick<Principal, 'userId' | 'sv' | 'sid'>): boolean | Promise<boolean>;
   /** Drops the cached state of a user (a revocation was announced). */
   forget(userId: number): void;
 }
@@ -37,7 +37,7 @@ interface Entry {
 
 const NO_USER: Entry = { version: -1, active: false, revoked: new Set(), until: 0 };
 
-const stands = (e: Entry, p: Principal) => e.active && (p.sv ?? 0) === e.version && (p.sid === undefined || !e.revoked.has(p.sid));
+const stands = (e: Entry, p: Pick<Principal, 'userId' | 'sv' | 'sid'>) => e.active && (p.sv ?? 0) === e.version && (p.sid === undefined || !e.revoked.has(p.sid));
 
 export function createSessionState(database: Database, clock: Clock, now: () => number = () => performance.now()): SessionState {
   const entries = new Map<number, Entry>();
