@@ -11,6 +11,7 @@ import { devices, deviceStatusPeriods, portals, tenants, users } from '../src/db
 import { systemClock } from '../src/lib/clock.ts';
 import { openSse, type SseConnection, type SseEvent } from '../src/modules/live-events/sse-client.ts';
 import { createAccessTokens } from '../src/security/access-tokens.ts';
+import { hashPassword } from '../src/security/passwords.ts';
 import { createSecretBox } from '../src/security/secret-box.ts';
 import { newWebhookSecret } from '../src/security/webhook-secret.ts';
 import { devicesReported, signWebhook, webhookUrlOf } from '../src/simulator/index.ts';
@@ -80,6 +81,8 @@ describe.runIf(usesPostgres())('several server processes on one PostgreSQL datab
   let procs: Proc[] = [];
   let token: string;
   let portal: { id: number; tenantId: number; secret: string };
+  /** A Project Manager with a password (signs in) and one signed token of it. */
+  let pm: { id: number; email: string; password: string; token: string };
   const streams: SseConnection[] = [];
 
   beforeAll(async () => {
@@ -108,6 +111,26 @@ describe.runIf(usesPostgres())('several server processes on one PostgreSQL datab
       tenantName: tenant.name,
       roles: ['Admin'],
     });
+    const pmPassword = 'multi-process-pm-password';
+    const [pmRow] = await db
+      .insert(users)
+      .values({
+        tenantId: tenant.id,
+        email: 'mp-pm@example.com',
+        name: 'Multi Pm',
+        roles: ['Project Manager'],
+        passwordHash: await hashPassword(pmPassword),
+        emailVerifiedAt: new Date(),
+      })
+      .returning({ id: users.id });
+    const pmToken = await createAccessTokens(APP_SECRET, systemClock).sign({
+      userId: pmRow.id,
+      userName: 'Multi Pm',
+      tenantId: tenant.id,
+      tenantName: tenant.name,
+      roles: ['Project Manager'],
+    });
+    pm = { id: pmRow.id, email: 'mp-pm@example.com', password: pmPassword, token: pmToken };
     procs = await Promise.all([startProcess(), startProcess()]);
   }, 90_000);
 
@@ -152,6 +175,59 @@ describe.runIf(usesPostgres())('several server processes on one PostgreSQL datab
     expect(onA.receivedAt - sent).toBeLessThan(1000);
     expect(onB.receivedAt - sent).toBeLessThan(1000);
     expect(onB.data).toMatchObject({ customerId: portal.id, offlineCount: 1, onlineCount: 0 });
+  });
+
+  /** Polls `proc` with `accessToken` until it answers 401 (up to 5 s); the milliseconds it took. */
+  async function refusedOn(proc: Proc, accessToken: string, since: number): Promise<number> {
+    const read = () => fetch(`${proc.url}/v0/api/customers/${portal.id}`, { headers: { authorization: `Bearer ${accessToken}` } });
+    for (;;) {
+      const res = await read();
+      if (res.status === 401) return Date.now() - since;
+      expect(res.status).toBe(200);
+      if (Date.now() - since > 5_000) return Date.now() - since;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('refuses, on the other process within 5 s, the access token of a session logged out on one', async () => {
+    const [a, b] = procs as [Proc, Proc];
+    const login = await fetch(`${a.url}/v0/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: pm.email, password: pm.password }),
+    });
+    expect(login.status).toBe(200);
+    const { data: session } = (await login.json()) as { data: { accessToken: string; refreshToken: string } };
+    // Both processes know (and cache) the session as valid.
+    for (const proc of procs)
+      expect(
+        (await fetch(`${proc.url}/v0/api/customers/${portal.id}`, { headers: { authorization: `Bearer ${session.accessToken}` } })).status,
+      ).toBe(200);
+    const loggedOut = await fetch(`${a.url}/v0/auth/logout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${session.accessToken}` },
+      body: JSON.stringify({ refreshToken: session.refreshToken }),
+    });
+    expect(loggedOut.status).toBe(200);
+    const took = await refusedOn(b, session.accessToken, Date.now());
+    expect(took).toBeLessThan(5_000);
+    // The user's other tokens were not ended by that logout.
+    expect((await fetch(`${b.url}/v0/api/customers/${portal.id}`, { headers: { authorization: `Bearer ${pm.token}` } })).status).toBe(200);
+  });
+
+  it('refuses, on the other process within 5 s, the access token of a user deactivated on one', async () => {
+    const [a, b] = procs as [Proc, Proc];
+    expect((await fetch(`${b.url}/v0/api/customers/${portal.id}`, { headers: { authorization: `Bearer ${pm.token}` } })).status).toBe(200);
+    const removed = await fetch(`${a.url}/v0/api/users/${pm.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    expect(removed.status).toBe(200);
+    const took = await refusedOn(b, pm.token, Date.now());
+    expect(took).toBeLessThan(5_000);
+    const rotate = await fetch(`${b.url}/v0/api/customers/${portal.id}/webhook-secret`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${pm.token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(rotate.status).toBe(401);
   });
 
   it('runs the offline sweep once per tick while both processes run', async () => {

@@ -9,6 +9,8 @@ export const TOPICS = {
   portalsChanged: 'portals.changed',
   /** An alert was opened (the web app's banner). */
   alertOpened: 'alerts.opened',
+  /** A user's session version was bumped or one of its sessions ended: processes drop what they cached. */
+  sessionsRevoked: 'sessions.revoked',
 } as const;
 
 export interface DeviceStatusEvent extends Record<string, unknown> {
@@ -32,4 +34,8 @@ export interface AlertOpenedEvent extends Record<string, unknown> {
   customerName: string;
   alertType: number;
   offlineCount: number;
+}
+
+export interface SessionsRevokedEvent extends Record<string, unknown> {
+  userId: number;
 }

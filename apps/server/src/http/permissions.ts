@@ -39,6 +39,13 @@ export interface Principal {
   tenantId: number;
   tenantName: string;
   roles: Role[];
+  /**
+   * The user's session version when the token was signed (`sv`) and its session, the refresh
+   * family (`sid`): a token whose version is behind or whose family was revoked is refused
+   * (security/session-state.ts). A token without `sv` counts as version 0.
+   */
+  sv?: number;
+  sid?: string;
 }
 
 export const isSuperAdmin = (p: Principal) => p.roles.includes('superAdmin');

@@ -82,10 +82,18 @@ export interface RegisteredRoute {
   endpoint: Endpoint;
 }
 
+/**
+ * The caller of a valid access token whose session still stands; null otherwise. A token of an
+ * ended session (user deactivated or deleted, logged out, password changed, role changed, tenant
+ * deleted) is refused like an expired one (docs/auth.md "When access ends").
+ */
 export async function principalOf(deps: AppDeps, req: FastifyRequest): Promise<Principal | null> {
   const header = req.headers.authorization;
   if (!header?.startsWith('Bearer ')) return null;
-  return deps.accessTokens.verify(header.slice(7).trim());
+  const principal = await deps.accessTokens.verify(header.slice(7).trim());
+  if (!principal) return null;
+  const current = deps.sessions.isCurrent(principal);
+  return current === true || (current !== false && (await current)) ? principal : null;
 }
 
 /** The tenant a caller reads: its own, or undefined (every tenant) for the superAdmin. */

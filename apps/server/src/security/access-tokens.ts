@@ -24,15 +24,24 @@ export function createAccessTokens(appSecret: string, clock: Clock): AccessToken
    * A token is the same signed text on every request of its 15 minutes; checking its HMAC again each
    * time cost ~7 % of the server's CPU under list load (WebCrypto's per-call overhead, plus a trip
    * through the thread pool). A token seen valid stays valid until its `exp` (the key never changes
-   * within the process and access tokens are not revocable, docs/decisions.md 20), so only the expiry is
-   * checked again, with jose's own rule. Invalid tokens are not kept.
+   * within the process), so only the expiry is checked again, with jose's own rule. Invalid tokens
+   * are not kept. Whether its session still stands is not this cache's business: route.ts asks
+   * security/session-state.ts on every request.
    */
   const verified = new Map<string, { principal: Principal; exp: number }>();
   const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
   return {
     async sign(p) {
       const now = Math.floor(clock.now().getTime() / 1000);
-      return new SignJWT({ tenantId: p.tenantId, tenantName: p.tenantName, roles: p.roles, userId: p.userId, userName: p.userName })
+      return new SignJWT({
+        tenantId: p.tenantId,
+        tenantName: p.tenantName,
+        roles: p.roles,
+        userId: p.userId,
+        userName: p.userName,
+        ...(p.sv !== undefined && { sv: p.sv }),
+        ...(p.sid !== undefined && { sid: p.sid }),
+      })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(String(p.userId))
         .setIssuer(ISSUER)
@@ -65,6 +74,8 @@ export function createAccessTokens(appSecret: string, clock: Clock): AccessToken
           tenantId: payload.tenantId,
           tenantName: String((payload.tenantName as string | undefined) ?? ''),
           roles: Object.freeze(roles) as Role[],
+          ...(typeof payload.sv === 'number' && { sv: payload.sv }),
+          ...(typeof payload.sid === 'string' && { sid: payload.sid }),
         });
         // jose checked exp (required by ACCESS tokens' signer; a token without one is not kept).
         if (typeof payload.exp === 'number') {

@@ -44,6 +44,11 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     emailVerifiedAt: tstz('email_verified_at'),
     deactivatedAt: tstz('deactivated_at'),
+    /**
+     * Bumped when the user's access must end (deactivation, password change or reset, role or tenant
+     * change, tenant deletion): access tokens carry it (`sv`) and older ones are refused (docs/auth.md).
+     */
+    sessionVersion: integer('session_version').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -116,4 +121,7 @@ export const streamTickets = pgTable('stream_tickets', {
     .references(() => users.id),
   expiresAt: tstz('expires_at').notNull(),
   usedAt: tstz('used_at'),
+  /** The session of the access token that asked for the ticket (`sv`, `sid`): checked again when it is used. */
+  sessionVersion: integer('session_version').notNull().default(0),
+  sessionId: text('session_id'),
 });

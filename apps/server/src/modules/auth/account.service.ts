@@ -118,7 +118,7 @@ export async function confirmPassword(deps: AppDeps, token: string, newPassword:
     if (!consumed || !account || account.deactivatedAt) throw badRequest(AUTH_MSG.resetLinkInvalid);
     await updateUser(tx, account.id, { passwordHash }, now);
     await markEmailVerified(tx, account.id, now);
-    await revokeUserSessions(tx, account.id, now);
+    await revokeUserSessions(deps.bus, tx, account.id, now);
     // Whoever holds the mailed link may sign in right away, even after failed attempts.
     await clearFailures(tx, accountKey(account.email));
     deps.log.info({ userId: account.id, purpose: consumed.purpose }, 'password set from mailed link');

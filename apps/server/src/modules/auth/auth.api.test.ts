@@ -102,6 +102,8 @@ describe('POST /v0/auth/login', () => {
       tenantId: tenant.id,
       tenantName: 'Acme Security',
       roles: ['Project Manager'],
+      sv: 0,
+      sid: expect.any(String) as unknown,
     });
   });
 

@@ -101,7 +101,7 @@ export async function changePassword(
   const now = deps.clock.now();
   const tokens = await inScope(deps.database.db, allTenants, async (tx) => {
     await updateUser(tx, account.id, { passwordHash }, now);
-    await revokeUserSessions(tx, account.id, now);
+    await revokeUserSessions(deps.bus, tx, account.id, now);
     return issueTokens(deps, account.id, tx);
   });
   deps.log.info({ userId: account.id }, 'password changed; other sessions revoked');
@@ -115,7 +115,7 @@ export async function deleteOwnAccount(deps: AppDeps, principal: Principal, pass
   const now = deps.clock.now();
   await inScope(deps.database.db, allTenants, async (tx) => {
     await updateUser(tx, account.id, { deactivatedAt: now }, now);
-    await revokeUserSessions(tx, account.id, now);
+    await revokeUserSessions(deps.bus, tx, account.id, now);
   });
   deps.log.info({ userId: account.id, tenantId: account.tenantId ?? -1 }, 'account deactivated by its owner');
 }

@@ -250,7 +250,7 @@ describe('sessions.ts (used by other modules)', () => {
     const pair = await issueTokens(t.deps, user.id);
     expect(await t.deps.accessTokens.verify(pair.accessToken)).toMatchObject({ userId: user.id, tenantId: -1, tenantName: '', roles: [] });
     const other = await issueTokens(t.deps, user.id);
-    await t.database.db.transaction((tx) => revokeUserSessions(tx, user.id, t.clock.now()));
+    await t.database.db.transaction((tx) => revokeUserSessions(t.deps.bus, tx, user.id, t.clock.now()));
     expect((await refreshWith(pair.refreshToken)).status).toBe(401);
     expect((await refreshWith(other.refreshToken)).status).toBe(401);
   });

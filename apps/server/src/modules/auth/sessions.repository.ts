@@ -1,5 +1,5 @@
 import { ROLES, type Role } from '@vigil/contracts';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { refreshTokens, tenants, users } from '../../db/schema/index.ts';
 import type { Principal } from '../../http/permissions.ts';
@@ -28,6 +28,7 @@ export async function loadSessionUser(executor: Executor, userId: number): Promi
       tenantName: tenants.name,
       deactivatedAt: users.deactivatedAt,
       tenantDeletedAt: tenants.deletedAt,
+      sessionVersion: users.sessionVersion,
     })
     .from(users)
     .leftJoin(tenants, eq(tenants.id, users.tenantId))
@@ -40,6 +41,7 @@ export async function loadSessionUser(executor: Executor, userId: number): Promi
       tenantId: row.tenantId ?? -1,
       tenantName: row.tenantName ?? '',
       roles: asRoles(row.roles),
+      sv: row.sessionVersion,
     },
     deactivated: row.deactivatedAt !== null,
     tenantDeleted: row.tenantDeletedAt !== null,
@@ -56,16 +58,24 @@ export async function storeRefreshToken(executor: Executor, userId: number, fami
   });
 }
 
-/** Ends every session of the user (password change or reset, deactivation, role change). */
-export async function revokeUserSessions(executor: Executor, userId: number, now: Date): Promise<void> {
+/**
+ * Ends every session of the user (password change or reset, deactivation, role change): its refresh
+ * tokens, and its access tokens through the bumped session version. Callers announce it on the bus
+ * (sessions.ts `revokeUserSessions`).
+ */
+export async function revokeUserTokens(executor: Executor, userId: number, now: Date): Promise<void> {
+  await executor
+    .update(users)
+    .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(eq(users.id, userId));
   await executor
     .update(refreshTokens)
     .set({ revokedAt: now })
     .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
 }
 
-/** Ends one sign-in (logout, reuse detection). */
-export async function revokeFamily(executor: Executor, familyId: string, now: Date): Promise<void> {
+/** Ends one sign-in (logout, reuse detection); its access tokens carry the family as `sid`. */
+export async function revokeFamilyTokens(executor: Executor, familyId: string, now: Date): Promise<void> {
   await executor
     .update(refreshTokens)
     .set({ revokedAt: now })

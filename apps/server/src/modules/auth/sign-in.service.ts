@@ -77,7 +77,7 @@ export async function refresh(deps: AppDeps, token: string): Promise<TokenPair> 
       if (found.revokedAt) return { ok: false, reason: 'revoked token', userId: found.userId };
       const withinGrace = found.usedAt !== null && now.getTime() - found.usedAt.getTime() <= REFRESH_REUSE_GRACE_MS;
       if (!withinGrace) {
-        await revokeFamily(tx, found.familyId, now);
+        await revokeFamily(deps.bus, tx, found.userId, found.familyId, now);
         return { ok: false, reason: 'reuse of a rotated token: family revoked', userId: found.userId };
       }
       row = found;
@@ -85,12 +85,16 @@ export async function refresh(deps: AppDeps, token: string): Promise<TokenPair> 
     if (row.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired token', userId: row.userId };
     const user = await loadSessionUser(tx, row.userId);
     if (!user || user.deactivated || user.tenantDeleted) {
-      await revokeFamily(tx, row.familyId, now);
+      await revokeFamily(deps.bus, tx, row.userId, row.familyId, now);
       return { ok: false, reason: 'user deactivated or tenant deleted', userId: row.userId };
     }
     const next = newRefreshToken();
     await storeRefreshToken(tx, row.userId, row.familyId, next, now);
-    return { ok: true, userId: row.userId, pair: { accessToken: await deps.accessTokens.sign(user.principal), refreshToken: next } };
+    return {
+      ok: true,
+      userId: row.userId,
+      pair: { accessToken: await deps.accessTokens.sign({ ...user.principal, sid: row.familyId }), refreshToken: next },
+    };
   });
   if (!outcome.ok) {
     deps.log.warn({ userId: outcome.userId ?? null, reason: outcome.reason }, 'refresh refused');
@@ -106,7 +110,7 @@ export async function logout(deps: AppDeps, token: string | undefined): Promise<
   const userId = await inScope(deps.database.db, allTenants, async (tx) => {
     const found = await findRefreshToken(tx, token);
     if (!found) return null;
-    await revokeFamily(tx, found.familyId, now);
+    await revokeFamily(deps.bus, tx, found.userId, found.familyId, now);
     return found.userId;
   });
   if (userId !== null) deps.log.info({ userId }, 'sign-out');

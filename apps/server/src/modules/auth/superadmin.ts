@@ -1,6 +1,7 @@
 import { AUTH_MSG, looksLikeEmail, passwordProblem } from '@vigil/contracts';
 import type { Database } from '../../db/client.ts';
 import { allTenants, inScope } from '../../db/scope.ts';
+import { createEventBus } from '../../events/bus.ts';
 import { hashPassword, verifyPassword } from '../../security/passwords.ts';
 import { findAccountByEmail, insertUser, updateUser } from './auth.repository.ts';
 import { revokeUserSessions } from './sessions.ts';
@@ -52,7 +53,8 @@ export async function ensureSuperAdmin(
   const passwordHash = samePassword ? existing.passwordHash! : await hashPassword(input.password);
   await inScope(database.db, allTenants, async (tx) => {
     await updateUser(tx, existing.id, { passwordHash, deactivatedAt: null, emailVerifiedAt: existing.emailVerifiedAt ?? now }, now);
-    if (!samePassword) await revokeUserSessions(tx, existing.id, now);
+    // Also run by the command line, without the server's bus: a publisher on the same database reaches it.
+    if (!samePassword) await revokeUserSessions(createEventBus(database), tx, existing.id, now);
   });
   return 'updated';
 }

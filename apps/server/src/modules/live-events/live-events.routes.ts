@@ -28,7 +28,7 @@ export const liveEventsModule: AppModule = (app, deps) => {
   route(app, deps, liveEventsEndpoints.ticket, {
     permission: 'monitoring:read',
     handler: async ({ principal, tx }) => {
-      const issued = await tx((t) => issueStreamTicket(t, principal.userId, deps.clock.now()));
+      const issued = await tx((t) => issueStreamTicket(t, principal, deps.clock.now()));
       return { data: { ticket: issued.ticket, expiresAt: issued.expiresAt.toISOString() } };
     },
   });

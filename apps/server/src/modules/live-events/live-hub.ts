@@ -2,9 +2,10 @@ import type { Socket } from 'node:net';
 import type { LiveEvent } from '@vigil/contracts';
 import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
-import { TOPICS, type AlertOpenedEvent, type DeviceStatusEvent } from '../../events/topics.ts';
+import { TOPICS, type AlertOpenedEvent, type DeviceStatusEvent, type SessionsRevokedEvent } from '../../events/topics.ts';
 import { portalLiveStates, type PortalLiveState } from './live-events.repository.ts';
 import { LAST_CHUNK, sseFrame, sseMessage, type SseFrame } from './sse-wire.ts';
+import type { TicketSession } from './stream-tickets.repository.ts';
 
 export { sseMessage } from './sse-wire.ts';
 
@@ -32,6 +33,8 @@ export interface StreamClient {
   chunked: boolean;
   /** Messages held until the connect snapshot is written, so nothing arrives before it. */
   pending: SseFrame[] | null;
+  /** The session whose ticket opened the stream: the stream ends when that session does. */
+  session?: TicketSession;
 }
 
 interface PendingChange {
@@ -72,6 +75,7 @@ export class LiveHub {
     this.unsubscribers = [
       this.deps.bus.subscribe(TOPICS.deviceStatus, (e) => this.onDeviceStatus(e as DeviceStatusEvent)),
       this.deps.bus.subscribe(TOPICS.alertOpened, (e) => this.onAlertOpened(e as AlertOpenedEvent)),
+      this.deps.bus.subscribe(TOPICS.sessionsRevoked, (e) => void this.onSessionsRevoked(e as SessionsRevokedEvent)),
     ];
     this.keepAlive = setInterval(() => this.broadcastAll(KEEP_ALIVE), KEEP_ALIVE_MS);
     this.keepAlive.unref();
@@ -112,6 +116,29 @@ export class LiveHub {
     for (const set of this.byTenant.values()) for (const client of set) end(client);
     this.everyTenant.clear();
     this.byTenant.clear();
+  }
+
+  /**
+   * Sessions of a user ended (docs/auth.md "When access ends"): its streams whose session no longer
+   * stands end; the web app's reconnection then finds no ticket for it. deps.ts subscribed before
+   * the hub, so the session state has already forgotten the user and reads it again.
+   */
+  private async onSessionsRevoked(event: SessionsRevokedEvent): Promise<void> {
+    const userId = Number(event.userId);
+    const affected: StreamClient[] = [];
+    for (const client of this.everyTenant) if (client.session?.userId === userId) affected.push(client);
+    for (const set of this.byTenant.values()) for (const client of set) if (client.session?.userId === userId) affected.push(client);
+    for (const client of affected) {
+      let stands = false;
+      try {
+        stands = await this.deps.sessions.isCurrent(client.session!);
+      } catch (err) {
+        this.deps.log.warn({ err, userId }, 'live stream: session check failed; stream ended');
+      }
+      if (stands) continue;
+      this.remove(client);
+      end(client);
+    }
   }
 
   private hasListeners(tenantId: number): boolean {

@@ -26,8 +26,9 @@ export function registerLiveStream(app: FastifyInstance, deps: AppDeps, hub: Liv
   app.get(LIVE_EVENTS_STREAM_PATH, async (req, reply) => {
     const ticket = (req.query as Record<string, unknown>).ticket;
     if (typeof ticket !== 'string' || ticket.length === 0 || ticket.length > 100) throw unauthorized();
-    const userId = await inScope(deps.database.db, allTenants, (tx) => consumeStreamTicket(tx, ticket, deps.clock.now()));
-    const audience = userId === null ? null : await audienceOf(deps, userId);
+    const session = await inScope(deps.database.db, allTenants, (tx) => consumeStreamTicket(tx, ticket, deps.clock.now()));
+    // A ticket asked for by a session that has ended since (docs/auth.md "When access ends") opens nothing.
+    const audience = session === null || !(await deps.sessions.isCurrent(session)) ? null : await audienceOf(deps, session.userId);
     if (!audience) throw unauthorized();
 
     // The stream is written to the socket directly, its head by hand: a fan-out then hands every
@@ -51,7 +52,7 @@ export function registerLiveStream(app: FastifyInstance, deps: AppDeps, hub: Liv
     res.removeAllListeners();
     // Events are small and latency matters: no Nagle delay behind an unacknowledged segment.
     socket.setNoDelay(true);
-    const client: StreamClient = { tenantId: audience.tenantId, socket, chunked, pending: [] };
+    const client: StreamClient = { tenantId: audience.tenantId, socket, chunked, pending: [], session: session! };
     hub.add(client);
     socket.once('close', () => hub.remove(client));
 

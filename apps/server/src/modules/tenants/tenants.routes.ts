@@ -49,7 +49,7 @@ export const tenantsModule: AppModule = (app, deps) => {
   route(app, deps, tenantsEndpoints.remove, {
     permission: 'tenants:manage',
     handler: async ({ params, principal, tx, req }) => {
-      await tx((t) => service.deleteTenant(t, params.id, deps.clock.now()));
+      await tx((t) => service.deleteTenant(t, params.id, deps.clock.now(), deps.bus));
       req.log.info({ userId: principal.userId, tenantId: params.id, action: 'tenant.delete' }, 'tenant deleted');
       return { data: { ok: true as const } };
     },

@@ -4,7 +4,7 @@ import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { isSuperAdmin, type Principal } from '../../http/permissions.ts';
-import { issueTokens, revokeUserSessions, type TokenPair } from '../auth/index.ts';
+import { issueTokens, revokeUserSessions, type SessionsBus, type TokenPair } from '../auth/index.ts';
 import * as repo from './tenants.repository.ts';
 
 /** What the routes serve as the repository answers it. */
@@ -61,7 +61,7 @@ export async function createOwnTenant(deps: AppDeps, principal: Principal, body:
 }
 
 /** Soft delete: rows stay; every user of the tenant loses its sessions (and cannot sign in again). */
-export async function deleteTenant(tx: Tx, id: number, now: Date): Promise<void> {
+export async function deleteTenant(tx: Tx, id: number, now: Date, bus: SessionsBus): Promise<void> {
   if (!(await repo.softDeleteTenant(tx, id, now))) throw notFound();
-  for (const userId of await repo.userIdsOfTenant(tx, id)) await revokeUserSessions(tx, userId, now);
+  for (const userId of await repo.userIdsOfTenant(tx, id)) await revokeUserSessions(bus, tx, userId, now);
 }

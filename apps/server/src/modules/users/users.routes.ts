@@ -30,7 +30,7 @@ export const usersModule: AppModule = (app, deps) => {
   route(app, deps, usersEndpoints.update, {
     permission: 'users:manage',
     handler: async ({ params, body, principal, tx, req }) => {
-      const user = await tx((t) => service.updateUser(t, principal, params.id, body, deps.clock.now()));
+      const user = await tx((t) => service.updateUser(t, principal, params.id, body, deps.clock.now(), deps.bus));
       req.log.info(
         { userId: principal.userId, tenantId: user.tenantId, targetUserId: user.id, fields: Object.keys(body), action: 'user.update' },
         'user updated',
@@ -42,7 +42,7 @@ export const usersModule: AppModule = (app, deps) => {
   route(app, deps, usersEndpoints.remove, {
     permission: 'users:manage',
     handler: async ({ params, principal, tx, req }) => {
-      await tx((t) => service.deleteUser(t, principal, params.id, deps.clock.now()));
+      await tx((t) => service.deleteUser(t, principal, params.id, deps.clock.now(), deps.bus));
       req.log.info({ userId: principal.userId, targetUserId: params.id, action: 'user.deactivate' }, 'user deactivated');
       return { data: { ok: true as const } };
     },

@@ -3,7 +3,7 @@ import type { Tx } from '../../db/client.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { isSuperAdmin, type Principal } from '../../http/permissions.ts';
 import { createOneTimeToken } from '../../security/one-time-tokens.repository.ts';
-import { revokeUserSessions } from '../auth/index.ts';
+import { revokeUserSessions, type SessionsBus } from '../auth/index.ts';
 import * as repo from './users.repository.ts';
 
 /** What the routes serve as the repository answers it. */
@@ -84,7 +84,14 @@ function nameChange(current: User, body: UpdateUserBody): string | undefined {
   return body.name === undefined ? undefined : normalName(body.name);
 }
 
-export async function updateUser(tx: Tx, principal: Principal, id: number, body: UpdateUserBody, now: Date): Promise<User> {
+export async function updateUser(
+  tx: Tx,
+  principal: Principal,
+  id: number,
+  body: UpdateUserBody,
+  now: Date,
+  bus: SessionsBus,
+): Promise<User> {
   const current = await visibleUser(tx, principal, id);
   let tenantId = current.tenantRef;
   if (isSuperAdmin(principal) && body.tenantId !== undefined) tenantId = await pickedTenant(tx, body.tenantId, MSG.editTenant);
@@ -106,17 +113,17 @@ export async function updateUser(tx: Tx, principal: Principal, id: number, body:
   };
   await withUniqueEmail(() => repo.updateUser(tx, id, changes, now));
   // Claims are read at sign-in and refresh: ending the sessions makes new tokens carry the change.
-  if (rolesChanged || tenantChanged) await revokeUserSessions(tx, id, now);
+  if (rolesChanged || tenantChanged) await revokeUserSessions(bus, tx, id, now);
   return repo.publicUser((await repo.findManagedUser(tx, 'all', id))!);
 }
 
 /** Deactivation: the row stays (authorship of comments, history); sessions end; sign-in is refused. */
-export async function deleteUser(tx: Tx, principal: Principal, id: number, now: Date): Promise<void> {
+export async function deleteUser(tx: Tx, principal: Principal, id: number, now: Date, bus: SessionsBus): Promise<void> {
   if (id === principal.userId) throw badRequest(USER_MSG.deleteSelf);
   const user = await visibleUser(tx, principal, id);
   if (user.tenantRef !== null && user.roles.includes('Admin')) await keepOneAdmin(tx, user.tenantRef, id);
   await repo.deactivateUser(tx, id, now);
-  await revokeUserSessions(tx, id, now);
+  await revokeUserSessions(bus, tx, id, now);
 }
 
 /** A fresh invitation for someone who has not chosen a password yet (the old link stops working). */
