@@ -28,7 +28,7 @@ export async function startServer(config: Config, overrides: Partial<AppDeps> = 
     const stop = await task(deps, app);
     if (stop) stoppers.push(stop);
   }
-  await app.listen({ port: config.port, host: '0.0.0.0' });
+  await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   let stopped = false;
