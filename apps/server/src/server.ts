@@ -17,7 +17,7 @@ export interface RunningServer {
 
 /** Opens the database, migrates, builds the app, runs start-up tasks and listens. */
 export async function startServer(config: Config, overrides: Partial<AppDeps> = {}): Promise<RunningServer> {
-  const log = overrides.log ?? createLogger(config.logLevel);
+  const log = overrides.log ?? createLogger(config.logLevel, config.logFormat);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateDatabase(database);
   const deps = createDeps(config, database, log, overrides);
