@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { screenshot } from './browser.ts';
 import type { StartedServer } from './server.ts';
 
@@ -22,6 +22,32 @@ export async function mailedLink(server: StartedServer, kind: 'verify-email' | '
     )
     .toBeTruthy();
   return found!;
+}
+
+/**
+ * Clicks what opens an antd dialog and returns the dialog once it has settled: present, and its opening
+ * motion over (no zoom class, no running animation). During that motion the panel is first laid out at
+ * full size but transparent, then scaled from nearly nothing: a click aimed at one of its buttons can
+ * pass Playwright's checks in the first step and land in the second on the wrapper around the panel,
+ * which closes the dialog like a click on the mask (a loaded machine widens that window). So a test
+ * clicks inside a dialog only after this.
+ */
+export async function openDialog(page: Page, opener: Locator, hasText: string): Promise<Locator> {
+  await opener.click();
+  const dialog = page.getByRole('dialog').filter({ hasText });
+  const settled = () =>
+    dialog
+      .evaluate(
+        // Spinners (a select still loading its options) animate forever: only the opening motion counts.
+        (el: Element) =>
+          !/-(appear|enter)\b/.test(el.className) &&
+          el.getAnimations({ subtree: true }).every((a) => a.effect?.getTiming().iterations === Infinity),
+        undefined,
+        { timeout: 1000 },
+      )
+      .catch(() => false);
+  await expect.poll(settled, { timeout: 15_000, interval: 50 }).toBe(true);
+  return dialog;
 }
 
 /** Collects page errors and console errors (CSP violations show up there). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
-import { mailedLink, shootBoth, signIn, signOut, watchErrors, poll } from '../support/web.ts';
+import { mailedLink, openDialog, shootBoth, signIn, signOut, watchErrors, poll } from '../support/web.ts';
 
 const ROOT = { email: 'root@vigil.test', password: 'platform-root-pass-1' };
 let server: StartedServer;
@@ -24,8 +24,7 @@ describe('the platform administrator sets up a tenant and its first user', () =>
     await poll(() => new URL(page.url()).pathname).toBe('/dashboards/tenants');
     await poll(() => page.title()).toBe('Tenants · Vigil');
 
-    await page.getByRole('button', { name: 'Add Tenant' }).click();
-    const dialog = page.getByRole('dialog').filter({ hasText: 'Tenant Name' });
+    const dialog = await openDialog(page, page.getByRole('button', { name: 'Add Tenant' }), 'Tenant Name');
     await dialog.getByRole('button', { name: 'Add Tenant' }).click();
     await poll(() => dialog.getByText('Please input tenant name').count()).toBe(1);
     await dialog.getByLabel('Tenant Name').fill('Northwind Alarms');
@@ -54,8 +53,7 @@ describe('the platform administrator sets up a tenant and its first user', () =>
     await shootBoth(page, 'tenant-detail');
 
     await page.getByRole('menuitem', { name: 'Users' }).click();
-    await page.getByRole('button', { name: 'Add User' }).click();
-    const userDialog = page.getByRole('dialog').filter({ hasText: 'Add New User' });
+    const userDialog = await openDialog(page, page.getByRole('button', { name: 'Add User' }), 'Add New User');
     await userDialog.getByRole('button', { name: 'Add User' }).click();
     for (const text of [
       'Please select a tenant',

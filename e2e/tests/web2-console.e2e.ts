@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, SCREENSHOT_DIR } from '../support/browser.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
-import { signIn, signOut, watchErrors } from '../support/web.ts';
+import { openDialog, signIn, signOut, watchErrors } from '../support/web.ts';
 import { ADMIN_PASSWORD, createPortal, getPortal, reportDevices, ROOT, setUpTenant, shootAll, type Portal } from './web2-support.ts';
 
 /**
@@ -100,8 +100,7 @@ describe('Pulse', () => {
 describe('Portals, licenses, cases and comments', () => {
   it('adds a portal (validation first) and shows its webhook secret', async () => {
     await page.goto(`${server.url}/dashboards/portals`);
-    await page.getByRole('button', { name: 'Add Portal' }).first().click();
-    const dialog = page.getByRole('dialog').filter({ hasText: 'API Key' });
+    const dialog = await openDialog(page, page.getByRole('button', { name: 'Add Portal' }).first(), 'API Key');
     await dialog.getByRole('button', { name: 'Add Portal' }).click();
     await poll(() => dialog.getByText('Please input customer name').count()).toBe(1);
     await poll(() => dialog.getByText('Please input API Key').count()).toBe(1);
@@ -127,8 +126,7 @@ describe('Portals, licenses, cases and comments', () => {
   });
 
   it('adds a license after showing each validation message', async () => {
-    await page.getByRole('button', { name: 'Add License' }).click();
-    const dialog = page.getByRole('dialog').filter({ hasText: 'Add New License' });
+    const dialog = await openDialog(page, page.getByRole('button', { name: 'Add License' }), 'Add New License');
     expect(await dialog.getByLabel('Device Count').inputValue()).toBe('1');
     await dialog.getByLabel('Device Count').fill('0');
     await dialog.getByRole('button', { name: 'Add License' }).click();
@@ -204,8 +202,9 @@ describe('Portals, licenses, cases and comments', () => {
 describe('Alerts', () => {
   it('creates an alert (validation first) and a case from it', async () => {
     await page.goto(`${server.url}/dashboards/alerts`);
-    await page.getByRole('button', { name: 'Add Alert' }).click();
-    const dialog = page.getByRole('dialog').filter({ hasText: 'Select Type' });
+    // The dialog's buttons are clicked only once its opening motion is over (openDialog says why):
+    // under load a click during it closed the dialog, and the validation messages never came.
+    const dialog = await openDialog(page, page.getByRole('button', { name: 'Add Alert' }), 'Select Type');
     await dialog.getByRole('button', { name: 'Add Alert' }).click();
     await poll(() => dialog.getByText('You have to select Alert Type to add Alert.').count()).toBe(1);
     await poll(() => dialog.getByText('You have to select Customer to add Alert.').count()).toBe(1);
@@ -251,7 +250,7 @@ describe('Reports', () => {
     await poll(() => page.getByRole('heading', { name: 'Harbor View Hotel — This Week' }).count()).toBe(1);
 
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
-    const csvText = readFileSync((await csv.path()), 'utf8');
+    const csvText = readFileSync(await csv.path(), 'utf8');
     expect(csvText).toContain('Harbor View Hotel');
     expect(csv.suggestedFilename()).toMatch(/^harbor-view-hotel-this-week-.*\.csv$/);
 
@@ -259,7 +258,7 @@ describe('Reports', () => {
     await poll(path).toMatch(/^\/dashboards\/reports\/\d+$/);
     const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
     expect(
-      readFileSync((await pdf.path()))
+      readFileSync(await pdf.path())
         .subarray(0, 5)
         .toString('latin1'),
     ).toBe('%PDF-');

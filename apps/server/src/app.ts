@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { fastifyTrustProxy } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
@@ -26,7 +27,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     requestTimeout: 30_000,
     connectionTimeout: 35_000,
     keepAliveTimeout: 72_000,
-    trustProxy: false,
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     genReqId: () => crypto.randomUUID(),
     // Replaced by logRequests(): routine webhook traffic would drown everything else at info.
     logController: new LogController({ disableRequestLogging: true }),

@@ -1,12 +1,42 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
 const flag = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
 
 /** Every variable of docs/decisions.md 14; each optional with a working default. */
+/**
+ * Fastify's `trustProxy`: unset or `false` trusts no proxy (the socket's address is the client's),
+ * a hop count (`1`), `true` (every proxy: only when nothing else can reach the port), or a
+ * comma-separated list of proxy addresses or CIDR ranges.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((v, ctx): boolean | number | string[] => {
+    if (v === 'false' || v === '0') return false;
+    if (v === 'true') return true;
+    if (/^[1-9][0-9]{0,2}$/.test(v)) return Number(v);
+    const list = v.split(',').map((a) => a.trim());
+    if (list.every((a) => isIP(a.split('/')[0] ?? '') !== 0 && /^[^/]+(\/[0-9]{1,3})?$/.test(a))) return list;
+    ctx.addIssue({ code: 'custom', message: 'a hop count (1), true, false, or a comma-separated list of proxy addresses or CIDR ranges' });
+    return z.NEVER;
+  });
+
 const envSchema = z.object({
+  HOST: z
+    .string()
+    .trim()
+    .min(1)
+    .refine(
+      (v) => isIP(v) !== 0 || /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(v),
+      'an IP address or host name to listen on (0.0.0.0, ::, 127.0.0.1, localhost)',
+    )
+    .default('0.0.0.0'),
+  TRUST_PROXY: trustProxy.optional(),
+  NODE_ENV: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -25,6 +55,7 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Vigil <no-reply@vigil.local>'),
   PAYMENTS: flag(['sandbox', 'stripe']).default('sandbox'),
+  PAYMENTS_SANDBOX_IN_PRODUCTION: flag(['0', '1']).default('0'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_API_BASE: z.url().optional(),
@@ -36,9 +67,14 @@ const envSchema = z.object({
   COMMAND_PORTAL_URL: z.url().default('https://command.example.com'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   LOG_LEVEL: flag(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: flag(['json', 'pretty']).optional(),
 });
 
 export interface Config {
+  /** The address the server listens on. */
+  host: string;
+  /** Fastify's `trustProxy`: which proxies' X-Forwarded-For is believed for the client address (req.ip). */
+  trustProxy: boolean | number | string[];
   port: number;
   publicUrl: string;
   dataDir: string;
@@ -53,11 +89,22 @@ export interface Config {
   stripe: { secretKey?: string; webhookSecret?: string; apiBase?: string; publishableKey?: string };
   commandPortalUrl: string;
   logLevel: string;
+  /** Unset: pretty when stdout is a terminal, JSON otherwise. */
+  logFormat?: 'json' | 'pretty';
   /** Requests per minute per client address on the API; 0 turns the limiter off. */
   rateLimitPerMinute: number;
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * `trustProxy` as fastify takes it. fastify 5 turns a bare hop count down (it trusts nobody then), so a
+ * count becomes the rule proxy-addr applies to it: the socket's peer and the next `n - 1` addresses of
+ * X-Forwarded-For are proxies, and the address before them is the client's.
+ */
+export function fastifyTrustProxy(value: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
 
 /** Parses the environment once; an invalid value stops the start with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -74,8 +121,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.PAYMENTS === 'stripe' && !e.STRIPE_SECRET_KEY) {
     throw new ConfigError('Invalid configuration:\n  STRIPE_SECRET_KEY: required when PAYMENTS=stripe');
   }
+  if (e.NODE_ENV === 'production' && e.PAYMENTS === 'sandbox' && e.PAYMENTS_SANDBOX_IN_PRODUCTION !== '1') {
+    throw new ConfigError(
+      'Invalid configuration:\n  PAYMENTS: the sandbox payment provider takes no money and is refused with NODE_ENV=production; ' +
+        'set PAYMENTS=stripe with STRIPE_SECRET_KEY, or PAYMENTS_SANDBOX_IN_PRODUCTION=1 to run the sandbox on purpose',
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
+    host: e.HOST,
+    trustProxy: e.TRUST_PROXY ?? false,
     port: e.PORT,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     dataDir,
@@ -95,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     commandPortalUrl: e.COMMAND_PORTAL_URL,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
   };
 }

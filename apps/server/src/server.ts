@@ -20,7 +20,7 @@ export interface RunningServer {
 
 /** Opens the database, migrates, builds the app, runs start-up tasks and listens. */
 export async function startServer(config: Config, overrides: Partial<AppDeps> = {}): Promise<RunningServer> {
-  const log = overrides.log ?? createLogger(config.logLevel);
+  const log = overrides.log ?? createLogger(config.logLevel, config.logFormat);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateDatabase(database);
   const deps = createDeps(config, database, log, overrides);
@@ -31,7 +31,7 @@ export async function startServer(config: Config, overrides: Partial<AppDeps> = 
     const stop = await task(deps, app);
     if (stop) stoppers.push(stop);
   }
-  await app.listen({ port: config.port, host: '0.0.0.0' });
+  await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   let stopped = false;

@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../src/http/permissions.ts';
 import type { RegisteredRoute } from '../src/http/route.ts';
+import { STATUS_MESSAGES } from '@vigil/contracts';
 import {
   BAD_AUTH,
   BAD_PARAMS,
@@ -10,6 +11,7 @@ import {
   BAD_VALUES,
   CONTENT_TYPES,
   EXTRA_KEYS,
+  nonCanonicalIds,
   NUL_TEXTS,
   pick,
   RAW_BODIES,
@@ -17,7 +19,17 @@ import {
 } from './bad-inputs.ts';
 import { createUser, type TestUser } from './factories.ts';
 import { createTestApp, type TestApp } from './harness.ts';
-import { exampleBody, exampleQuery, isActingUserParam, NO_BODY, paramKind, paramNames, routeKey, schemaKeys } from './route-inputs.ts';
+import {
+  exampleBody,
+  exampleQuery,
+  idParamNames,
+  isActingUserParam,
+  NO_BODY,
+  paramKind,
+  paramNames,
+  routeKey,
+  schemaKeys,
+} from './route-inputs.ts';
 import { buildWorld, type World } from './world.ts';
 
 /**
@@ -329,6 +341,57 @@ describe('bad-input sweep', () => {
     }
     console.log(`outside-table sweep: ${outside.map((r) => `${r.method} ${r.url}`).join(', ')} -> ${sent} requests`);
     expect(outside.length).toBeGreaterThan(0);
+    expect(failures).toEqual([]);
+  });
+
+  /**
+   * Ids in paths are canonical decimals (docs/decisions.md 18): any other writing of an id names nothing and
+   * answers the ordinary 404, never a 400 or, through a lenient parse, the row it would read as. Sent
+   * with real ids of tenant A (also to DELETE routes: a lenient parse would delete them, and fail here).
+   */
+  it('every id in a path answers 404 to any form but the canonical decimal', async () => {
+    const failures: string[] = [];
+    let sent = 0;
+    const routes = t.deps.routes.filter((r) => idParamNames(r).length > 0);
+    for (const route of routes) {
+      const caller = callerFor(route);
+      const params: Record<string, string> = {};
+      for (const name of paramNames(route.path)) {
+        const ids = world.a.ids[paramKind(route.path, name)];
+        params[name] = String(
+          isActingUserParam(name) ? (caller?.id ?? ids[0]) : paramKind(route.path, name) === 'user' ? ids[ids.length - 1] : ids[0],
+        );
+      }
+      const numeric = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Number(v)]));
+      const example = ['POST', 'PATCH', 'PUT'].includes(route.method) ? exampleBody(route, numeric, world.a) : NO_BODY;
+      const query = Object.entries(exampleQuery(route, world.a) ?? {}).map(([k, v]) => [k, String(v)] as [string, string]);
+      for (const name of idParamNames(route)) {
+        for (const form of nonCanonicalIds(Number(params[name]))) {
+          const url =
+            route.path.replace(/:([A-Za-z]+)/g, (_, n: string) => (n === name ? form : params[n])) +
+            (query.length ? `?${encodeQuery(query)}` : '');
+          const res = await t.app.inject({
+            method: route.method,
+            url,
+            headers: {
+              ...(caller && { authorization: `Bearer ${caller.token}` }),
+              ...(example !== NO_BODY && { 'content-type': 'application/json' }),
+            },
+            ...(example !== NO_BODY && { payload: JSON.stringify(example) }),
+          });
+          sent++;
+          const body: unknown = res.headers['content-type']?.toString().includes('json') ? res.json() : res.body;
+          if (
+            res.statusCode !== 404 ||
+            JSON.stringify(body) !== JSON.stringify({ error: { code: 'NOT_FOUND', msg: STATUS_MESSAGES[404] } })
+          ) {
+            failures.push(`${routeKey(route)} :${name}=${form} -> ${res.statusCode} ${res.body.slice(0, 120)}`);
+          }
+        }
+      }
+    }
+    console.log(`non-canonical id sweep: ${routes.length} routes, ${sent} requests`);
+    expect(routes.length).toBeGreaterThan(20);
     expect(failures).toEqual([]);
   });
 });

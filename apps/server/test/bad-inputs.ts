@@ -79,6 +79,38 @@ export const BAD_PARAMS: readonly string[] = [
   'hasOwnProperty',
 ];
 
+/**
+ * The same id written in forms that are not its canonical decimal (each a segment, percent-encoded where
+ * needed): a lenient parse would read most of them as the id itself, so each must answer 404.
+ */
+export const nonCanonicalIds = (id: number): string[] => [
+  `0x${id.toString(16)}`,
+  `0X${id.toString(16)}`,
+  `0b${id.toString(2)}`,
+  `0o${id.toString(8)}`,
+  `+${id}`,
+  `${id}e0`,
+  `${id / 10}e1`,
+  `0000${id}`,
+  `0${id}`,
+  `%20${id}`,
+  `${id}%20`,
+  `%09${id}`,
+  `${id}.0`,
+  `${id}.`,
+  `${id}n`,
+  `${id}_`,
+  `-${id}`,
+  '0',
+  '-0',
+  '00',
+  '2147483648',
+  '4294967296',
+  '99999999999',
+  '%EF%BC%91',
+  '١',
+];
+
 const deepObject = (depth: number): unknown => (depth === 0 ? {} : { a: deepObject(depth - 1) });
 const deepArray = (depth: number): unknown => (depth === 0 ? [] : [deepArray(depth - 1)]);
 

@@ -1,3 +1,4 @@
+import { pathId } from '@vigil/contracts';
 import { z } from 'zod';
 import type { RegisteredRoute } from '../src/http/route.ts';
 import type { IdKind, WorldTenant } from './world.ts';
@@ -79,6 +80,12 @@ export function answerKind(path: string): IdKind | undefined {
 }
 
 export const paramNames = (path: string) => [...path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]);
+
+/** The path parameters that are ids (`pathId` in the endpoint's params schema). */
+export function idParamNames(route: RegisteredRoute): string[] {
+  const shape = route.endpoint.params instanceof z.ZodObject ? (route.endpoint.params.shape as Record<string, unknown>) : {};
+  return Object.keys(shape).filter((name) => shape[name] === pathId);
+}
 
 export function collectionKind(path: string): IdKind | undefined {
   const segment = path.replace(/^\/v0\/api\//, '').split('/')[0];

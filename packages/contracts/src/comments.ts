@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { dataOf, idParams, isoDateTime, listOf, okBody } from './envelope.ts';
+import { dataOf, idParams, isoDateTime, listOf, okBody, pathId } from './envelope.ts';
 import { idFilter, listQuery, qFilter } from './list-query.ts';
 
 export const COMMENT_MAX_CHARS = 20_000;
@@ -37,8 +37,8 @@ export const createCommentBody = z.strictObject({
 });
 export const updateCommentBody = z.strictObject({ content });
 
-export const caseCommentsParams = z.strictObject({ caseId: positiveId });
-export const userCaseCommentsParams = z.strictObject({ userId: positiveId, caseId: positiveId });
+export const caseCommentsParams = z.strictObject({ caseId: pathId });
+export const userCaseCommentsParams = z.strictObject({ userId: pathId, caseId: pathId });
 
 export const commentsListQuery = listQuery({
   sort: ['createdAt', 'updatedAt', 'id'],

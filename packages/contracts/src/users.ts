@@ -40,14 +40,24 @@ const MAX_ID = 2147483647;
 const tenantChoice = (message: string) =>
   z.number({ error: message }).int(message).positive(message).max(MAX_ID, message).nullable().optional();
 
-/** The Add New User dialog (docs/web.md "Pages of web I", docs/product.md "Validation"). `tenantId` is read only from a superAdmin. */
-export const createUserBody = z.strictObject({
-  tenantId: tenantChoice(MSG.selectTenant),
-  name: requiredText(MSG.fullName),
-  email: emailField(MSG.email),
-  phone: requiredText(MSG.phone, 50),
-  roles: rolesField(MSG.roles),
-});
+const firstNameField = requiredText(MSG.firstName);
+const lastNameField = z.string({ error: MSG.lastName }).trim().max(200, 'at most 200 characters');
+
+/**
+ * The Add New User dialog (docs/web.md "Pages of web I", docs/product.md "Validation"). `tenantId` is read only from a superAdmin. Name comes as
+ * `name` or as firstName + lastName, the user's own fields (those win when both are sent, as on edit).
+ */
+export const createUserBody = z
+  .strictObject({
+    tenantId: tenantChoice(MSG.selectTenant),
+    name: requiredText(MSG.fullName).optional(),
+    firstName: firstNameField.optional(),
+    lastName: lastNameField.optional(),
+    email: emailField(MSG.email),
+    phone: requiredText(MSG.phone, 50),
+    roles: rolesField(MSG.roles),
+  })
+  .refine((b) => b.name !== undefined || b.firstName !== undefined || b.lastName !== undefined, { message: MSG.fullName, path: ['name'] });
 export type CreateUserBody = z.infer<typeof createUserBody>;
 
 /**
@@ -56,8 +66,8 @@ export type CreateUserBody = z.infer<typeof createUserBody>;
  */
 export const updateUserBody = z.strictObject({
   name: requiredText(MSG.fullName).optional(),
-  firstName: requiredText(MSG.firstName).optional(),
-  lastName: z.string({ error: MSG.lastName }).trim().max(200, 'at most 200 characters').optional(),
+  firstName: firstNameField.optional(),
+  lastName: lastNameField.optional(),
   email: emailField(MSG.email).optional(),
   phone: requiredText(MSG.phone, 50).optional(),
   roles: rolesField(MSG.editRoles).optional(),

@@ -8,6 +8,7 @@ import { preparedReadExecutor } from '../db/prepared.ts';
 import { allTenants, inScope, tenantScope, type Scope } from '../db/scope.ts';
 import type { AppDeps } from '../deps.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
+import { idSegmentsOr404 } from './path-ids.ts';
 import { allows, hasTenant, isSuperAdmin, type Permission, type Principal } from './permissions.ts';
 import { SharedReads } from './shared-reads.ts';
 import { markSharedAnswer } from './shared-serialization.ts';
@@ -120,6 +121,7 @@ export function route<E extends Endpoint>(app: FastifyInstance, deps: AppDeps, e
     method: endpoint.method,
     url: endpoint.path,
     ...opts.options,
+    ...idSegmentsOr404(endpoint),
     ...(refused && {
       onSend: async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
         if (refused.has(req)) reply.code(200);

@@ -15,6 +15,15 @@ export interface Mailer {
 }
 
 /**
+ * The local outbox's log line: who, what, and the mail's links as plain text (to open from the terminal);
+ * a mail without a link shows its text.
+ */
+export function outboxLine(mail: Mail): string {
+  const links = mail.text.match(/https?:\/\/[^\s<>"']+/g) ?? [];
+  return `Mail to ${mail.to}: ${mail.subject} — ${links.length ? links.join(' ') : mail.text.replace(/\s+/g, ' ').trim()}`;
+}
+
+/**
  * SMTP through nodemailer when SMTP_URL is set; otherwise the local outbox
  * (a table, with the mail's text in the server log) so the flows work on one machine.
  */
@@ -32,7 +41,7 @@ export function createMailer(opts: { smtpUrl?: string; from: string; database: D
       if (transport) {
         await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
       } else {
-        opts.log.info({ to: mail.to, subject: mail.subject }, `mail to local outbox:\n${mail.text}`);
+        opts.log.info(outboxLine(mail));
       }
       await recordMail(opts.database.db, mail, transport ? 'smtp' : 'outbox');
     },

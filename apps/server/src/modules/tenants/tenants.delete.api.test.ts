@@ -51,6 +51,20 @@ describe('DELETE /tenants/:id', () => {
     expect((await t.call(tenantsEndpoints.remove, { token: cast.superAdmin.token, params: { id: 999999 } })).status).toBe(404);
   });
 
+  it('deletes nothing through a non-canonical id: DELETE /tenants/0x10 once deleted tenant 16', async () => {
+    const kept = await createTenant(t, { name: 'Kept Hex Co' });
+    for (const form of [`0x${kept.id.toString(16)}`, `+${kept.id}`, `${kept.id}e0`, `0000${kept.id}`, `%20${kept.id}`, `${kept.id}.0`]) {
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `/v0/api/tenants/${form}`,
+        headers: { authorization: `Bearer ${cast.superAdmin.token}` },
+      });
+      expect([form, res.statusCode, res.json()]).toEqual([form, 404, { error: { code: 'NOT_FOUND', msg: 'Resource not found.' } }]);
+    }
+    const [row] = await t.database.db.select().from(tenants).where(eq(tenants.id, kept.id));
+    expect(row?.deletedAt).toBeNull();
+  });
+
   it('is refused to every tenant role, its own Admin included, and to a user with no tenant', async () => {
     const noTenant = await createUser(t, { tenant: null, roles: [] });
     for (const u of [cast.admin, cast.pm, cast.salesman, noTenant]) {

@@ -107,6 +107,49 @@ describe('POST /users', () => {
     }
   });
 
+  it('takes the name as firstName + lastName too, which win over name when both come (as on edit)', async () => {
+    // Emails of letters only: the list test compares the database's email order with localeCompare.
+    const split = newUser({ email: 'nameda@example.com', name: undefined, firstName: ' Grace ', lastName: 'Brewster Hopper' });
+    const res = await t.call(usersEndpoints.create, { token: cast.admin.token, body: split });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ name: 'Grace Brewster Hopper', firstName: 'Grace', lastName: 'Brewster Hopper' });
+
+    const both = await t.call(usersEndpoints.create, {
+      token: cast.admin.token,
+      body: newUser({ email: 'namedb@example.com', name: 'Ignored Name', firstName: 'Ada', lastName: 'Lovelace' }),
+    });
+    expect(both.status).toBe(201);
+    expect(both.body.data).toMatchObject({ name: 'Ada Lovelace', firstName: 'Ada', lastName: 'Lovelace' });
+    const firstOnly = await t.call(usersEndpoints.create, {
+      token: cast.admin.token,
+      body: newUser({ email: 'namedc@example.com', name: 'Mary Ann Smith', firstName: 'Maria' }),
+    });
+    expect(firstOnly.body.data).toMatchObject({ name: 'Maria Ann Smith', firstName: 'Maria', lastName: 'Ann Smith' });
+    const noLast = await t.call(usersEndpoints.create, {
+      token: cast.admin.token,
+      body: newUser({ email: 'namedd@example.com', name: undefined, firstName: 'Cher', lastName: '' }),
+    });
+    expect(noLast.body.data).toMatchObject({ name: 'Cher', firstName: 'Cher', lastName: '' });
+    const [row] = await t.database.db.select().from(users).where(eq(users.id, both.body.data.id));
+    expect(row?.name).toBe('Ada Lovelace');
+
+    const none = await t.call(usersEndpoints.create, {
+      token: cast.admin.token,
+      body: newUser({ email: 'namede@example.com', name: undefined }),
+    });
+    expect([none.status, none.body.error?.msg]).toEqual([400, MSG.fullName]);
+    const lastOnly = await t.call(usersEndpoints.create, {
+      token: cast.admin.token,
+      body: newUser({ email: 'namedf@example.com', name: undefined, lastName: 'Smith' }),
+    });
+    expect([lastOnly.status, lastOnly.body.error?.msg]).toEqual([400, MSG.firstName]);
+    const emptyFirst = await t.call(usersEndpoints.create, {
+      token: cast.admin.token,
+      body: newUser({ email: 'namedg@example.com', name: undefined, firstName: ' ' }),
+    });
+    expect([emptyFirst.status, emptyFirst.body.error?.msg]).toEqual([400, MSG.firstName]);
+  });
+
   it('refuses superAdmin and unknown roles, a malformed email and unknown keys', async () => {
     const roles = await t.call(usersEndpoints.create, {
       token: cast.superAdmin.token,

@@ -1,4 +1,4 @@
-import { joinName, MSG, USER_MSG, type CreateUserBody, type Role, type UpdateUserBody, type User } from '@vigil/contracts';
+import { joinName, MSG, splitName, USER_MSG, type CreateUserBody, type Role, type UpdateUserBody, type User } from '@vigil/contracts';
 import type { Tx } from '../../db/client.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { isSuperAdmin, type Principal } from '../../http/permissions.ts';
@@ -68,10 +68,19 @@ export async function createUser(
   // A tenantId in the body counts only from the superAdmin (security rule 1).
   const tenantId = isSuperAdmin(principal) ? await pickedTenant(tx, body.tenantId, MSG.selectTenant) : principal.tenantId;
   const id = await withUniqueEmail(() =>
-    repo.insertUser(tx, { tenantId, name: normalName(body.name), email: body.email, phone: body.phone, roles: body.roles }),
+    repo.insertUser(tx, { tenantId, name: newName(body), email: body.email, phone: body.phone, roles: body.roles }),
   );
   const user = repo.publicUser(await visibleUser(tx, principal, id));
   return { user, invitation: await newInvitation(tx, user, now) };
+}
+
+/** A new user's name: firstName + lastName win over `name`, whose words fill a half left out (as the stored name does on edit). */
+function newName(body: CreateUserBody): string {
+  if (body.firstName === undefined && body.lastName === undefined) return normalName(body.name ?? '');
+  const given = splitName(body.name ?? '');
+  const firstName = body.firstName ?? given.firstName;
+  if (!firstName) throw badRequest(MSG.firstName);
+  return normalName(joinName(firstName, body.lastName ?? given.lastName));
 }
 
 /** Name from `name`, or from firstName + lastName (which win when both come). */

@@ -1,4 +1,4 @@
-import { WEBHOOK_MSG, webhookMessage, type WebhookMessage } from '@vigil/contracts';
+import { isIdSegment, WEBHOOK_MSG, webhookMessage, type WebhookMessage } from '@vigil/contracts';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AppDeps } from '../../deps.ts';
 import { badRequest, unauthorized } from '../../http/errors.ts';
@@ -74,7 +74,7 @@ export async function ingestWebhook(
 ): Promise<IngestResult> {
   const signed = readSignedHeaders(input.headers);
   if (!signed || !isTimestampFresh(signed.timestamp, deps.clock.now())) throw rejected();
-  const portalId = /^\d{1,10}$/.test(input.portalParam) ? Number(input.portalParam) : 0;
+  const portalId = isIdSegment(input.portalParam) ? Number(input.portalParam) : 0;
   if (portalId < 1 || portalId > MAX_ID) throw rejected();
   // From here until its commit, this message counts as ingestion on its way: dashboard reads keep to their share.
   const arrived = deps.database.expectUrgent();

@@ -69,6 +69,10 @@ describe('POST /v0/webhooks/portals/:id: signature, timestamp and portal', () =>
       await sendWebhook(t, portal, payload, { headers: { 'webhook-timestamp': 'soon' } }),
       await sendWebhook(t, { id: 999_999, webhookSecret: portal.webhookSecret }, payload),
       await sendWebhook(t, { id: 'abc', webhookSecret: portal.webhookSecret }, payload),
+      // The portal's own id written otherwise than its canonical decimal names no portal, even correctly signed.
+      await sendWebhook(t, { id: `000${portal.id}`, webhookSecret: portal.webhookSecret }, payload),
+      await sendWebhook(t, { id: `0x${portal.id.toString(16)}`, webhookSecret: portal.webhookSecret }, payload),
+      await sendWebhook(t, { id: `+${portal.id}`, webhookSecret: portal.webhookSecret }, payload),
       // No signature headers at all.
       await t.app
         .inject({
