@@ -21,7 +21,7 @@ export const okBody = dataOf(z.object({ ok: z.literal(true) }));
 export const MAX_ID = 2147483647;
 /** An id as a path segment writes it: canonical decimal, no sign, leading zero, space, exponent or hex. */
 export const ID_SEGMENT = /^[1-9][0-9]{0,9}$/;
-/** `12` names an id; `012`, `+12`, `0xc`, `1.2e1`, ` 12` or `2147483648` name nothing (decisions.md §18). */
+/** `12` names an id; `012`, `+12`, `0xc`, `1.2e1`, ` 12` or `2147483648` name nothing (docs/decisions.md 18). */
 export const isIdSegment = (text: string): boolean => ID_SEGMENT.test(text) && Number(text) <= MAX_ID;
 
 /**
