@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { LIVE_EVENTS_STREAM_PATH } from '@vigil/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SHUTDOWN_DRAIN_MS } from '../src/server.ts';
+import { freePort } from './kits/free-port.ts';
 
 /**
  * SIGTERM on a real server process (src/main.ts, as `npm start` runs it) under load: it stops
@@ -26,14 +27,6 @@ interface Proc {
   output: string[];
   exited: Promise<{ code: number | null; at: number }>;
   dataDir: string;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function startProcess(): Promise<Proc> {

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../free-port.ts';
 
 const run = promisify(execFile);
 
@@ -30,14 +30,6 @@ export function postgresBinDir(): { dir: string } | { missing: string } {
   if (process.getuid?.() === 0 && !existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser'))
     return { missing: 'running as root without runuser' };
   return { dir: path.join(root, versions[0], 'bin') };
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function startThrowawayCluster(binDir: string): Promise<ThrowawayCluster> {
