@@ -23,19 +23,17 @@ async function seedTwoTenants() {
         .values({ tenantId: tenant.id, name: `P of ${tenant.name}`, apiKeyEnc: 'x', webhookSecretEnc: 'y' })
         .returning();
       const now = new Date();
-      await tx
-        .insert(devices)
-        .values({
-          tenantId: tenant.id,
-          portalId: portal.id,
-          externalId: 'd1',
-          name: 'Cam',
-          deviceType: 0,
-          status: 1,
-          lastReportAt: now,
-          statusSince: now,
-          firstSeenAt: now,
-        });
+      await tx.insert(devices).values({
+        tenantId: tenant.id,
+        portalId: portal.id,
+        externalId: 'd1',
+        name: 'Cam',
+        deviceType: 0,
+        status: 1,
+        lastReportAt: now,
+        statusSince: now,
+        firstSeenAt: now,
+      });
     });
   }
   return { a, b };

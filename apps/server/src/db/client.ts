@@ -129,6 +129,7 @@ const POOL_SIZE = 10;
  * (as broken); drizzle's own release, had it come, is then a no-op (see the release wrapper).
  */
 function releaseIfFirstStatementFails(client: import('pg').PoolClient): void {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to put the method back; called with apply(client, ...)
   const query = client.query;
   client.query = ((...args: unknown[]) => {
     client.query = query;

@@ -99,8 +99,9 @@ export function listenSession(pg: typeof pgModule, url: string): ListenSession {
       }
       set.add(onPayload);
       const listeners = set;
-      return async () => {
+      return () => {
         listeners.delete(onPayload);
+        return Promise.resolve();
       };
     },
     up: () => channels.size === 0 || client !== undefined,

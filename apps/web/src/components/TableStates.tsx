@@ -20,8 +20,7 @@ export function EmptyState({ text, action }: { text: string; action?: ReactNode 
 
 /** Error state: the message and a retry button. */
 export function ErrorState({ error, onRetry }: { error: FetchBaseQueryError | SerializedError | undefined; onRetry: () => void }) {
-  const text =
-    error && 'status' in error ? messageOf(error) : (error)?.message || 'An unexpected error occurred.';
+  const text = error && 'status' in error ? messageOf(error) : error?.message || 'An unexpected error occurred.';
   return (
     <Alert
       type="error"

@@ -29,9 +29,9 @@ describe('GET /v0/api/config', () => {
     const body = { name: 'Sandbox Co', contactName: 'C', email: 'c@sandbox.test', phone: '1', address: 'A', goalScore: 90 };
     expect((await t.call(billingEndpoints.registerWithCardSubscription, { token: noTenantYet.token, body })).status).toBe(404);
     expect((await t.call(billingEndpoints.confirmCardSubscription, { token: noTenantYet.token, body: { billingId: 1 } })).status).toBe(404);
-    expect(
-      (await t.call(billingEndpoints.confirmCardSubscription, { token: noTenantYet.token, body: { billingId: 'x' } })).status,
-    ).toBe(400);
+    expect((await t.call(billingEndpoints.confirmCardSubscription, { token: noTenantYet.token, body: { billingId: 'x' } })).status).toBe(
+      400,
+    );
   });
 
   it('answers 401 without a token', async () => {

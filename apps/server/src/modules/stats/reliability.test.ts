@@ -38,18 +38,16 @@ async function deviceWith(portal: TestPortal, periods: [0 | 1, number, number | 
       removedAt: removedAtHour === undefined ? null : at(removedAtHour),
     })
     .returning({ id: devices.id });
-  await t.database.db
-    .insert(deviceStatusPeriods)
-    .values(
-      periods.map(([status, s, e]) => ({
-        tenantId: portal.tenantId,
-        portalId: portal.id,
-        deviceId: row.id,
-        status,
-        startedAt: at(s),
-        endedAt: e === null ? null : at(e),
-      })),
-    );
+  await t.database.db.insert(deviceStatusPeriods).values(
+    periods.map(([status, s, e]) => ({
+      tenantId: portal.tenantId,
+      portalId: portal.id,
+      deviceId: row.id,
+      status,
+      startedAt: at(s),
+      endedAt: e === null ? null : at(e),
+    })),
+  );
   return row.id;
 }
 
