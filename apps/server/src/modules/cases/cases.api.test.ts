@@ -80,7 +80,8 @@ describe('POST /customers/:id/case-stats', () => {
       headers: { authorization: `Bearer ${cast.admin.token}` },
       payload: {},
     });
-    expect(byName.statusCode).toBe(400);
+    // A name is no id: a path id other than a canonical decimal names nothing (docs/decisions.md 18).
+    expect(byName.statusCode).toBe(404);
   });
 
   it('enforces roles and tenant isolation', async () => {

@@ -75,7 +75,7 @@ describe('POST /customers/:id/licenses', () => {
   });
 
   it('takes the portal id in the path, never a name', async () => {
-    expectError(await addLicense(valid, cast.admin.token, 'Harbor Storage'), 400);
+    expectError(await addLicense(valid, cast.admin.token, 'Harbor Storage'), 404); // names nothing (docs/decisions.md 18)
     expectError(await addLicense(valid, cast.admin.token, 999_999), 404);
   });
 

@@ -179,7 +179,7 @@ describe('GET /customers/:id, POST /customers/:id, POST /customers/:id/webhook-s
     }
     const stillForeign = await t.call(portalEndpoints.get, { token: cast.otherAdmin.token, params: { id: foreign } });
     expect(stillForeign.body.data.name).toBe('Foreign');
-    expect((await t.call(portalEndpoints.get, { token: cast.admin.token, params: { id: 'abc' } })).status).toBe(400);
+    expect((await t.call(portalEndpoints.get, { token: cast.admin.token, params: { id: 'abc' } })).status).toBe(404); // not an id (docs/decisions.md 18)
   });
 
   it('refuses a user without a tenant', async () => {
