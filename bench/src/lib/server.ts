@@ -67,6 +67,8 @@ export async function startBenchServer(opts: ServerOptions): Promise<BenchServer
     // One load generator on 127.0.0.1 would otherwise measure the limiter, not the server.
     RATE_LIMIT_PER_MINUTE: '0',
     NODE_ENV: 'production',
+    // The bench pays through the sandbox on purpose (docs/decisions.md 40 refuses it by default in production).
+    PAYMENTS_SANDBOX_IN_PRODUCTION: '1',
   };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;
