@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, SCREENSHOT_DIR } from '../support/browser.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
 import { openDialog, signIn, signOut, watchErrors } from '../support/web.ts';
@@ -32,6 +32,19 @@ const HARBOR_DEVICES = [
 ] as const;
 
 const option = (text: string | RegExp) => page.locator('.ant-select-item-option').filter({ hasText: text });
+/**
+ * Picks an option of a select once its dropdown has finished opening, then waits for it to close: a
+ * click during the opening motion could miss the option, leaving the list open over the next field.
+ */
+async function choose(field: Locator, text: RegExp) {
+  await field.click();
+  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
+  await poll(() =>
+    dropdown.evaluate((el: Element) => !/-(appear|enter)\b/.test(el.className) && el.getAnimations({ subtree: true }).length === 0),
+  ).toBe(true);
+  await option(text).click();
+  await poll(() => field.getAttribute('aria-expanded')).toBe('false');
+}
 const toast = (text: string) => page.locator('.ant-notification-notice').filter({ hasText: text });
 const path = () => new URL(page.url()).pathname;
 /** expect.poll with a browser-sized timeout (vitest's default is 1 s). */
@@ -134,10 +147,8 @@ describe('Portals, licenses, cases and comments', () => {
       await poll(() => dialog.getByText(text).count()).toBe(1);
     // Validation, not clamping: the typed 0 is still there.
     expect(await dialog.getByLabel('Device Count').inputValue()).toBe('0');
-    await dialog.getByLabel('Device Type').click();
-    await option(/^Camera$/).click();
-    await dialog.getByLabel('Terms').click();
-    await option(/^3Y$/).click();
+    await choose(dialog.getByLabel('Device Type'), /^Camera$/);
+    await choose(dialog.getByLabel('Terms'), /^3Y$/);
     await dialog.getByLabel('Device Count').fill('4');
     await dialog.getByLabel('Start date').click();
     await dialog.getByLabel('Start date').fill('2026-01-15');
