@@ -85,6 +85,10 @@ export const alerts = pgTable(
     licenseId: integer('license_id'),
     critical: smallint('critical').notNull().default(0),
     resolvedAt: tstz('resolved_at'),
+    /** Acknowledgment (docs/alerts.md): stops repeat notifications. The name is kept as it was then. */
+    ackedAt: tstz('acked_at'),
+    ackedByUserId: integer('acked_by_user_id'),
+    ackedByName: text('acked_by_name'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
