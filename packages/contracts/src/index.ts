@@ -20,3 +20,4 @@ export * from './licenses.ts';
 export * from './reports.ts';
 export * from './billing.ts';
 export * from './client-config.ts';
+export * from './permissions.ts';

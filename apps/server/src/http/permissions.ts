@@ -1,29 +1,7 @@
-import type { Role } from '@vigil/contracts';
+import { may, type Action, type Role } from '@vigil/contracts';
 
-/**
- * docs/decisions.md 37 as data: which roles may do each action. Every registered
- * route names one of these (or 'public'); the route guard test checks it.
- */
-export const PERMISSIONS = {
-  /** Tenants list/create/delete, any tenant's info. */
-  'tenants:manage': ['superAdmin'],
-  /** Read and update one's own tenant info (superAdmin: any). */
-  'tenants:own': ['superAdmin', 'Admin'],
-  'users:manage': ['superAdmin', 'Admin'],
-  'portals:read': ['superAdmin', 'Admin', 'Project Manager', 'Salesman'],
-  'portals:write': ['Admin', 'Project Manager'],
-  'monitoring:read': ['superAdmin', 'Admin', 'Project Manager', 'Salesman'],
-  'cases:write': ['Admin', 'Project Manager'],
-  'comments:write': ['Admin', 'Project Manager', 'Salesman'],
-  'alerts:write': ['Admin', 'Project Manager'],
-  'licenses:write': ['Admin', 'Project Manager', 'Salesman'],
-  'reports:write': ['Admin', 'Project Manager', 'Salesman'],
-  'billing:manage': ['Admin'],
-  /** Anything else: read (superAdmin: all tenants). */
-  read: ['superAdmin', 'Admin', 'Project Manager', 'Salesman'],
-} as const satisfies Record<string, readonly Role[]>;
-
-export type Action = keyof typeof PERMISSIONS;
+/** The table lives in the contracts (docs/decisions.md 37), so the web app offers what the server allows. */
+export { PERMISSIONS, type Action } from '@vigil/contracts';
 
 /**
  * 'public': no token. 'self': any signed-in user, including one with no tenant yet
@@ -55,8 +33,5 @@ export const hasTenant = (p: Principal) => p.tenantId > 0;
 export function allows(permission: Permission, p: Principal): boolean {
   if (permission === 'public' || permission === 'self') return true;
   if (permission === 'onboarding') return !hasTenant(p) ? !isSuperAdmin(p) : p.roles.includes('Admin');
-  const allowed: readonly Role[] = PERMISSIONS[permission];
-  // A user with no tenant reaches only its profile, tenant creation and billing (docs/decisions.md 37).
-  if (!hasTenant(p) && !isSuperAdmin(p)) return false;
-  return p.roles.some((r) => allowed.includes(r));
+  return may(permission, p);
 }
