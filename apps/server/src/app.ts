@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { fastifyTrustProxy } from './config.ts';
 import type { AppDeps } from './deps.ts';
+import { answerUnavailableWhileClosing } from './http/closing.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
 import { acceptEmptyJsonBodies } from './http/json-body.ts';
@@ -29,6 +30,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     keepAliveTimeout: 72_000,
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     genReqId: () => crypto.randomUUID(),
+    // During a shutdown, answerUnavailableWhileClosing() answers in the API's error shape instead.
+    return503OnClosing: false,
     // Replaced by logRequests(): routine webhook traffic would drown everything else at info.
     logController: new LogController({ disableRequestLogging: true }),
   });
@@ -36,6 +39,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   // Answers of shared read rounds are serialized once per round, not once per caller.
   app.setSerializerCompiler(reusingSharedAnswers(serializerCompiler));
   registerErrorHandling(app);
+  answerUnavailableWhileClosing(app);
   acceptEmptyJsonBodies(app);
   logRequests(app);
   app.addHook('onRoute', (r) => {
