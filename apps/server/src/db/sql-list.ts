@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Scope } from './scope.ts';
+import { toIso } from './sql-fragments.ts';
 
 /**
  * Small SQL pieces shared by the operations lists (cases, comments, alerts,
@@ -8,7 +8,7 @@ import type { Scope } from './scope.ts';
  */
 
 /** `column = tenant` for a tenant caller, `true` for the superAdmin (RLS still applies underneath). */
-export const inTenant = (scope: Scope, column: SQL): SQL => (scope.kind === 'tenant' ? sql`${column} = ${scope.tenantId}` : sql`true`);
+export { tenantCondition as inTenant, containsPattern } from './sql-fragments.ts';
 
 /** ORDER BY the requested column (from the contract's allow-list), then `tieBreak` so pages are stable. */
 export function orderBy<S extends string>(
@@ -40,11 +40,8 @@ export const pageOf = (q: { offset: number; limit: number }): SQL => sql`limit $
 
 export const allOf = (conditions: SQL[]): SQL => (conditions.length ? sql.join(conditions, sql` and `) : sql`true`);
 
-/** Case-insensitive substring pattern for ILIKE with the wildcards of the text escaped. */
-export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** A timestamp as both drivers return it (Date or text), as ISO 8601 UTC. */
-export const isoOf = (value: unknown): string => new Date(value as string | Date).toISOString();
+export const isoOf = (value: unknown): string => toIso(value as string | Date);
 export const isoOrNull = (value: unknown): string | null => (value == null ? null : isoOf(value));
 
 /** Parameter for "now" in SQL: always pass the clock's time, never the database's now(). */
