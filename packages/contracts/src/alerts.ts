@@ -9,6 +9,12 @@ import { MSG } from './messages.ts';
 export const ALERT_MSG = {
   noLicenseDue: 'This customer has no license ending within 90 days.',
   licenseAlertsOpen: "A License Renewal Pending alert is already open for each of this customer's licenses ending within 90 days.",
+  /** Add Alert (Device Offline) on a portal with no offline device: 422, nothing created (docs/alerts.md). */
+  noOfflineDevices: 'This portal has no offline devices.',
+  /** Acknowledge on a resolved alert that nobody acknowledged: 409 (docs/alerts.md). */
+  ackResolved: 'This alert is already resolved; only an open alert can be acknowledged.',
+  /** The Acknowledge button's success toast. */
+  acknowledged: 'Alert acknowledged.',
 } as const;
 
 export const alertSchema = z.object({
@@ -25,6 +31,9 @@ export const alertSchema = z.object({
   createdAt: isoDateTime,
   resolvedAt: isoDateTime.nullable(),
   licenseId: z.number().int().nullable(),
+  /** When and by whom the alert was acknowledged (docs/alerts.md); null until then. The name is kept as it was. */
+  ackedAt: isoDateTime.nullable(),
+  ackedByName: z.string().nullable(),
 });
 export type Alert = z.infer<typeof alertSchema>;
 
@@ -81,7 +90,8 @@ export const alertEndpoints = {
     method: 'POST',
     path: '/v0/api/alert-stats',
     tag: 'alerts',
-    summary: "Open an alert by hand: type 0 holds the portal's offline devices, type 1 its licenses ending within 90 days",
+    summary:
+      "Add an alert by hand: type 0 adds the portal's offline devices to its open alert (opening one; 422 when none is offline), type 1 its licenses ending within 90 days",
     body: createAlertBody,
     response: dataOf(alertSchema),
     status: 201,
@@ -104,5 +114,14 @@ export const alertEndpoints = {
     body: z.strictObject({ customerId: z.unknown().optional(), alertId: z.unknown().optional() }).nullish(),
     response: caseCreationResponse,
     status: 201,
+  }),
+  ack: endpoint({
+    method: 'POST',
+    path: '/v0/api/alert-stats/:id/ack',
+    tag: 'alerts',
+    summary: 'Acknowledge an open alert (who and when; acknowledging again keeps the first)',
+    params: idParams,
+    body: z.strictObject({}).nullish(),
+    response: dataOf(alertSchema),
   }),
 };

@@ -114,6 +114,7 @@ export const alertRoutes = {
   create: { method: 'POST', path: '/v0/api/alert-stats' },
   devices: { method: 'GET', path: '/v0/api/alert-stats/devices/:id' },
   createCase: { method: 'POST', path: '/v0/api/alert-stats/:id/case-stats' },
+  ack: { method: 'POST', path: '/v0/api/alert-stats/:id/ack' },
 } as const satisfies RouteGroup;
 
 export const licenseRoutes = {

@@ -2,9 +2,10 @@ import { ALERT_MSG, alertEndpoints, licenseEndpoints, MSG } from '@vigil/contrac
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
+import { applyOfflineAlertRules } from './index.ts';
 import { createCast, createDevices, createPortal, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { expectError, openCaseOf, setDeviceStatus } from '../../../test/kits/cases/operations-test-support.ts';
+import { expectError, openCaseOf, removeDevices, setDeviceStatus } from '../../../test/kits/cases/operations-test-support.ts';
 
 let t: TestApp;
 let cast: Awaited<ReturnType<typeof createCast>>;
@@ -37,8 +38,11 @@ describe('POST /alert-stats', () => {
       alertType: 0,
       offlineCount: 2,
       status: 1,
+      createdAt: t.clock.now().toISOString(),
       resolvedAt: null,
       licenseId: null,
+      ackedAt: null,
+      ackedByName: null,
     });
     const devices = await t.call(alertEndpoints.devices, {
       params: { id: res.body.data.id },
@@ -50,9 +54,50 @@ describe('POST /alert-stats', () => {
       [ids[0], false, null, 0],
       [ids[2], false, null, 0],
     ]);
-    const none = await createAlert({ customerId: (await portalWith([1])).portal.id, alertType: 0 });
-    expect(none.status).toBe(201);
-    expect(none.body.data.offlineCount).toBe(0);
+  });
+
+  it("adds the portal's offline devices no open alert holds to its open alert, one open alert per portal", async () => {
+    const { portal, ids } = await portalWith([0, 1]);
+    const first = (await createAlert({ customerId: portal.id, alertType: 0 })).body.data;
+    expect(first).toMatchObject({ offlineCount: 1, status: 1 });
+    // Nothing new offline: the same alert, unchanged.
+    const same = await createAlert({ customerId: portal.id, alertType: 0 }, cast.pm.token);
+    expect(same.status).toBe(201);
+    expect(same.body.data).toMatchObject({ id: first.id, offlineCount: 1 });
+    // A device that went offline since joins it; the one back online stays held.
+    await setDeviceStatus(t, [ids[1]], 0);
+    const [later] = await createDevices(t, portal, [{ status: 0 }]);
+    await setDeviceStatus(t, [ids[0]], 1);
+    const joined = await createAlert({ customerId: portal.id, alertType: 0 });
+    expect(joined.body.data).toMatchObject({ id: first.id, offlineCount: 3, status: 1, createdAt: first.createdAt });
+    const devices = await t.call(alertEndpoints.devices, {
+      params: { id: first.id },
+      token: cast.admin.token,
+      query: { sort: ['id', 'ASC'] },
+    });
+    expect(devices.body.data.list.map((d) => d.id)).toEqual([ids[0], ids[1], later.id]);
+    const open = await t.call(alertEndpoints.list, {
+      token: cast.admin.token,
+      query: { filter: { customerId: portal.id, alertType: 0 }, range: [0, 100] },
+    });
+    expect(open.body.data.list.map((a) => a.id)).toEqual([first.id]);
+  });
+
+  it('answers 422 and creates nothing when the portal has no offline device', async () => {
+    const { portal, ids } = await portalWith([1, 1]);
+    const none = await createAlert({ customerId: portal.id, alertType: 0 });
+    expectError(none, 422, ALERT_MSG.noOfflineDevices);
+    expect(none.body).toEqual({ error: { code: 'UNPROCESSABLE', msg: 'This portal has no offline devices.' } });
+    // A removed offline device is not offline any more.
+    await setDeviceStatus(t, [ids[0]], 0);
+    await removeDevices(t, [ids[0]]);
+    expectError(await createAlert({ customerId: portal.id, alertType: 0 }), 422, ALERT_MSG.noOfflineDevices);
+    expectError(await createAlert({ customerId: (await portalWith([])).portal.id, alertType: 0 }), 422, ALERT_MSG.noOfflineDevices);
+    const [count] = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from alerts where portal_id = ${portal.id}`,
+    );
+    expect(count.n).toBe(0);
   });
 
   it('answers the product messages', async () => {
@@ -102,12 +147,16 @@ describe('POST /alert-stats', () => {
 
 describe('reading alerts', () => {
   it('lists newest first for the Alarms dropdown, filters, and keeps tenants apart', async () => {
-    const { portal } = await portalWith([0]);
+    const portals: TestPortal[] = [];
     const created: number[] = [];
     for (let i = 0; i < 6; i++) {
       t.clock.advance(1_000);
+      const portal = await createPortal(t, cast.tenant, `Quayside ${i}`);
+      await createDevices(t, portal, [{ status: 0 }]);
+      portals.push(portal);
       created.push((await createAlert({ customerId: portal.id, alertType: 0 })).body.data.id);
     }
+    const portal = portals[0];
     const foreign = await portalWith([0], cast.other);
     const foreignAlert = (await createAlert({ customerId: foreign.portal.id, alertType: 0 }, cast.otherAdmin.token)).body.data;
 
@@ -121,8 +170,8 @@ describe('reading alerts', () => {
       token: cast.admin.token,
       query: { filter: { customerId: portal.id, alertType: 0, status: 1 }, range: [0, 100] },
     });
-    expect(ofPortal.body.data.count).toBe(6);
-    const byName = await t.call(alertEndpoints.list, { token: cast.admin.token, query: { filter: { q: portal.name.toUpperCase() } } });
+    expect(ofPortal.body.data.list.map((a) => a.id)).toEqual([created[0]]);
+    const byName = await t.call(alertEndpoints.list, { token: cast.admin.token, query: { filter: { q: 'QUAYSIDE' } } });
     expect(byName.body.data.count).toBe(6);
     const sorted = await t.call(alertEndpoints.list, {
       token: cast.admin.token,
@@ -178,5 +227,63 @@ describe('POST /alert-stats/:id/case-stats', () => {
     const again = await t.call(alertEndpoints.createCase, { params: { id: alert.id }, token: cast.admin.token });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ data: { error: true, msg: MSG.noOfflineDevicesForCase } });
+  });
+});
+
+describe('POST /alert-stats/:id/ack', () => {
+  const ack = (id: number, token = cast.salesman.token) => t.call(alertEndpoints.ack, { params: { id }, token, body: {} });
+
+  it('acknowledges an open alert with who and when; again keeps the first; any tenant role', async () => {
+    const { portal } = await portalWith([0]);
+    const alert = (await createAlert({ customerId: portal.id, alertType: 0 })).body.data;
+    t.clock.advance(60_000);
+    const ackedAt = t.clock.now().toISOString();
+    const res = await ack(alert.id);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: alert.id, status: 1, resolvedAt: null, ackedAt, ackedByName: cast.salesman.name });
+    t.clock.advance(60_000);
+    const again = await ack(alert.id, cast.admin.token);
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ ackedAt, ackedByName: cast.salesman.name });
+    const [row] = await queryRows<{ by: number }>(t.database.db, sql`select acked_by_user_id as by from alerts where id = ${alert.id}`);
+    expect(row.by).toBe(cast.salesman.id);
+    // The list and the detail show it.
+    expect((await t.call(alertEndpoints.get, { params: { id: alert.id }, token: cast.pm.token })).body.data).toMatchObject({
+      ackedAt,
+      ackedByName: cast.salesman.name,
+    });
+    const list = await t.call(alertEndpoints.list, { token: cast.admin.token, query: { filter: { customerId: portal.id } } });
+    expect(list.body.data.list[0]).toMatchObject({ id: alert.id, ackedAt, ackedByName: cast.salesman.name });
+    // Project Manager and Admin may too.
+    for (const user of [cast.pm, cast.admin]) {
+      const other = await portalWith([0]);
+      const open = (await createAlert({ customerId: other.portal.id, alertType: 0 })).body.data;
+      expect((await ack(open.id, user.token)).body.data).toMatchObject({ ackedByName: user.name });
+    }
+  });
+
+  it('refuses the superAdmin, hides other tenants, and refuses a resolved alert nobody acknowledged', async () => {
+    const { portal, ids } = await portalWith([0]);
+    const alert = (await createAlert({ customerId: portal.id, alertType: 0 })).body.data;
+    expectError(await ack(alert.id, cast.superAdmin.token), 403, MSG.tenantOnly);
+    expectError(await ack(alert.id, cast.otherAdmin.token), 404);
+    expectError(await ack(999_999), 404);
+    expectError(await t.call(alertEndpoints.ack, { params: { id: alert.id }, token: cast.salesman.token, body: { ackedBy: 1 } }), 400);
+    expect((await t.call(alertEndpoints.get, { params: { id: alert.id }, token: cast.admin.token })).body.data.ackedAt).toBeNull();
+
+    await setDeviceStatus(t, [ids[0]], 1);
+    await applyOfflineAlertRules(t.deps, t.clock.now());
+    expect((await t.call(alertEndpoints.get, { params: { id: alert.id }, token: cast.admin.token })).body.data.status).toBe(0);
+    expectError(await ack(alert.id), 409, ALERT_MSG.ackResolved);
+
+    // Acknowledged while open, then resolved: acknowledging again answers the first acknowledgment.
+    const second = await portalWith([0]);
+    const open = (await createAlert({ customerId: second.portal.id, alertType: 0 })).body.data;
+    const first = (await ack(open.id)).body.data;
+    await setDeviceStatus(t, second.ids, 1);
+    await applyOfflineAlertRules(t.deps, t.clock.now());
+    const late = await ack(open.id, cast.admin.token);
+    expect(late.status).toBe(200);
+    expect(late.body.data).toMatchObject({ status: 0, ackedAt: first.ackedAt, ackedByName: cast.salesman.name });
   });
 });

@@ -7,6 +7,7 @@ import { TOPICS, type AlertOpenedEvent } from '../../events/topics.ts';
 import { DEVICE_COLUMNS, DEVICE_SORT, deviceConditions, toServiceDevice, type DeviceListQuery } from '../../db/service-devices.ts';
 import { firstPageWithTotal, keptAlertTotal, portalNotDeleted, runKeptTotal } from '../../db/kept-counts.ts';
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
+import { OPEN_OFFLINE_ALERT } from './offline-alert-rule.repository.ts';
 import {
   allOf,
   at,
@@ -37,9 +38,16 @@ interface AlertRow {
   createdAt: unknown;
   resolvedAt: unknown;
   licenseId: number | null;
+  ackedAt: unknown;
+  ackedByName: string | null;
 }
 
-const toAlert = (r: AlertRow): Alert => ({ ...r, createdAt: isoOf(r.createdAt), resolvedAt: isoOrNull(r.resolvedAt) });
+const toAlert = (r: AlertRow): Alert => ({
+  ...r,
+  createdAt: isoOf(r.createdAt),
+  resolvedAt: isoOrNull(r.resolvedAt),
+  ackedAt: isoOrNull(r.ackedAt),
+});
 
 /** 0 resolved, 2 open and critical or older than 24 hours, else 1: computed with the clock at read time. */
 const statusAt = (now: Date): SQL => sql`(case when a.resolved_at is not null then 0
@@ -51,7 +59,8 @@ const ALERT_FROM = sql`from alerts a
 
 const alertColumns = (now: Date) => sql`a.id, a.portal_id as "customerId", p.name as "customerName", t.name as "tenantName",
   a.alert_type as "alertType", a.offline_count as "offlineCount", ${statusAt(now)} as status,
-  a.created_at as "createdAt", a.resolved_at as "resolvedAt", a.license_id as "licenseId"`;
+  a.created_at as "createdAt", a.resolved_at as "resolvedAt", a.license_id as "licenseId",
+  a.acked_at as "ackedAt", a.acked_by_name as "ackedByName"`;
 
 export interface AlertListQuery {
   offset: number;
@@ -173,16 +182,58 @@ export async function insertAlert(tx: Tx, bus: EventBus, a: NewAlert): Promise<n
   return alertId;
 }
 
-/** Holds devices in an alert and sets its count to what it holds. */
+/** Holds devices in an alert and sets its count to all it holds. */
 export async function holdDevices(tx: Tx, tenantId: number, alertId: number, deviceIds: number[]): Promise<void> {
   if (deviceIds.length > 0) {
     await tx.execute(sql`insert into alert_devices (tenant_id, alert_id, device_id)
       select ${tenantId}, ${alertId}, d.id from devices d where d.tenant_id = ${tenantId} and d.id in (${sql.join(
         deviceIds.map((id) => sql`${id}`),
         sql`, `,
-      )})`);
+      )}) on conflict do nothing`);
   }
-  await tx.execute(sql`update alerts set offline_count = ${deviceIds.length} where tenant_id = ${tenantId} and id = ${alertId}`);
+  await tx.execute(sql`update alerts a set offline_count = (select count(*) from alert_devices ad where ad.tenant_id = a.tenant_id and ad.alert_id = a.id)
+    where a.tenant_id = ${tenantId} and a.id = ${alertId}`);
+}
+
+/** The portal's open Device Offline alert (the oldest, should the rule ever have left two). */
+export async function openOfflineAlertOf(tx: Tx, tenantId: number, portalId: number): Promise<number | undefined> {
+  const [row] = await queryRows<{ id: number }>(
+    tx,
+    sql`select a.id from alerts a where a.tenant_id = ${tenantId} and a.portal_id = ${portalId} and ${OPEN_OFFLINE_ALERT} order by a.id limit 1`,
+  );
+  return row?.id;
+}
+
+/** Of these devices, those no open Device Offline alert holds. */
+export async function unheldDeviceIds(tx: Tx, tenantId: number, deviceIds: number[]): Promise<number[]> {
+  if (deviceIds.length === 0) return [];
+  const rows = await queryRows<{ id: number }>(
+    tx,
+    sql`select d.id from devices d
+        where d.tenant_id = ${tenantId} and d.id in (${sql.join(
+          deviceIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})
+          and not exists (select 1 from alert_devices ad join alerts a on a.tenant_id = ad.tenant_id and a.id = ad.alert_id
+                           where ad.tenant_id = ${tenantId} and ad.device_id = d.id and ${OPEN_OFFLINE_ALERT})
+        order by d.id`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Acknowledges an open, not yet acknowledged alert: now, the user and the user's name as it is now.
+ * Answers whether it did (false: acknowledged before, resolved, or not visible).
+ */
+export async function ackAlert(tx: Tx, scope: Scope, id: number, user: { userId: number; userName: string }, now: Date): Promise<boolean> {
+  const rows = await queryRows<{ id: number }>(
+    tx,
+    sql`update alerts a set acked_at = ${at(now)}, acked_by_user_id = ${user.userId},
+          acked_by_name = coalesce((select u.name from users u where u.id = ${user.userId}), ${user.userName}), updated_at = ${at(now)}
+        where ${inTenant(scope, sql`a.tenant_id`)} and a.id = ${id} and a.acked_at is null and a.resolved_at is null
+        returning a.id`,
+  );
+  return rows.length > 0;
 }
 
 /** The portal's offline devices (status 0, not removed). */

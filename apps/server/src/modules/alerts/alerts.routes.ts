@@ -1,6 +1,6 @@
 import { alertEndpoints } from '@vigil/contracts';
 import { route, type AppModule } from '../../http/route.ts';
-import { createAlertByHand, createCaseFromAlert, getAlert, listAlertDevices, listAlerts } from './alerts.service.ts';
+import { acknowledgeAlert, createAlertByHand, createCaseFromAlert, getAlert, listAlertDevices, listAlerts } from './alerts.service.ts';
 
 /** Alerts (docs/web-pages.md "Pages", docs/web.md "Shell"; docs/decisions.md 29). The automatic rules run as jobs (jobs/registry.ts). */
 export const alertsModule: AppModule = (app, deps) => {
@@ -39,5 +39,14 @@ export const alertsModule: AppModule = (app, deps) => {
       const answer = await createCaseFromAlert(tx, scope, { alertId: params.id, userId: principal.userId, now: deps.clock.now() });
       return { data: answer };
     },
+  });
+
+  route(app, deps, alertEndpoints.ack, {
+    permission: 'alerts:ack',
+    handler: async ({ params, principal, scope, tx }) => ({
+      data: await tx((t) =>
+        acknowledgeAlert(t, scope, { alertId: params.id, userId: principal.userId, userName: principal.userName, now: deps.clock.now() }),
+      ),
+    }),
   });
 };

@@ -50,53 +50,72 @@ async function until(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
 }
 
 describe('Device Offline rules', () => {
-  it('opens one alert per portal for uncovered offline devices and resolves it when they are all back', async () => {
+  it('keeps one open alert per portal that later offline devices join, and resolves it when they are all back', async () => {
     const portal = await createPortal(t, cast.tenant, 'Dockside');
     const [a, b, c] = await createDevices(t, portal, [{ status: 1 }, { status: 1 }, { status: 1 }]);
     await tick();
     expect(await alertsOf(portal.id)).toEqual([]);
 
-    await setDeviceStatus(t, [a.id, b.id], 0);
+    // Device A goes offline: an alert opens, holding A, and is announced.
+    await setDeviceStatus(t, [a.id], 0);
     await tick();
     const [first] = await alertsOf(portal.id);
-    expect(first).toMatchObject({ customerName: 'Dockside', offlineCount: 2, status: 1, resolvedAt: null });
-    expect(await heldBy(first.id)).toEqual([a.id, b.id]);
-    await until(() => Promise.resolve(announced.some((e) => e.alertId === first.id)));
-    expect(announced.find((e) => e.alertId === first.id)).toEqual({
-      tenantId: cast.tenant.id,
-      alertId: first.id,
-      portalId: portal.id,
+    const openedAt = t.clock.now().toISOString();
+    expect(first).toMatchObject({
       customerName: 'Dockside',
-      alertType: 0,
-      offlineCount: 2,
+      offlineCount: 1,
+      status: 1,
+      createdAt: openedAt,
+      resolvedAt: null,
+      ackedAt: null,
+      ackedByName: null,
     });
+    expect(await heldBy(first.id)).toEqual([a.id]);
+    await until(() => Promise.resolve(announced.some((e) => e.alertId === first.id)));
+    expect(announced.filter((e) => e.alertId === first.id)).toEqual([
+      { tenantId: cast.tenant.id, alertId: first.id, portalId: portal.id, customerName: 'Dockside', alertType: 0, offlineCount: 1 },
+    ]);
 
+    // Device B goes offline later: it joins the same alert (no second alert, no second announcement).
+    await setDeviceStatus(t, [b.id], 0);
     await tick();
-    expect(await alertsOf(portal.id)).toHaveLength(1);
+    expect(await alertsOf(portal.id)).toMatchObject([{ id: first.id, offlineCount: 2, status: 1, resolvedAt: null, createdAt: openedAt }]);
+    expect(await heldBy(first.id)).toEqual([a.id, b.id]);
 
+    // A back online: still open (B is offline); A offline again is held already.
+    await setDeviceStatus(t, [a.id], 1);
+    await tick();
+    expect(await alertsOf(portal.id)).toMatchObject([{ id: first.id, offlineCount: 2, status: 1 }]);
+    await setDeviceStatus(t, [a.id], 0);
+    await tick();
+    expect(await alertsOf(portal.id)).toMatchObject([{ id: first.id, offlineCount: 2, status: 1 }]);
+
+    // All back: resolved, with the tick's time.
+    await setDeviceStatus(t, [a.id, b.id], 1);
+    await tick();
+    expect(await alertsOf(portal.id)).toMatchObject([{ id: first.id, status: 0, resolvedAt: t.clock.now().toISOString() }]);
+
+    // The next offline device opens a new alert.
     await setDeviceStatus(t, [c.id], 0);
     await tick();
     const [, second] = await alertsOf(portal.id);
-    expect(second).toMatchObject({ offlineCount: 1, status: 1 });
+    expect(second).toMatchObject({ offlineCount: 1, status: 1, resolvedAt: null });
     expect(await heldBy(second.id)).toEqual([c.id]);
+    await until(() => Promise.resolve(announced.some((e) => e.alertId === second.id)));
+    expect(announced.filter((e) => e.alertId === first.id)).toHaveLength(1);
 
-    await setDeviceStatus(t, [a.id], 1);
-    await tick();
-    expect((await alertsOf(portal.id)).map((x) => x.status)).toEqual([1, 1]);
-
-    await setDeviceStatus(t, [b.id], 1);
-    await tick();
-    const [resolved, open] = await alertsOf(portal.id);
-    expect(resolved).toMatchObject({ status: 0, resolvedAt: t.clock.now().toISOString() });
-    expect(open).toMatchObject({ status: 1, resolvedAt: null });
-
+    // In one tick C comes back and A goes offline: the second resolves, A opens a third (never joins a resolving one).
+    await setDeviceStatus(t, [c.id], 1);
     await setDeviceStatus(t, [a.id], 0);
     await tick();
-    const third = (await alertsOf(portal.id))[2];
+    const [, resolved, third] = await alertsOf(portal.id);
+    expect(resolved).toMatchObject({ id: second.id, status: 0, offlineCount: 1 });
     expect(third).toMatchObject({ offlineCount: 1, status: 1 });
     expect(await heldBy(third.id)).toEqual([a.id]);
+    expect(await heldBy(second.id)).toEqual([c.id]);
 
-    await removeDevices(t, [c.id, a.id]);
+    // Removed devices are out of service: the alert resolves.
+    await removeDevices(t, [a.id]);
     await tick();
     expect((await alertsOf(portal.id)).map((x) => x.status)).toEqual([0, 0, 0]);
   });
@@ -152,34 +171,32 @@ describe('Device Offline rules', () => {
       await createDevices(t, portals[1], [{ status: 0 }]),
       await createDevices(t, portals[2], [{ status: 0 }, { status: 0 }]),
     ];
-    // A device already held by an open alert is not held again.
+    // A device already held by an open alert is not held again; a later one joins its portal's open alert.
     await tick();
     const [late] = await createDevices(t, portals[1], [{ status: 0 }]);
     await tick();
 
     const tokens = [cast.admin.token, cast.admin.token, cast.otherAdmin.token];
     const alerts = await Promise.all(portals.map((p, i) => alertsOf(p.id, tokens[i])));
-    expect(alerts.map((list) => list.map((a) => a.offlineCount))).toEqual([[2], [1, 1], [2]]);
+    expect(alerts.map((list) => list.map((a) => a.offlineCount))).toEqual([[2], [2], [2]]);
     expect(alerts.map((list) => list[0].customerName)).toEqual(['North', 'South', 'East']);
     expect(await heldBy(alerts[0][0].id)).toEqual([devices[0][0].id, devices[0][2].id]);
-    expect(await heldBy(alerts[1][0].id)).toEqual([devices[1][0].id]);
-    expect(await heldBy(alerts[1][1].id)).toEqual([late.id]);
+    expect(await heldBy(alerts[1][0].id)).toEqual([devices[1][0].id, late.id]);
     expect(await heldBy(alerts[2][0].id)).toEqual(devices[2].map((d) => d.id));
     const tenants = [cast.tenant.id, cast.tenant.id, cast.other.id];
-    for (const [i, list] of alerts.entries()) {
-      for (const alert of list) {
-        await until(() => Promise.resolve(announced.some((e) => e.alertId === alert.id)));
-        expect(announced.filter((e) => e.alertId === alert.id)).toEqual([
-          {
-            tenantId: tenants[i],
-            alertId: alert.id,
-            portalId: portals[i].id,
-            customerName: portals[i].name,
-            alertType: 0,
-            offlineCount: alert.offlineCount,
-          },
-        ]);
-      }
+    const countsWhenOpened = [2, 1, 2];
+    for (const [i, [alert]] of alerts.entries()) {
+      await until(() => Promise.resolve(announced.some((e) => e.alertId === alert.id)));
+      expect(announced.filter((e) => e.alertId === alert.id)).toEqual([
+        {
+          tenantId: tenants[i],
+          alertId: alert.id,
+          portalId: portals[i].id,
+          customerName: portals[i].name,
+          alertType: 0,
+          offlineCount: countsWhenOpened[i],
+        },
+      ]);
     }
   });
 
@@ -231,14 +248,15 @@ describe('Device Offline rules', () => {
       await t.deps.bus.publish(TOPICS.deviceStatus, event);
       await until(async () => (await alertsOf(portal.id)).length === 1);
 
-      // Same tick already claimed: a second change waits for the next tick.
+      // Same tick already claimed: a second change waits for the next tick, then joins the open alert.
       const [e] = await createDevices(t, portal, [{ status: 0 }]);
       await t.deps.bus.publish(TOPICS.deviceStatus, { ...event, offline: [e.id] });
       await new Promise((r) => setTimeout(r, 600));
-      expect(await alertsOf(portal.id)).toHaveLength(1);
+      expect(await alertsOf(portal.id)).toMatchObject([{ offlineCount: 1 }]);
       t.clock.advance(offlineAlertsJob.everyMs);
       await t.deps.bus.publish(TOPICS.deviceStatus, { ...event, offline: [e.id] });
-      await until(async () => (await alertsOf(portal.id)).length === 2);
+      await until(async () => (await alertsOf(portal.id))[0]?.offlineCount === 2);
+      expect(await alertsOf(portal.id)).toHaveLength(1);
     } finally {
       if (stop) await stop();
     }

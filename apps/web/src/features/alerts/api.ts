@@ -26,7 +26,18 @@ export const alertsApi = api.injectEndpoints({
       query: (id) => request(alertRoutes.createCase, { params: { id }, body: {} }),
       invalidatesTags: ['Alert', 'Case', 'Device'],
     }),
+    ackAlert: build.mutation<ResponseOf<A['ack']>, number>({
+      query: (id) => request(alertRoutes.ack, { params: { id }, body: {} }),
+      invalidatesTags: ['Alert'],
+    }),
   }),
 });
 
-export const { useAlertsQuery, useAlertQuery, useAlertDevicesQuery, useCreateAlertMutation, useCreateCaseFromAlertMutation } = alertsApi;
+export const {
+  useAlertsQuery,
+  useAlertQuery,
+  useAlertDevicesQuery,
+  useCreateAlertMutation,
+  useCreateCaseFromAlertMutation,
+  useAckAlertMutation,
+} = alertsApi;

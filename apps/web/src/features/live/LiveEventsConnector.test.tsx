@@ -92,6 +92,9 @@ describe('LiveEventsConnector', () => {
 
     act(() => FakeEventSource.all[0].emit('alert', { alertId: 9, customerId: 2, customerName: 'Acme', alertType: 1, offlineCount: 4 }));
     expect(store.getState().pageInfo.isShowAlert).toBe(false);
+    // Never '0 devices offline'.
+    act(() => FakeEventSource.all[0].emit('alert', { alertId: 8, customerId: 2, customerName: 'Acme', alertType: 0, offlineCount: 0 }));
+    expect(store.getState().pageInfo.isShowAlert).toBe(false);
     act(() => FakeEventSource.all[0].emit('alert', { alertId: 7, customerId: 2, customerName: 'Acme', alertType: 0, offlineCount: 3 }));
     expect(store.getState().pageInfo).toMatchObject({ isShowAlert: true, alarmContent: 'Acme: 3 devices offline', alertId: 7 });
   });

@@ -60,7 +60,8 @@ export function LiveEventsConnector() {
       source.addEventListener('alert', (event) => {
         try {
           const alert = JSON.parse((event as MessageEvent<string>).data) as LiveAlert;
-          if (alert.alertType === ALERT_TYPE.deviceOffline)
+          // Never '0 devices offline': an alert holding no offline device raises no banner.
+          if (alert.alertType === ALERT_TYPE.deviceOffline && alert.offlineCount > 0)
             dispatch(alertShown({ alarmContent: alertBannerText(alert), alertId: alert.alertId }));
         } catch {
           /* a malformed message changes nothing */

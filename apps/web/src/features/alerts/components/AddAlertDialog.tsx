@@ -4,7 +4,12 @@ import { notify } from '../../../lib/notify.ts';
 import { PortalSelect } from '../../../components/PortalSelect.tsx';
 import { useCreateAlertMutation } from '../api.ts';
 
-/** Add Alert (docs/web-pages.md "Pages", docs/product.md "Validation"): Select Type and Select Customer; success 'N devices are added to Alert.' */
+/**
+ * Add Alert (docs/web-pages.md "Pages", docs/product.md "Validation"): Select Type and Select Customer; success
+ * 'N devices are added to Alert.' (N: all the portal's open alert holds). A portal with no offline device
+ * answers 422 'This portal has no offline devices.': its message shows (the API's error toast), the dialog
+ * stays open and nothing is created (docs/alerts.md).
+ */
 export function AddAlertDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<{ alertType?: number; customerId?: number }>();
   const [create, { isLoading }] = useCreateAlertMutation();
@@ -12,7 +17,7 @@ export function AddAlertDialog({ open, onClose }: { open: boolean; onClose: () =
     const v = await form.validateFields().catch(() => null);
     if (!v) return; // the messages show under the fields
     const result = await create({ alertType: v.alertType!, customerId: v.customerId! });
-    if (!('data' in result) || !result.data) return;
+    if (!('data' in result) || !result.data) return; // refused: the error toast says why
     notify.success(MSG.devicesAddedToAlert(result.data.data.offlineCount));
     onClose();
   };

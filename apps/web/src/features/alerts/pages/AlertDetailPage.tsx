@@ -1,7 +1,7 @@
-import { ShopOutlined, ToolOutlined } from '@ant-design/icons';
+import { CheckOutlined, ShopOutlined, ToolOutlined } from '@ant-design/icons';
 import { Button, Card, Descriptions, Popconfirm, Skeleton } from 'antd';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import type { AlertDevice } from '@vigil/contracts';
+import { ALERT_MSG, may, type AlertDevice } from '@vigil/contracts';
 import { useAuth } from '../../../lib/state/hooks.ts';
 import { DetailLoadError } from '../../../components/DetailLoadError.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
@@ -13,10 +13,15 @@ import { caseLink, portalLink } from '../../../lib/links.ts';
 import { useGoToCreatedCase } from '../../cases/index.ts';
 import { DevicesTable } from '../../../components/DevicesTable.tsx';
 import { tenantOnly } from '../../../lib/tenantOnly.ts';
-import { alertDot, alertTypeLabel } from '../alertStatus.ts';
-import { useAlertDevicesQuery, useAlertQuery, useCreateCaseFromAlertMutation } from '../api.ts';
+import { notify } from '../../../lib/notify.ts';
+import { acknowledgedText, alertDot, alertTypeLabel } from '../alertStatus.ts';
+import { useAckAlertMutation, useAlertDevicesQuery, useAlertQuery, useCreateCaseFromAlertMutation } from '../api.ts';
 
-/** Alert detail (docs/web-pages.md "Pages"): its devices with Is In Case; Create New Case (tenant users); View Portal. */
+/**
+ * Alert detail (docs/web-pages.md "Pages"): created, resolved, acknowledged (who, when); its devices with Is In
+ * Case; Acknowledge (an open alert not yet acknowledged, roles that may: docs/alerts.md); Create New Case
+ * (tenant users); View Portal.
+ */
 export default function AlertDetailPage() {
   const id = Number(useParams().id);
   const location = useLocation();
@@ -27,6 +32,7 @@ export default function AlertDetailPage() {
   const list = useListState({ prefix: 'dev.', pageSize: 10 });
   const devices = useAlertDevicesQuery({ id, list: list.query });
   const [createCase, creating] = useCreateCaseFromAlertMutation();
+  const [ack, acking] = useAckAlertMutation();
   const goToCreatedCase = useGoToCreatedCase();
   const a = alert.data?.data;
   const state = location.state as { customerName?: string; customerId?: number } | null;
@@ -44,6 +50,13 @@ export default function AlertDetailPage() {
       />
     );
   }
+
+  const canAck = may('alerts:ack', auth) && a !== undefined && a.resolvedAt === null && a.ackedAt === null;
+  const acknowledge = () => {
+    void ack(id).then((result) => {
+      if ('data' in result && result.data) notify.success(ALERT_MSG.acknowledged);
+    });
+  };
 
   const newCase = tenantOnly(superAdmin, () => {
     void createCase(id).then(goToCreatedCase);
@@ -64,6 +77,11 @@ export default function AlertDetailPage() {
         lastCrumb={`Alert #${id}`}
         extra={
           <>
+            {canAck && (
+              <Button icon={<CheckOutlined />} loading={acking.isLoading} onClick={acknowledge}>
+                Acknowledge
+              </Button>
+            )}
             {!superAdmin && (
               <Popconfirm
                 title="Create a new Case"
@@ -94,13 +112,15 @@ export default function AlertDetailPage() {
         {alert.isLoading || !a ? (
           <Skeleton active paragraph={{ rows: 1 }} />
         ) : (
-          <Descriptions column={{ xs: 1, sm: 2, lg: 4 }} size="small">
+          <Descriptions column={{ xs: 1, sm: 2, lg: 3 }} size="small">
             <Descriptions.Item label="Status">
               <StatusDot status={alertDot(a.status).dot} label={alertDot(a.status).word} />
             </Descriptions.Item>
             <Descriptions.Item label="Alert Type">{alertTypeLabel(a.alertType)}</Descriptions.Item>
             <Descriptions.Item label="Nr. of Affected Devices">{a.offlineCount}</Descriptions.Item>
-            <Descriptions.Item label="Opened">{formatDateTime(a.createdAt)}</Descriptions.Item>
+            <Descriptions.Item label="Created">{formatDateTime(a.createdAt)}</Descriptions.Item>
+            <Descriptions.Item label="Resolved">{formatDateTime(a.resolvedAt)}</Descriptions.Item>
+            <Descriptions.Item label="Acknowledged">{acknowledgedText(a)}</Descriptions.Item>
           </Descriptions>
         )}
       </Card>

@@ -11,13 +11,15 @@ import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
 import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
 import { tenantOnly } from '../../../lib/tenantOnly.ts';
-import { alertDot, alertTypeLabel } from '../alertStatus.ts';
+import { formatDateTime } from '../../../lib/dates.ts';
+import { acknowledgedText, alertDot, alertTypeLabel } from '../alertStatus.ts';
 import { useAlertsQuery } from '../api.ts';
 import { AddAlertDialog } from '../components/AddAlertDialog.tsx';
 
 /**
  * Alerts (docs/web-pages.md "Pages"): Tenant Name (superAdmin), status dot with its word, Customer (a link
- * to the alert only for Device Offline alerts), Alert Type, Nr. of Affected Devices.
+ * to the alert only for Device Offline alerts), Alert Type, Nr. of Affected Devices, Created, Resolved,
+ * Acknowledged (who, when; docs/alerts.md).
  */
 export default function AlertsPage() {
   const auth = useAuth();
@@ -51,6 +53,9 @@ export default function AlertsPage() {
     },
     { title: 'Alert Type', ...sortable('alertType'), render: (t: number) => alertTypeLabel(t) },
     { title: 'Nr. of Affected Devices', ...sortable('offlineCount'), align: 'right' },
+    { title: 'Created', ...sortable('createdAt'), render: (v: string) => formatDateTime(v) },
+    { title: 'Resolved', key: 'resolvedAt', dataIndex: 'resolvedAt', render: (v: string | null) => formatDateTime(v) },
+    { title: 'Acknowledged', key: 'ackedAt', render: (_: unknown, a) => acknowledgedText(a) },
   ];
   const addButton = !superAdmin && (
     <Button type="primary" icon={<PlusOutlined />} onClick={tenantOnly(superAdmin, () => setAdding(true))}>
@@ -90,7 +95,7 @@ export default function AlertsPage() {
             loading={isFetching && !isLoading}
             pagination={tablePagination(list, data?.data.count)}
             onChange={list.onTableChange}
-            scroll={{ x: 640 }}
+            scroll={{ x: 1040 }}
             locale={{
               emptyText: <EmptyState text="No alerts. Alerts open by themselves when devices go offline or licenses near renewal." />,
             }}
