@@ -112,7 +112,7 @@ async function attempt(deps: Deps, d: Attempt, admins: Map<number, string[]>, re
   const now = () => deps.clock.now();
   try {
     await sendOnce(
-      { mailer: deps.mailer, allowPrivate: deps.config.notifyAllowPrivateTargets, now },
+      { mailer: deps.mailer, allowPrivate: deps.config.notifyAllowPrivateTargets },
       {
         deliveryId: d.id,
         event: d.event as DeliveryEvent,

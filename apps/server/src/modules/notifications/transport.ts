@@ -35,7 +35,6 @@ export interface SendInput {
 export interface SendDeps {
   mailer: Mailer;
   allowPrivate: boolean;
-  now: () => Date;
 }
 
 /** The webhook body (docs/notifications.md "Payloads"). */
@@ -60,7 +59,8 @@ export async function sendOnce(deps: SendDeps, input: SendInput): Promise<void> 
   if (input.type === 'webhook') {
     body = webhookBodyOf(input);
     const id = String(input.deliveryId);
-    const timestamp = deps.now();
+    // The signature's time is the attempt's wall-clock time: receivers check it against theirs.
+    const timestamp = new Date();
     headers['webhook-id'] = id;
     headers['webhook-timestamp'] = String(Math.floor(timestamp.getTime() / 1000));
     headers['webhook-signature'] = new Webhook(input.secret ?? '').sign(id, timestamp, body);

@@ -78,7 +78,8 @@ export interface Received {
 export async function startReceiver(opts: { statuses?: number[]; thenStatus?: number } = {}) {
   const script = [...(opts.statuses ?? [])];
   const received: Received[] = [];
-  let held: (() => void)[] | null = null;
+  let held: (() => void)[] = [];
+  let toHold = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -88,8 +89,10 @@ export async function startReceiver(opts: { statuses?: number[]; thenStatus?: nu
         received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
         res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
       };
-      if (held) held.push(answer);
-      else answer();
+      if (toHold > 0) {
+        toHold--;
+        held.push(answer);
+      } else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -97,13 +100,13 @@ export async function startReceiver(opts: { statuses?: number[]; thenStatus?: nu
   return {
     url: `http://127.0.0.1:${port}/hook`,
     received,
-    /** Answers wait until `release()`. */
-    hold() {
-      held = [];
+    /** The next `n` requests wait for their answer until `release()`. */
+    holdNext(n = 1) {
+      toHold = n;
     },
     release() {
-      const waiting = held ?? [];
-      held = null;
+      const waiting = held;
+      held = [];
       waiting.forEach((a) => a());
     },
     async waitFor(count: number, timeoutMs = 10_000): Promise<Received[]> {
@@ -117,7 +120,7 @@ export async function startReceiver(opts: { statuses?: number[]; thenStatus?: nu
     /** Waits until `n` requests arrived, answered or held. */
     async waitForArrivals(n: number, timeoutMs = 10_000): Promise<void> {
       const deadline = Date.now() + timeoutMs;
-      while (received.length + (held?.length ?? 0) < n) {
+      while (received.length + held.length < n) {
         if (Date.now() > deadline) throw new Error('no request arrived');
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -182,4 +185,12 @@ export async function deliveryRows(database: Database): Promise<DeliveryState[]>
     database.db,
     sql`select id, event, status, attempts, alert_id, channel_id, next_attempt_at from notification_deliveries order by id`,
   );
+}
+
+/** Acknowledges an alert as the alerts module stores it (acked_at, by whom). */
+export async function ackAlert(t: Pick<TestApp, 'database' | 'clock'>, tenantId: number, alertId: number): Promise<void> {
+  await t.database.db
+    .update(alerts)
+    .set({ ackedAt: t.clock.now(), ackedByName: 'Test Acker' })
+    .where(and(eq(alerts.tenantId, tenantId), eq(alerts.id, alertId)));
 }
