@@ -68,6 +68,8 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   LOG_LEVEL: flag(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: flag(['json', 'pretty']).optional(),
+  /** 1: notification channels may target loopback, private and link-local addresses (tests, on-prem). */
+  NOTIFY_ALLOW_PRIVATE_TARGETS: flag(['0', '1']).default('0'),
 });
 
 export interface Config {
@@ -93,6 +95,8 @@ export interface Config {
   logFormat?: 'json' | 'pretty';
   /** Requests per minute per client address on the API; 0 turns the limiter off. */
   rateLimitPerMinute: number;
+  /** Notification targets on loopback, private and link-local addresses are allowed (docs/notifications.md). */
+  notifyAllowPrivateTargets: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -152,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    notifyAllowPrivateTargets: e.NOTIFY_ALLOW_PRIVATE_TARGETS === '1',
   };
 }
 

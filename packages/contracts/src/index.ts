@@ -20,4 +20,5 @@ export * from './licenses.ts';
 export * from './reports.ts';
 export * from './billing.ts';
 export * from './client-config.ts';
+export * from './notifications.ts';
 export * from './permissions.ts';

@@ -147,3 +147,17 @@ export const billingRoutes = {
 export const clientConfigRoutes = {
   get: { method: 'GET', path: '/v0/api/config' },
 } as const satisfies RouteGroup;
+
+export const notificationChannelRoutes = {
+  list: { method: 'GET', path: '/v0/api/notification-channels' },
+  create: { method: 'POST', path: '/v0/api/notification-channels' },
+  get: { method: 'GET', path: '/v0/api/notification-channels/:id' },
+  update: { method: 'PATCH', path: '/v0/api/notification-channels/:id' },
+  remove: { method: 'DELETE', path: '/v0/api/notification-channels/:id' },
+  test: { method: 'POST', path: '/v0/api/notification-channels/:id/test' },
+  rotateSecret: { method: 'POST', path: '/v0/api/notification-channels/:id/secret' },
+} as const satisfies RouteGroup;
+
+export const notificationRoutes = {
+  list: { method: 'GET', path: '/v0/api/notifications' },
+} as const satisfies RouteGroup;

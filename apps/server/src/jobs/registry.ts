@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps.ts';
 import { licenseScanJob } from './license-scan.job.ts';
+import { notificationAnnounceJob } from './notification-announce.job.ts';
 import { offlineAlertsJob } from './offline-alerts.job.ts';
 import { offlineSweepJob } from './offline-sweep.job.ts';
 import { pgliteMaintenanceJob } from './pglite-maintenance.job.ts';
@@ -21,6 +22,7 @@ import { uptimeRollupJob } from './uptime-rollup.job.ts';
  * | pglite-maintenance       | 1 min  | vacuum and analyze of the embedded database (PGlite only)         |
  * | offline-alerts           | 5 s    | Device Offline alerts open and resolve (also after status events) |
  * | license-scan             | 1 h    | License Renewal Pending alerts                                    |
+ * | notification-announce    | 2 s    | alert announcements stored as deliveries, then sent               |
  */
 export const PERIODIC_JOBS: readonly Job[] = [
   offlineSweepJob,
@@ -30,6 +32,7 @@ export const PERIODIC_JOBS: readonly Job[] = [
   pgliteMaintenanceJob,
   offlineAlertsJob,
   licenseScanJob,
+  notificationAnnounceJob,
 ];
 
 /** Jobs that only the embedded database needs (PostgreSQL has autovacuum). */

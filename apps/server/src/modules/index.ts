@@ -15,6 +15,7 @@ import { licensesModule } from './licenses/licenses.routes.ts';
 import { reportsModule } from './reports/reports.routes.ts';
 import { billingModule } from './billing/billing.routes.ts';
 import { clientConfigModule } from './client-config/client-config.routes.ts';
+import { notificationsModule } from './notifications/notifications.routes.ts';
 
 /** Feature modules in registration order. Each adds its routes through http/route.ts. */
 export const modules: AppModule[] = [
@@ -34,4 +35,5 @@ export const modules: AppModule[] = [
   reportsModule,
   billingModule,
   clientConfigModule,
+  notificationsModule,
 ];

@@ -5,3 +5,4 @@ export * from './billing.ts';
 export * from './rollups.ts';
 export * from './counts.ts';
 export * from './kept-windows.ts';
+export * from './notifications.ts';

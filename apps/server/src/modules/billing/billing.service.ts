@@ -10,6 +10,7 @@ import * as repo from './billing.repository.ts';
 import { fulfilVerified, isCardSubscriptionRow, type VerifyResult } from './fulfilment.ts';
 import { checkoutQuantity, CURRENCY, returnUrl, TRIAL_DAYS, unitAmountCents } from './pricing.ts';
 import type { PaymentProvider } from './providers/provider.ts';
+import { createDefaultChannel } from '../notifications/index.ts';
 
 /** What the routes serve as the repository answers it. */
 export { listBillings } from './billing.repository.ts';
@@ -38,6 +39,7 @@ export async function openBilling(deps: AppDeps, provider: PaymentProvider, prin
     if (tenantId === null) {
       if (user.roles.length > 0) throw forbidden();
       tenantId = await repo.insertTenantWithAdmin(tx, body, user.id, now);
+      await createDefaultChannel(deps, tx, tenantId);
     } else {
       if (!user.roles.includes('Admin')) throw forbidden();
       const state = await repo.tenantBillingState(tx, tenantId);

@@ -21,7 +21,7 @@ export const tenantsModule: AppModule = (app, deps) => {
     permission: 'self',
     handler: async ({ body, principal, tx, req }) => {
       if (isSuperAdmin(principal)) {
-        const tenant = await tx((t) => service.createTenantAsPlatform(t, body));
+        const tenant = await tx((t) => service.createTenantAsPlatform(deps, t, body));
         req.log.info({ userId: principal.userId, tenantId: tenant.id, action: 'tenant.create' }, 'tenant created');
         return { data: tenant };
       }

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { isSuperAdmin, type Principal } from '../../http/permissions.ts';
 import { issueTokens, revokeUserSessions, type SessionsBus, type TokenPair } from '../auth/index.ts';
+import { createDefaultChannel } from '../notifications/index.ts';
 import * as repo from './tenants.repository.ts';
 
 /** What the routes serve as the repository answers it. */
@@ -35,9 +36,11 @@ export async function updateTenantInfo(tx: Tx, principal: Principal, id: number,
   return (await repo.findTenant(tx, id))!;
 }
 
-/** superAdmin: a tenant with any terms; its users come after (Users page). */
-export function createTenantAsPlatform(tx: Tx, body: CreateTenantBody): Promise<Tenant> {
-  return repo.insertTenant(tx, body);
+/** superAdmin: a tenant with any terms; its users come after (Users page). It starts with the "Admins" channel. */
+export async function createTenantAsPlatform(deps: Pick<AppDeps, 'secretBox' | 'clock'>, tx: Tx, body: CreateTenantBody): Promise<Tenant> {
+  const tenant = await repo.insertTenant(tx, body);
+  await createDefaultChannel(deps, tx, tenant.id);
+  return tenant;
 }
 
 /**
@@ -55,6 +58,7 @@ export async function createOwnTenant(deps: AppDeps, principal: Principal, body:
     const now = deps.clock.now();
     const tenant = await repo.insertTenant(tx, body);
     await repo.makeTenantAdmin(tx, principal.userId, tenant.id, now);
+    await createDefaultChannel(deps, tx, tenant.id);
     const tokens = await issueTokens(deps, principal.userId, tx);
     return { ...tenant, ...tokens };
   });
