@@ -63,6 +63,7 @@ export interface TableMaintenance {
   /** Schema-qualified and quoted, as run. */
   table: string;
   action: MaintenanceAction;
+  /** From asking for the database to the end of the statement: includes waiting for its turn (priority-gate.ts). */
   ms: number;
 }
 
