@@ -1,8 +1,9 @@
 /**
- * `npm run bench [-- tiny|S|S1000|L]`, or in bench/: `npx tsx src/run.ts --size tiny|S|S1000|L [--only lists,ingestion,...]`
+ * `npm run bench [-- tiny|S|S1000|M|L]`, or in bench/: `npx tsx src/run.ts --size tiny|S|S1000|M|L [--only lists,ingestion,...]`
  *
  * Without --size: S on PGlite, then S1000 on PGlite (Pulse only: the main tenant's devices over 1,000
- * portals), then L on PostgreSQL when BENCH_DATABASE_URL is set (a throwaway
+ * portals), then L on PostgreSQL when BENCH_DATABASE_URL is set. M (PGlite, maintenance under load only) runs
+ * when asked by name (a throwaway
  * database: it is emptied). BENCH_SIZE=tiny (or --size tiny) is the CI smoke run: every
  * measurement at toy scale in a few seconds, so the harness cannot rot.
  *
@@ -17,10 +18,12 @@
  * same BENCH_DATABASE_URL and size skip the reset and the seed (~150 s at L) and only migrate,
  * rebuild the rollup to now and vacuum. The data is then what the previous runs left (the server's
  * jobs resolve and open alerts; the ingestion phase adds devices and periods): compare such runs
- * with each other, not with a freshly seeded run. Without the flag every run reseeds.
+ * with each other, not with a freshly seeded run. Without the flag every run reseeds. On PGlite the flag
+ * keeps a copy of the seeded data directory (temp directory, vigil-bench-pglite-<size>) and later runs
+ * start from a copy of it.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -41,6 +44,7 @@ import { measureIngestion, recordDeviceStatuses } from './measure/ingestion.ts';
 import { measureLists } from './measure/lists.ts';
 import { measureQueryPlans } from './measure/explain.ts';
 import { measureLiveEvents } from './measure/live-events.ts';
+import { measureMaintenanceUnderLoad, prepareMaintenance } from './measure/maintenance.ts';
 import { measureMemory } from './measure/memory.ts';
 import { measureWebApp } from './measure/web.ts';
 import { resetPostgres, seedDatabase, type SeededData } from './seed.ts';
@@ -53,8 +57,11 @@ const DB_PHASES: [string, DbMeasurement][] = [
   ['ingestion', measureIngestionBaselines],
   ['ingestion', recordDeviceStatuses],
   ['explain', measureQueryPlans],
+  ['maintenance', prepareMaintenance],
 ];
 const HTTP_PHASES: [string, HttpMeasurement][] = [
+  // First: the sweep's first ticks fall into it.
+  ['maintenance', measureMaintenanceUnderLoad],
   ['dashboard', measurePulseCalls],
   ['lists', measureLists],
   // Before ingestion: its load inflates the heap and grows the main tenant's inventory.
@@ -64,6 +71,8 @@ const HTTP_PHASES: [string, HttpMeasurement][] = [
   ['memory', measureMemory],
 ];
 const ALL = [...new Set([...DB_PHASES, ...HTTP_PHASES].map(([name]) => name))];
+/** Phases only the sizes that name them run (they change the data set the others measure). */
+const ONLY_WHEN_NAMED = new Set(['maintenance']);
 
 /** BENCH_REUSE_SEED: where the record of what was seeded into this database at this size is kept. */
 function seedRecordFile(databaseUrl: string, size: SizeSpec): string {
@@ -91,20 +100,28 @@ async function recordedSeed(database: Database, file: string): Promise<SeededDat
 }
 
 async function benchSize(size: SizeSpec, databaseUrl: string | undefined, asked: Set<string>): Promise<Results> {
-  const only = size.phases ? new Set([...asked].filter((name) => size.phases!.includes(name))) : asked;
+  const only = new Set([...asked].filter((name) => (size.phases ? size.phases.includes(name) : !ONLY_WHEN_NAMED.has(name))));
   const kind = databaseUrl ? 'postgres' : 'pglite';
   console.log(`\n== Vigil bench: size ${size.name} on ${kind} ==`);
   const results = new Results(size.name !== 'tiny');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vigil-bench-'));
   const cpus = cpuPlan();
   if (cpus.load !== undefined) pinTo(process.pid, cpus.load);
+  // BENCH_REUSE_SEED on PGlite: a copy of the seeded, rolled-up and vacuumed data directory is kept in
+  // the temp directory per size, and later runs start from a copy of it (M seeds in about 9 minutes).
+  const seedCopy = !databaseUrl && process.env.BENCH_REUSE_SEED ? path.join(tmpdir(), `vigil-bench-pglite-${size.name}`) : undefined;
+  let copied: SeededData | undefined;
+  if (seedCopy && existsSync(path.join(seedCopy, 'seed.json'))) {
+    cpSync(seedCopy, dataDir, { recursive: true });
+    copied = JSON.parse(readFileSync(path.join(seedCopy, 'seed.json'), 'utf8')) as SeededData;
+  }
   let database: Database | undefined = await openDatabase({ databaseUrl, dataDir });
   try {
     const recordFile = databaseUrl && process.env.BENCH_REUSE_SEED ? seedRecordFile(databaseUrl, size) : undefined;
-    let seeded = recordFile ? await recordedSeed(database, recordFile) : undefined;
+    let seeded = copied ?? (recordFile ? await recordedSeed(database, recordFile) : undefined);
     if (seeded) {
       await migrateDatabase(database);
-      console.log(`BENCH_REUSE_SEED: reusing the data seeded at ${seeded.now} (${recordFile})`);
+      console.log(`BENCH_REUSE_SEED: reusing the data seeded at ${seeded.now} (${seedCopy ?? recordFile})`);
     } else {
       if (databaseUrl) await resetPostgres(database);
       await migrateDatabase(database);
@@ -125,6 +142,14 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, asked:
     const vacuumStart = Date.now();
     await database.exec('vacuum analyze');
     console.log(`vacuum analyze in ${((Date.now() - vacuumStart) / 1000).toFixed(1)} s`);
+    if (seedCopy && !copied) {
+      await database.close();
+      rmSync(seedCopy, { recursive: true, force: true });
+      cpSync(dataDir, seedCopy, { recursive: true });
+      writeFileSync(path.join(seedCopy, 'seed.json'), JSON.stringify(seeded));
+      console.log(`BENCH_REUSE_SEED: kept a copy of the seeded data directory in ${seedCopy}`);
+      database = await openDatabase({ databaseUrl, dataDir });
+    }
     const byPortals = [...seeded.tenants].sort((a, b) => b.portals.length - a.portals.length);
     const ctx: BenchContext = {
       size,
@@ -139,18 +164,28 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, asked:
     };
     for (const [name, measure] of DB_PHASES) {
       if (!only.has(name)) continue;
+      results.beginPhase(`${name} (database)`);
       try {
         await measure(ctx, database);
       } catch (err) {
         results.fail(`${name} (database phase)`, err);
       }
+      results.endPhase(`${name} (database)`);
     }
     await database.close();
     database = undefined;
 
     // BENCH_CPU_PROF=1: profile the server over the HTTP phases (use with --only to profile one measurement).
     const cpuProfileDir = process.env.BENCH_CPU_PROF ? mkdtempSync(path.join(tmpdir(), 'vigil-bench-prof-')) : undefined;
-    const server = await startBenchServer({ dataDir, databaseUrl, appSecret: APP_SECRET, cpu: cpus.server, cpuProfileDir });
+    const server = await startBenchServer({
+      dataDir,
+      databaseUrl,
+      appSecret: APP_SECRET,
+      cpu: cpus.server,
+      cpuProfileDir,
+      // The maintenance phase reads the maintenance job's steps from the log (info).
+      logLevel: only.has('maintenance') ? 'info' : undefined,
+    });
     ctx.server = server;
     if (databaseUrl) {
       const waited = await waitForFirstJobTicks(databaseUrl, server.startedAt);
@@ -161,11 +196,13 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, asked:
       for (const [name, measure] of HTTP_PHASES) {
         if (!only.has(name)) continue;
         console.log(`-- ${name}`);
+        results.beginPhase(name);
         try {
           await measure(ctx, server);
         } catch (err) {
           results.fail(name, err);
         }
+        results.endPhase(name);
       }
     } finally {
       await server.stop();
@@ -189,6 +226,7 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, asked:
       machine: { cpus: (await import('node:os')).availableParallelism(), node: process.version, pinned: cpus },
       seeded: { rowCounts: seeded.rowCounts, seconds: seeded.seconds, rollupSeconds },
       rows: results.rows,
+      phases: results.phases,
       cpuProfile: ctx.shared.cpuProfile,
       queryPlans: ctx.shared.queryPlans,
       failures: results.failures,
@@ -213,7 +251,7 @@ async function main(): Promise<void> {
   const plan: [SizeSpec, string | undefined][] = [];
   if (sizeName) {
     const size = SIZES[sizeName as SizeSpec['name']];
-    if (!size) throw new Error(`unknown size ${sizeName}: tiny, S, S1000 or L`);
+    if (!size) throw new Error(`unknown size ${sizeName}: tiny, S, S1000, M or L`);
     // L is the PostgreSQL size; tiny, S and S1000 run on PGlite (tiny also on PostgreSQL if asked).
     if (size.name === 'L' && !pgUrl) throw new Error('size L runs on PostgreSQL: set BENCH_DATABASE_URL (a throwaway database)');
     plan.push([size, size.name === 'L' || process.env.BENCH_TINY_ON_POSTGRES ? pgUrl : undefined]);

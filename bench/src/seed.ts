@@ -5,7 +5,7 @@
  *
  * Shape per device (id d): first seen at windowStart + (37 d mod 1440) min; then 96 h cycles of
  * online then offline (offline 10 min .. 12 h, by a hash of d and the cycle), two status changes
- * per cycle; the current period is open. 2 % of devices (d mod 50 = 0) are offline now, since a
+ * per cycle; the current period is open. 2 % of devices (d mod 50 = 0; size.offlinePercent: d mod 100 below it) are offline now, since a
  * few minutes, so live events have rows. Tenants get a 7-day heartbeat timeout so the offline
  * sweep does not rewrite the data set while it is measured.
  */
@@ -65,6 +65,8 @@ export async function seedDatabase(database: Database, size: SizeSpec, appSecret
   const nowIso = now.toISOString();
   const windowStart = new Date(now.getTime() - size.days * 86_400_000).toISOString();
   const cycleSec = size.cycleHours * 3600;
+  // Offline now: every 50th device (2 %), or with offlinePercent the devices whose id mod 100 is below it.
+  const offPercent = size.offlinePercent ?? 0;
   const tenants: SeededTenant[] = [];
   let portalBase = 0;
   let deviceBase = 0;
@@ -117,7 +119,7 @@ export async function seedDatabase(database: Database, size: SizeSpec, appSecret
           from generate_series(0, ${P - 1}::int) pi, generate_series(1, ${dpp}::int) j
       ), v as (
         select g.*, ${windowStart}::timestamptz + ((g.id * 37) % 1440) * interval '1 minute' as fs,
-               case when g.id % 50 = 0 then 0 else 1 end as st
+               case when (${offPercent}::int = 0 and g.id % 50 = 0) or g.id % 100 < ${offPercent}::int then 0 else 1 end as st
           from g
       ), w as (
         select v.*,

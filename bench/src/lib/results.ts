@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,15 +20,49 @@ export interface ResultRow {
   note?: string;
 }
 
+/** Above this 1-minute load average before a phase, its figures are not judged against targets. */
+export const MAX_LOAD_TO_JUDGE = 1.5;
+
+/** The machine's load averages (1, 5 and 15 minutes), as printed. */
+export const loadText = (l: number[] = loadavg()) => l.map((n) => n.toFixed(2)).join(' ');
+
 export class Results {
   readonly rows: ResultRow[] = [];
   readonly failures: { measurement: string; error: string }[] = [];
+  /** Each phase's load averages before and after it, and whether its figures were judged. */
+  readonly phases: { phase: string; loadBefore: number[]; loadAfter?: number[]; judged: boolean }[] = [];
+  /** Set while a phase that started on a busy machine runs: why its figures are not judged. */
+  private notJudged: string | undefined;
 
   /** @param judge false for the tiny smoke run: toy-scale figures are not held against targets. */
   constructor(private readonly judge = true) {}
 
+  /**
+   * Starts a phase: prints the load average, and when the 1-minute load is above MAX_LOAD_TO_JUDGE
+   * says so and leaves the phase's figures unjudged (a busy machine's figures are neither met nor missed).
+   */
+  beginPhase(phase: string): void {
+    const loadBefore = loadavg();
+    const judged = loadBefore[0] <= MAX_LOAD_TO_JUDGE;
+    this.phases.push({ phase, loadBefore, judged });
+    console.log(`  load average before ${phase}: ${loadText(loadBefore)}`);
+    this.notJudged = judged
+      ? undefined
+      : `not judged: load average ${loadBefore[0].toFixed(2)} before the phase (above ${MAX_LOAD_TO_JUDGE})`;
+    if (this.notJudged) console.log(`  targets of ${phase} are not judged: the 1-minute load average is above ${MAX_LOAD_TO_JUDGE}`);
+  }
+
+  endPhase(phase: string): void {
+    const record = [...this.phases].reverse().find((p) => p.phase === phase);
+    const loadAfter = loadavg();
+    if (record) record.loadAfter = loadAfter;
+    console.log(`  load average after ${phase}: ${loadText(loadAfter)}`);
+    this.notJudged = undefined;
+  }
+
   add(row: ResultRow): void {
     if (!this.judge && row.met !== undefined) row = { ...row, met: null };
+    if (this.notJudged && row.target) row = { ...row, met: null, note: row.note ? `${row.note}; ${this.notJudged}` : this.notJudged };
     this.rows.push(row);
     printRow(row);
   }
@@ -45,7 +80,8 @@ function printRow(r: ResultRow): void {
   const base = r.baseline ? ` | base ${r.baseline.name}: ${fmt(r.baseline.value)} ${r.baseline.unit}` : '';
   const ratio = r.ratio !== undefined ? ` | x${fmt(r.ratio)}` : '';
   const target = r.target ? ` | target ${r.target}: ${r.met === true ? 'MET' : r.met === false ? 'MISSED' : 'n/a'}` : '';
-  console.log(`  ${r.group} / ${r.name}: ${fmt(r.value)} ${r.unit}${r.detail ? ` (${r.detail})` : ''}${base}${ratio}${target}`);
+  const note = r.note ? ` | ${r.note}` : '';
+  console.log(`  ${r.group} / ${r.name}: ${fmt(r.value)} ${r.unit}${r.detail ? ` (${r.detail})` : ''}${base}${ratio}${target}${note}`);
 }
 
 /** The final table (markdown, so it can be pasted into docs/performance.md as is). */
@@ -54,7 +90,8 @@ export function markdownTable(rows: ResultRow[]): string {
   for (const r of rows) {
     const figure = `${fmt(r.value)} ${r.unit}${r.detail ? ` (${r.detail})` : ''}`;
     const base = r.baseline ? `${r.baseline.name}: ${fmt(r.baseline.value)} ${r.baseline.unit}` : '';
-    const met = r.met === true ? 'met' : r.met === false ? '**missed**' : '';
+    const met =
+      r.met === true ? 'met' : r.met === false ? '**missed**' : r.target && r.note?.includes('not judged') ? 'not judged (load)' : '';
     lines.push(
       `| ${r.group} | ${r.name} | ${figure} | ${base} | ${r.ratio !== undefined ? `${fmt(r.ratio)}x` : ''} | ${r.target ?? ''} | ${met} |`,
     );

@@ -37,6 +37,8 @@ export interface ServerOptions {
   cpuProfileDir?: string;
   /** CPU the server is pinned to (taskset), when the machine has more than one. */
   cpu?: number;
+  /** The server's LOG_LEVEL (warn when absent: warnings and errors only). */
+  logLevel?: string;
 }
 
 function procStatusBytes(pid: number, field: string): number {
@@ -63,7 +65,7 @@ export async function startBenchServer(opts: ServerOptions): Promise<BenchServer
     APP_SECRET: opts.appSecret,
     SEED: 'none',
     SIMULATOR: 'off',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: opts.logLevel ?? 'warn',
     // One load generator on 127.0.0.1 would otherwise measure the limiter, not the server.
     RATE_LIMIT_PER_MINUTE: '0',
     NODE_ENV: 'production',

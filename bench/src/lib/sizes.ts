@@ -7,12 +7,14 @@ export interface TenantSize {
 }
 
 export interface SizeSpec {
-  name: 'tiny' | 'S' | 'S1000' | 'L';
+  name: 'tiny' | 'S' | 'S1000' | 'M' | 'L';
   /** The measurements this size runs (all when absent). */
   phases?: string[];
   tenants: TenantSize[];
   /** Days of status history. */
   days: number;
+  /** Percent of the devices offline now (2 when absent). */
+  offlinePercent?: number;
   /** Length of one online+offline cycle: two status changes per cycle. */
   cycleHours: number;
   /** Seconds per autocannon run (tiny uses a request count instead). */
@@ -69,6 +71,24 @@ export const SIZES: Record<SizeSpec['name'], SizeSpec> = {
       { portals: 10, devices: 1_000, cases: 500, alerts: 2_000 },
     ],
     days: 30,
+    cycleHours: 96,
+    duration: 5,
+    sseClients: [],
+    listConnections: [],
+    samples: 30,
+    baselineRows: 100,
+  },
+  // The embedded database's big size (issue "the embedded database never stops answering for long"): 50,000
+  // devices, half of them offline, 90 days of history, on PGlite; the maintenance-under-load phase.
+  M: {
+    name: 'M',
+    phases: ['maintenance'],
+    tenants: [
+      { portals: 500, devices: 45_000, cases: 5_000, alerts: 20_000 },
+      ...Array.from({ length: 5 }, () => ({ portals: 10, devices: 1_000, cases: 100, alerts: 400 })),
+    ],
+    offlinePercent: 50,
+    days: 90,
     cycleHours: 96,
     duration: 5,
     sseClients: [],

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { usesPostgres } from '../../test/database.ts';
-import { autovacuumOffWarning, maintainPglite } from './pglite-maintenance.job.ts';
+import { autovacuumOffWarning, maintainPglite, type TableMaintenance } from './pglite-maintenance.job.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -55,6 +55,34 @@ describe('embedded database maintenance', () => {
 
     expect(await maintainPglite(t.database)).toEqual([]);
     await t.database.db.execute(sql`delete from job_runs where job = 'maintenance-test'`);
+  });
+
+  it('on PGlite maintains a big table in bounded steps: heap passes as dead rows come, the indexes only past 20 %, analyze from a small sample', async () => {
+    if (usesPostgres()) return;
+    // Every table counts as big here; job_runs stands for the status history.
+    const limits = { bigTableBytes: 0, heapPassDead: 500, heapPassInserted: 2_000, analyzeMaxChanged: 1_000, bigTableStatisticsTarget: 10 };
+    const jobRuns = (done: TableMaintenance[]) => done.filter((m) => m.table === 'public.job_runs').map((m) => m.action);
+    await maintainPglite(t.database); // whatever earlier tests left behind
+    await fill(1, 10_000);
+    expect(jobRuns(await maintainPglite(t.database, limits))).toEqual(['vacuum heap', 'analyze']);
+    expect(await jobRunsStats()).toMatchObject({ dead: 0, vacuumed: true, rows: 10_000 });
+    expect(await queryRows<{ target: string }>(t.database.db, sql`select current_setting('default_statistics_target') as target`)).toEqual([
+      { target: '100' },
+    ]);
+
+    // 1,000 dead rows of 10,000: far from autovacuum's 20 %, past the heap pass's 500; the indexes wait.
+    await t.database.db.execute(sql`update job_runs set finished_at = now() where job = 'maintenance-test' and tick::int <= 1000`);
+    expect(jobRuns(await maintainPglite(t.database, limits))).toEqual(['vacuum heap']);
+    expect(await jobRunsStats()).toMatchObject({ dead: 0 });
+
+    // 1,500 more: the dead rows the heap passes left reach 20 % (2,500 > 2,050): the indexes are cleaned too.
+    await t.database.db.execute(
+      sql`update job_runs set finished_at = now() where job = 'maintenance-test' and tick::int between 1001 and 2500`,
+    );
+    expect(jobRuns(await maintainPglite(t.database, limits))).toEqual(['vacuum heap', 'vacuum indexes', 'analyze']);
+    expect(jobRuns(await maintainPglite(t.database, limits))).toEqual([]);
+    await t.database.db.execute(sql`delete from job_runs where job = 'maintenance-test'`);
+    await maintainPglite(t.database);
   });
 
   it('warns at start when PostgreSQL runs without autovacuum (the server vacuums only the embedded database)', async () => {
