@@ -62,6 +62,11 @@ const dashboardChildren: RouteObject[] = [
     children: [
       { index: true, lazy: page(() => import('../features/settings/pages/SettingsPage.tsx')) },
       { path: 'new', ...h('Settings Demo', 'New'), lazy: page(() => import('../features/settings/pages/SettingsDemoPage.tsx')) },
+      {
+        path: 'notifications/deliveries',
+        ...h('Delivery Log'),
+        lazy: page(() => import('../features/notifications/pages/DeliveriesPage.tsx')),
+      },
     ],
   },
   {

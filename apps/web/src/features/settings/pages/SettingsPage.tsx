@@ -5,6 +5,7 @@ import { useAuth } from '../../../lib/state/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
 import { cleanTenantForm, type TenantFormValues } from '../../tenants/index.ts';
+import { NotificationChannelsPanel } from '../../notifications/index.ts';
 import { ProfilePanel } from '../components/ProfilePanel.tsx';
 import { TenantPanel } from '../components/TenantPanel.tsx';
 import { WelcomeDialog } from '../components/WelcomeDialog.tsx';
@@ -16,7 +17,7 @@ const CardPaymentDialog = lazy(() => import('../components/CardPaymentDialog.tsx
 /** Settings (docs/web.md "Pages of web I"): superAdmin sees only the profile; others Profile and Tenant (Tenant first without a tenant). */
 export default function SettingsPage() {
   const auth = useAuth();
-  const [tab, setTab] = useState(auth.tenantId === -1 ? 'tenant' : 'profile');
+  const [tab, setTab] = useState(auth.tenantId === -1 ? 'tenant' : window.location.hash === '#notifications' ? 'notifications' : 'profile');
   const [welcomeOpen, setWelcomeOpen] = useState(false);
   const [cardIntent, setCardIntent] = useState<CardSubscriptionIntent>();
   const [form] = Form.useForm<TenantFormValues>();
@@ -46,6 +47,7 @@ export default function SettingsPage() {
           items={[
             { key: 'profile', label: 'Profile', children: <ProfilePanel /> },
             { key: 'tenant', label: 'Tenant', forceRender: true, children: <TenantPanel form={form} onNeedsSubscription={openWelcome} /> },
+            ...(auth.tenantId > 0 ? [{ key: 'notifications', label: 'Notifications', children: <NotificationChannelsPanel /> }] : []),
           ]}
         />
       </Card>
