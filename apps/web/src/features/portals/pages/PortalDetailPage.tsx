@@ -93,7 +93,7 @@ export default function PortalDetailPage() {
       />
       {p && devices.data?.data.count === 0 && !devicesList.filter.status && may('portals:write') && <ConnectWebhookCard portal={p} />}
       <Row gutter={[16, 16]}>
-        <Col xs={24} xl={16}>
+        <Col xs={24} xl={17}>
           <Card title="Devices" style={{ height: '100%' }}>
             <DevicesTable
               list={devicesList}
@@ -102,7 +102,7 @@ export default function PortalDetailPage() {
             />
           </Card>
         </Col>
-        <Col xs={24} xl={8}>
+        <Col xs={24} xl={7}>
           {portal.isLoading ? <Skeleton active /> : <PortalPulseCard customerId={id} />}
         </Col>
         <Col xs={24} xxl={12}>
