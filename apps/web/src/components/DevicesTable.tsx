@@ -33,7 +33,7 @@ export function DevicesTable<T extends DeviceRow>({ list, result, extraColumns =
         loading={isFetching && !isLoading}
         pagination={tablePagination(list, data?.data.count, { quickJumper: false, sizeChanger: false, hideOnSinglePage: true })}
         onChange={tableChangeWithFilters(list, ['status'])}
-        scroll={{ x: 640 }}
+        scroll={{ x: 560 }}
         locale={{ emptyText: <EmptyState text={emptyText} /> }}
       />
     </TableState>

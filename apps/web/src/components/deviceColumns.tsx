@@ -37,8 +37,9 @@ export function deviceColumns<T extends DeviceRow>(sortOrderOf: SortOrderOf, sta
       render: (status: number) => <StatusDot status={deviceDotStatus(status)} faint />,
     },
     { title: 'Name', ...sortable('name') },
-    { title: 'Type', ...sortable('deviceType'), render: (t: number) => deviceTypeLabel(t) },
-    { title: 'Model', ...sortable('deviceModel') },
+    // Short words stay on one line; the name may wrap (it is what the row is about).
+    { title: 'Type', ...sortable('deviceType'), render: (t: number) => <span style={{ whiteSpace: 'nowrap' }}>{deviceTypeLabel(t)}</span> },
+    { title: 'Model', ...sortable('deviceModel'), render: (m: string) => <span style={{ whiteSpace: 'nowrap' }}>{m}</span> },
     {
       title: 'Last Check-in',
       ...sortable('lastOnline'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLocalDate, reportPeriod } from './periods.ts';
+import { formatDuration, formatLocalDate, periodText, reportPeriod } from './periods.ts';
 
 const iso = (code: number, now: string, tz: string) => {
   const p = reportPeriod(code, new Date(now), tz);
@@ -46,5 +46,19 @@ describe('report periods (calendar-aligned in the tenant time zone)', () => {
     expect(reportPeriod(2, new Date(), 'UTC').label).toBe('This Quarter');
     expect(reportPeriod(3, new Date(), 'UTC').label).toBe('This Year');
     expect(formatLocalDate(new Date('2026-11-16T03:00:00Z'), 'America/New_York')).toBe('2026-11-15');
+  });
+});
+
+describe('one period and one duration format (the web page writes the same: features/reports/format.ts)', () => {
+  it('names the period by its local dates in the tenant zone, the zone named', () => {
+    // This month in Chicago, read at 21:10 local on the 25th (03:10 UTC on the 26th).
+    const period = { from: '2026-11-01T05:00:00.000Z', to: '2026-11-26T03:10:00.000Z', timezone: 'America/Chicago' };
+    expect(periodText(period)).toBe('2026-11-01 to 2026-11-25 (America/Chicago)');
+    expect(periodText({ ...period, timezone: 'UTC', from: '2026-11-01T00:00:00.000Z' })).toBe('2026-11-01 to 2026-11-26 (UTC)');
+  });
+  it('writes offline time as days, hours and minutes', () => {
+    expect(formatDuration(45 * 60)).toBe('45m');
+    expect(formatDuration(3 * 3600 + 12 * 60)).toBe('3h 12m');
+    expect(formatDuration(5 * 86400 + 20 * 3600 + 54 * 60)).toBe('5d 20h 54m');
   });
 });

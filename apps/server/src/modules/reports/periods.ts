@@ -113,3 +113,22 @@ export function formatLocalDate(at: Date, timezone: string): string {
   const d = localDate(at, timezone);
   return `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
 }
+
+/**
+ * "2026-11-01 to 2026-11-25 (America/Chicago)": the period's first and last local date in its zone,
+ * the zone named. The web page, the CSV and the PDF all write it so (the web's twin:
+ * apps/web/src/features/reports/format.ts, tested with the same figures).
+ */
+export function periodText(period: { from: string | Date; to: string | Date; timezone: string }): string {
+  const tz = period.timezone;
+  return `${formatLocalDate(new Date(period.from), tz)} to ${formatLocalDate(new Date(period.to), tz)} (${tz})`;
+}
+
+/** Offline time as "5d 20h 54m", "3h 12m" or "45m" (rounded to the minute), on the web page, in the CSV and the PDF. */
+export function formatDuration(seconds: number): string {
+  const minutes = Math.round(seconds / 60);
+  const d = Math.floor(minutes / 1440);
+  const h = Math.floor((minutes % 1440) / 60);
+  const m = minutes % 60;
+  return d > 0 ? `${d}d ${h}h ${m}m` : h > 0 ? `${h}h ${m}m` : `${m}m`;
+}

@@ -1,5 +1,5 @@
 import { DEVICE_TYPES, type ReportContent } from '@vigil/contracts';
-import { formatLocalDate } from './periods.ts';
+import { formatDuration, formatLocalDate, periodText } from './periods.ts';
 
 /**
  * A report as CSV (RFC 4180: CRLF lines, fields quoted when they hold a comma, quote or line
@@ -25,7 +25,7 @@ export function reportCsv(content: ReportContent, tenantName: string): string {
   const rows: Cell[][] = [['Section', 'Item', 'Value', 'Details']];
   rows.push(['Report', 'Company', tenantName, '']);
   rows.push(['Report', 'Customer', content.portal.name, '']);
-  rows.push(['Report', 'Period', content.period.label, tz]);
+  rows.push(['Report', 'Period', content.period.label, periodText(content.period)]);
   rows.push(['Report', 'From', formatLocalDate(new Date(content.period.from), tz), content.period.from]);
   rows.push(['Report', 'To', formatLocalDate(new Date(content.period.to), tz), content.period.to]);
   rows.push(['Report', 'Generated', content.generatedAt, '']);
@@ -51,7 +51,7 @@ export function reportCsv(content: ReportContent, tenantName: string): string {
         'Most offline devices',
         d.name,
         Math.round(d.offlineSeconds),
-        `${DEVICE_TYPES[d.deviceType] ?? 'Unknown'}; seconds offline`,
+        `${DEVICE_TYPES[d.deviceType] ?? 'Unknown'}; seconds offline (${formatDuration(d.offlineSeconds)})`,
       ]);
     }
   }

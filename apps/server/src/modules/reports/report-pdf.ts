@@ -1,7 +1,9 @@
 import { DEVICE_TYPES, PRODUCT_NAME, type ReportContent } from '@vigil/contracts';
 import { existsSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
-import { formatLocalDate } from './periods.ts';
+import { formatDuration, periodText } from './periods.ts';
+
+export { formatDuration };
 
 /**
  * A report as a PDF a service company can send to its customer: a branded header, the period,
@@ -28,15 +30,16 @@ export function printable(text: string, unicode = FONT.unicode): string {
   return [...text].map((c) => (/[\x20-\x7e\xa0-\xff]/.test(c) || WIN_ANSI_EXTRA.includes(c) ? c : '?')).join('');
 }
 
-const COLORS = {
-  brand: '#1d4ed8',
+/** The product's colours (the web app's teal brand and its status colours, darkened for print). */
+export const COLORS = {
+  brand: '#0f766e',
   ink: '#111827',
   muted: '#6b7280',
   line: '#e5e7eb',
-  good: '#16a34a',
-  bad: '#dc2626',
-  bar: '#3b82f6',
-  soft: '#f3f4f6',
+  good: '#389e0d',
+  bad: '#cf1322',
+  bar: '#14b8a6',
+  soft: '#f0fdfa',
 };
 const MARGIN = 50;
 
@@ -60,11 +63,8 @@ function header(doc: Doc, content: ReportContent, tenantName: string): void {
     .font(FONT.bold)
     .fontSize(20)
     .text(printable(content.portal.name), MARGIN, 95, { width: contentWidth(doc) });
-  const tz = content.period.timezone;
-  const from = formatLocalDate(new Date(content.period.from), tz);
-  const to = formatLocalDate(new Date(content.period.to), tz);
   doc.font(FONT.regular).fontSize(11).fillColor(COLORS.muted);
-  doc.text(`${content.period.label}: ${from} to ${to} (${tz})`);
+  doc.text(`${content.period.label}: ${periodText(content.period)}`);
   if (tenantName) doc.text(`Prepared by ${printable(tenantName)}`);
   doc.text(`Generated ${content.generatedAt.replace('T', ' ').slice(0, 16)} UTC`);
   doc.moveDown(1);
@@ -204,14 +204,6 @@ function scoreBar(doc: Doc, score: number, goal: number, meetsGoal: boolean): vo
     .text(`goal ${goal}%`, gx - 40, y + 22, { width: 80, align: 'center', lineBreak: false });
   doc.y = y + 40;
   doc.x = MARGIN;
-}
-
-export function formatDuration(seconds: number): string {
-  const minutes = Math.round(seconds / 60);
-  const d = Math.floor(minutes / 1440);
-  const h = Math.floor((minutes % 1440) / 60);
-  const m = minutes % 60;
-  return d > 0 ? `${d}d ${h}h ${m}m` : h > 0 ? `${h}h ${m}m` : `${m}m`;
 }
 
 const pct = (score: number) => (score < 0 ? 'n/a' : `${score.toFixed(1)}%`);

@@ -168,7 +168,7 @@ describe('downloads', () => {
     expect(lines[0]).toBe('Section,Item,Value,Details');
     expect(lines).toContain('Report,Customer,Harbor Mall,');
     expect(lines).toContain('Reliability,Score (%),40,');
-    expect(lines).toContain("Most offline devices,'=cmd|' /C calc'!A0,129600,Camera; seconds offline");
+    expect(lines).toContain("Most offline devices,'=cmd|' /C calc'!A0,129600,Camera; seconds offline (1d 12h 0m)");
     expect(res.body).not.toMatch(/(^|,)=cmd/m);
     expect(lines).toContain('Daily online share (%),2026-11-17,0,');
   });
@@ -182,7 +182,8 @@ describe('downloads', () => {
     const id = created.body.data.id;
     const csv = await get(`/v0/api/reports/${id}/export.csv`, cast.pm.token);
     expect(csv.statusCode).toBe(200);
-    expect(csv.body).toContain('Report,Period,This Quarter,UTC');
+    // The period as the web page and the PDF write it: local dates and the zone.
+    expect(csv.body).toMatch(/Report,Period,This Quarter,2026-10-01 to 2026-11-18 \(UTC\)/);
     const pdf = await get(`/v0/api/reports/${id}/export.pdf`, cast.superAdmin.token);
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');

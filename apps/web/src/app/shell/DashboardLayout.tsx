@@ -7,6 +7,9 @@ import { GlobalBanner } from './GlobalBanner.tsx';
 import { LiveEventsConnector } from '../../features/live/LiveEventsConnector.tsx';
 import { NarrowHeader, WideHeader } from './HeaderBar.tsx';
 import { SideNav } from './SideNav.tsx';
+import { RouteGate } from './RouteGate.tsx';
+import { useAuth } from '../../lib/state/hooks.ts';
+import { needsTenant } from '../../lib/session/permissions.ts';
 
 const NavDrawer = lazy(() => import('./NavDrawer.tsx'));
 
@@ -20,6 +23,8 @@ export default function DashboardLayout() {
   const [hidden, setHidden] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const navigation = useNavigation();
+  // A user with no tenant yet has no live events to follow (the stream would be refused).
+  const firstRun = needsTenant(useAuth());
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -51,11 +56,13 @@ export default function DashboardLayout() {
           />
         )}
         <GlobalBanner />
-        <LiveEventsConnector />
+        {!firstRun && <LiveEventsConnector />}
         <Layout.Content style={{ padding: narrow ? 12 : 24, minWidth: 0 }}>
           <Spin spinning={navigation.state === 'loading'} delay={150} description="Loading">
             <Suspense fallback={<Spin style={{ display: 'block', margin: 48 }} />}>
-              <Outlet />
+              <RouteGate>
+                <Outlet />
+              </RouteGate>
             </Suspense>
           </Spin>
         </Layout.Content>

@@ -15,6 +15,8 @@ import { PortalSearch } from '../../features/search/components/PortalSearch.tsx'
 import { FullScreenToggle } from './FullScreenToggle.tsx';
 import { ThemeToggle } from '../../components/ThemeToggle.tsx';
 import { UserMenu } from './UserMenu.tsx';
+import { useAuth } from '../../lib/state/hooks.ts';
+import { needsTenant } from '../../lib/session/permissions.ts';
 
 interface WideProps {
   collapsed: boolean;
@@ -27,6 +29,8 @@ interface WideProps {
 export function WideHeader({ collapsed, hidden, onToggleCollapsed, onToggleHidden }: WideProps) {
   const navigate = useNavigate();
   const { token } = theme.useToken();
+  // No tenant yet: nothing to search or be alarmed about; the header leaves only Settings and the account.
+  const firstRun = needsTenant(useAuth());
   return (
     <Layout.Header
       style={{
@@ -60,13 +64,13 @@ export function WideHeader({ collapsed, hidden, onToggleCollapsed, onToggleHidde
           </Tooltip>
         </>
       )}
-      <PortalSearch />
+      {!firstRun && <PortalSearch />}
       <Flex gap={8} align="center" style={{ marginInlineStart: 'auto' }}>
         <FullScreenToggle />
         <Button size="large" icon={<SettingOutlined />} onClick={() => navigate('/dashboards/settings')}>
           Setting
         </Button>
-        <AlarmsDropdown />
+        {!firstRun && <AlarmsDropdown />}
         <ThemeToggle />
         <UserMenu />
       </Flex>
@@ -78,6 +82,7 @@ export function WideHeader({ collapsed, hidden, onToggleCollapsed, onToggleHidde
 export function NarrowHeader({ onOpenMenu }: { onOpenMenu: () => void }) {
   const { token } = theme.useToken();
   const navigate = useNavigate();
+  const firstRun = needsTenant(useAuth());
   return (
     <Layout.Header
       style={{
@@ -97,7 +102,7 @@ export function NarrowHeader({ onOpenMenu }: { onOpenMenu: () => void }) {
       <Button icon={<MenuOutlined />} onClick={onOpenMenu} aria-label="Open navigation" />
       <Logo />
       <Flex gap={4} align="center" style={{ marginInlineStart: 'auto' }}>
-        <Button icon={<SearchOutlined />} aria-label="Search customers" onClick={() => navigate('/dashboards/search')} />
+        {!firstRun && <Button icon={<SearchOutlined />} aria-label="Search customers" onClick={() => navigate('/dashboards/search')} />}
         <Button icon={<SettingOutlined />} aria-label="Setting" onClick={() => navigate('/dashboards/settings')} />
         <ThemeToggle size="middle" />
         <UserMenu compact />

@@ -6,7 +6,7 @@ import { navItemsFor, selectedKeyOf } from './navItems.tsx';
 
 /** Logo and the role's menu; used in the Sider (wide) and in the Drawer (narrow). */
 export function SideNav({ collapsed = false, onNavigate }: { collapsed?: boolean; onNavigate?: () => void }) {
-  const { roles } = useAuth();
+  const { roles, tenantId } = useAuth();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   return (
@@ -26,7 +26,7 @@ export function SideNav({ collapsed = false, onNavigate }: { collapsed?: boolean
         theme="dark"
         mode="inline"
         selectedKeys={[selectedKeyOf(pathname)]}
-        items={navItemsFor(roles).map((i) => ({ key: i.key, label: i.label, icon: i.icon }))}
+        items={navItemsFor(roles, tenantId).map((i) => ({ key: i.key, label: i.label, icon: i.icon }))}
         onClick={({ key }) => {
           void navigate(key);
           onNavigate?.();

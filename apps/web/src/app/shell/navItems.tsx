@@ -4,11 +4,13 @@ import {
   AppstoreOutlined,
   DashboardOutlined,
   FileTextOutlined,
+  SettingOutlined,
   SolutionOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
 import type { Role } from '@vigil/contracts';
+import { mayDo, needsTenant } from '../../lib/session/permissions.ts';
 
 export interface NavItem {
   key: string;
@@ -16,8 +18,14 @@ export interface NavItem {
   icon: ReactNode;
 }
 
-/** Side navigation by role (docs/web.md "Shell"): Tenants (superAdmin) or Pulse first; Users for superAdmin/Admin. */
-export function navItemsFor(roles: readonly Role[]): NavItem[] {
+/**
+ * Side navigation by role (docs/web.md "Shell", "Roles"): Tenants (superAdmin) or Pulse first; Users for
+ * whoever may manage users (superAdmin, Admin). A user with no tenant yet is offered only Settings,
+ * where the tenant is set up.
+ */
+export function navItemsFor(roles: readonly Role[], tenantId: number): NavItem[] {
+  const who = { roles, tenantId };
+  if (needsTenant(who)) return [{ key: '/dashboards/settings', label: 'Settings', icon: <SettingOutlined /> }];
   const superAdmin = roles.includes('superAdmin');
   const items: NavItem[] = [
     superAdmin
@@ -28,7 +36,7 @@ export function navItemsFor(roles: readonly Role[]): NavItem[] {
     { key: '/dashboards/reports', label: 'Reports', icon: <FileTextOutlined /> },
     { key: '/dashboards/alerts', label: 'Alerts', icon: <AlertOutlined /> },
   ];
-  if (superAdmin || roles.includes('Admin')) items.push({ key: '/dashboards/users', label: 'Users', icon: <TeamOutlined /> });
+  if (mayDo('users:manage', who)) items.push({ key: '/dashboards/users', label: 'Users', icon: <TeamOutlined /> });
   return items;
 }
 

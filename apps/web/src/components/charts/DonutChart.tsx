@@ -1,5 +1,5 @@
 import { theme } from 'antd';
-import { useState, type Ref } from 'react';
+import { useState, type PointerEvent, type Ref } from 'react';
 import { NARROW_QUERY, STATUS_COLORS } from '../../lib/theme.ts';
 import { useMediaQuery } from '../../lib/useMediaQuery.ts';
 import { useChartTooltip } from './ChartTooltip.tsx';
@@ -16,7 +16,8 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 /**
  * Online/offline donut (Company Wide Pulse, Portal Pulse) sized by the radius rule (docs/web-pages.md "Charts") for its
- * container width, the device total in the hole, a legend below. One SVG, so `svgRef` can be
+ * container width: the online share in the hole, the counts (offline first in mind) and the total in
+ * the legend below, and a tooltip with both counts anywhere over the ring or its hole. One SVG, so `svgRef` can be
  * exported as an image as it is (see exportPng.ts).
  */
 export function OnlineOfflineDonut({
@@ -52,6 +53,8 @@ export function OnlineOfflineDonut({
   // The ring sits a little above the middle, leaving the bottom to the legend.
   const cx = width / 2;
   const cy = height * 0.46;
+  const rows = slices.map((s) => ({ color: s.color, name: s.name, value: `${count(s.value)} (${percent(s.value, total)})` }));
+  const showAll = (e: PointerEvent) => total > 0 && tooltip.show(e, { title: `${label}: ${count(total)} devices`, rows });
 
   return (
     <div ref={container} style={{ position: 'relative', height }}>
@@ -104,18 +107,40 @@ export function OnlineOfflineDonut({
                 )
               )}
             </g>
-            <text x={cx} y={cy} textAnchor="middle" fontSize={22} fontWeight={600} fill={token.colorText} data-part="total">
-              {count(total)}
+            {/* The hole: hovering it names both counts. */}
+            <circle
+              cx={cx}
+              cy={cy}
+              r={Math.max(0, inner * half - 1)}
+              fill="transparent"
+              data-part="hole"
+              onPointerMove={showAll}
+              onPointerLeave={() => tooltip.hide()}
+            />
+            <text
+              x={cx}
+              y={cy + 2}
+              textAnchor="middle"
+              fontSize={22}
+              fontWeight={600}
+              fill={token.colorText}
+              data-part="share"
+              pointerEvents="none"
+            >
+              {total === 0 ? '0' : percent(onlineCount, total)}
             </text>
-            <text x={cx} y={cy + 17} textAnchor="middle" fontSize={12} fill={token.colorTextSecondary}>
-              devices
+            <text x={cx} y={cy + 19} textAnchor="middle" fontSize={12} fill={token.colorTextSecondary} pointerEvents="none">
+              {total === 0 ? 'devices' : 'online'}
             </text>
             <text x={cx} y={height - 4} textAnchor="middle" fontSize={12} fill={token.colorText} data-part="legend">
               {slices.map((s, i) => (
                 <tspan key={s.name} dx={i === 0 ? 0 : 14}>
-                  <tspan fill={s.color}>●</tspan> {s.name}
+                  <tspan fill={s.color}>●</tspan> {s.name} <tspan fontWeight={600}>{count(s.value)}</tspan>
                 </tspan>
               ))}
+              <tspan dx={14} fill={token.colorTextSecondary}>
+                of <tspan data-part="total">{count(total)}</tspan>
+              </tspan>
             </text>
           </>
         )}

@@ -112,7 +112,7 @@ describe('chart series', () => {
 });
 
 describe('OnlineOfflineDonut', () => {
-  it('draws online green and offline red slices with the product radii, the total in the hole and a legend', () => {
+  it('draws online green and offline red slices with the product radii, the online share in the hole and the counts in the legend', () => {
     const { container } = render(<OnlineOfflineDonut onlineCount={7} offlineCount={3} label="Company Wide Pulse" />);
     const svg = screen.getByRole('img', { name: 'Company Wide Pulse: 7 online, 3 offline' });
     const online = svg.querySelector('[data-slice="Online"]')!;
@@ -121,9 +121,9 @@ describe('OnlineOfflineDonut', () => {
     expect(offline.getAttribute('fill')).toBe(STATUS_COLORS.offline);
     // 450 px wide: outer 0.8 and inner 0.6 of half the chart's smaller side (240 / 2).
     expect(arcRadii(online.getAttribute('d')!)).toEqual([96, 72]);
+    expect(svg.querySelector('[data-part="share"]')!.textContent).toBe('70%');
     expect(svg.querySelector('[data-part="total"]')!.textContent).toBe('10');
-    expect(svg.textContent).toContain('devices');
-    expect(svg.querySelector('[data-part="legend"]')!.textContent).toBe('● Online● Offline');
+    expect(svg.querySelector('[data-part="legend"]')!.textContent).toBe('● Online 7● Offline 3of 10');
     expect(container.querySelector('[data-slice="empty"]')).toBeNull();
   });
   it('uses the larger outer radius in a wide container', () => {
@@ -138,6 +138,17 @@ describe('OnlineOfflineDonut', () => {
     expect(svg.querySelector('[data-slice="Online"]')).toBeNull();
     expect(svg.querySelector('[data-slice="Offline"]')).toBeNull();
     expect(svg.querySelector('[data-part="total"]')!.textContent).toBe('0');
+    expect(svg.textContent).toContain('devices');
+  });
+  it('names both counts in a tooltip when the pointer is over the hole', () => {
+    render(<OnlineOfflineDonut onlineCount={302} offlineCount={10} label="Company Wide Pulse" />);
+    const hole = document.querySelector('[data-part="hole"]')!;
+    fireEvent.pointerMove(hole, { clientX: 10, clientY: 10 });
+    expect(document.body.textContent).toContain('Company Wide Pulse: 312 devices');
+    expect(document.body.textContent).toContain('302 (96.8%)');
+    expect(document.body.textContent).toContain('10 (3.2%)');
+    fireEvent.pointerLeave(hole);
+    expect(document.body.textContent).not.toContain('10 (3.2%)');
   });
   it('draws a full ring for one status alone and names the values in a tooltip on hover', () => {
     render(<OnlineOfflineDonut onlineCount={5000} offlineCount={0} label="Company Wide Pulse" />);

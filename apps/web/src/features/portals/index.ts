@@ -5,3 +5,4 @@
  */
 export { usePortalsQuery } from './api.ts';
 export { PortalsTable } from './components/PortalsTable.tsx';
+export { AddPortalDialog } from './components/AddPortalDialog.tsx';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { alertDot, alertTypeLabel } from '../alerts/index.ts';
-import { formatDuration } from './components/ReportView.tsx';
+import { formatDuration, periodText } from './format.ts';
 import { reportFileName } from './download.ts';
 import { periodLabel } from './pages/ReportsPage.tsx';
 
@@ -14,9 +14,16 @@ describe('report formatters', () => {
     expect([0, 1, 2, 3, 9].map(periodLabel)).toEqual(['This Week', 'This Month', 'This Quarter', 'This Year', 'Unknown']);
   });
   it('writes offline time', () => {
-    expect(formatDuration(45 * 60)).toBe('45 min');
-    expect(formatDuration(3 * 3600 + 12 * 60)).toBe('3 h 12 min');
-    expect(formatDuration(2 * 86400 + 3 * 3600)).toBe('2 d 3 h');
+    // The same figures as the server's report-pdf.test.ts / report-csv.test.ts: one format everywhere.
+    expect(formatDuration(45 * 60)).toBe('45m');
+    expect(formatDuration(3 * 3600 + 12 * 60)).toBe('3h 12m');
+    expect(formatDuration(5 * 86400 + 20 * 3600 + 54 * 60)).toBe('5d 20h 54m');
+  });
+  it('names the period by its local dates in the tenant zone, the zone named', () => {
+    // This month in Chicago, read at 21:10 local on the 25th (03:10 UTC on the 26th).
+    const period = { from: '2026-11-01T05:00:00.000Z', to: '2026-11-26T03:10:00.000Z', timezone: 'America/Chicago' };
+    expect(periodText(period)).toBe('2026-11-01 to 2026-11-25 (America/Chicago)');
+    expect(periodText({ ...period, timezone: 'UTC', from: '2026-11-01T00:00:00.000Z' })).toBe('2026-11-01 to 2026-11-26 (UTC)');
   });
 });
 

@@ -15,7 +15,7 @@ const NEW = tokenFor(1, 'new');
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-function setup(handler: (url: string, auth: string | null) => Response | Promise<Response>) {
+function setup(handler: (url: string, auth: string | null) => Response | Promise<Response>, type: 'query' | 'mutation' = 'mutation') {
   const store = configureStore({ reducer: { auth: authReducer } });
   store.dispatch(tokensReceived({ accessToken: OLD }));
   const calls: { url: string; auth: string | null }[] = [];
@@ -35,7 +35,7 @@ function setup(handler: (url: string, auth: string | null) => Response | Promise
     abort: () => {},
     extra: undefined,
     endpoint: 'test',
-    type: 'query',
+    type,
   } as unknown as BaseQueryApi;
   const run = (url: string) => baseQuery({ url }, api, {});
   return { store, calls, run, expired };
@@ -123,6 +123,13 @@ describe('session base query', () => {
     await run('/v0/auth/login');
     expect(calls.map((c) => c.url)).toEqual(['/v0/auth/login']);
     expect(errors).toEqual(['Invalid email or password.']);
+  });
+
+  it('a failed load (a query) shows no toast: the page shows the failure in place', async () => {
+    const { run } = setup(() => json(404, { error: { code: 'NOT_FOUND', msg: 'Resource not found.' } }), 'query');
+    const result = await run('/v0/api/customers/999');
+    expect(result.error?.status).toBe(404);
+    expect(errors).toEqual([]);
   });
 
   it('shows the catalogue message by status, and the network message with no response', async () => {

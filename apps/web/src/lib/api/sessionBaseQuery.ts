@@ -30,7 +30,7 @@ export interface SessionBaseQueryOptions {
  * fetchBaseQuery plus the session (docs/web.md "Session", docs/product.md "Calls", "Messages"): bearer token and JSON
  * headers on every call, 30 s timeout; the first 401 or any 403 triggers ONE refresh
  * (single-flight: parallel failures wait for the same promise) and one retry;
- * a failed refresh signs out and goes to sign-in. Errors become notifications.
+ * a failed refresh signs out and goes to sign-in. Errors of mutations become notifications.
  */
 export function createSessionBaseQuery(
   options: SessionBaseQueryOptions = {},
@@ -78,7 +78,9 @@ export function createSessionBaseQuery(
       if (!fresh) return result;
       result = await raw(args, api, extraOptions);
     }
-    if (result.error && !extraOptions.silent) notify.error(messageOf(result.error));
+    // One presentation per failure (docs/web.md "Errors"): a failed load (query) shows its message in
+    // place (ErrorState, DetailLoadError, the Forbidden page), so only a failed change (mutation) toasts.
+    if (result.error && !extraOptions.silent && api.type === 'mutation') notify.error(messageOf(result.error));
     return result;
   };
 }

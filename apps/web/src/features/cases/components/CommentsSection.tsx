@@ -5,6 +5,7 @@ import { useAuth } from '../../../lib/state/hooks.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useCommentsQuery, useCreateCommentMutation, useDeleteCommentMutation, useUpdateCommentMutation } from '../api.ts';
 import { CommentList } from './CommentList.tsx';
+import { useCan } from '../../../lib/session/permissions.ts';
 
 const CommentEditor = lazy(() => import('./CommentEditor.tsx'));
 
@@ -18,6 +19,7 @@ export function CommentsSection({ caseId }: { caseId: number }) {
   const [editing, setEditing] = useState<Comment | null>(null);
   const [resetKey, setResetKey] = useState(0);
   const count = data?.data.count ?? 0;
+  const canWrite = useCan('comments:write');
 
   const reset = () => {
     setEditing(null);
@@ -42,23 +44,26 @@ export function CommentsSection({ caseId }: { caseId: number }) {
 
   return (
     <Card title={`Comments (${count})`}>
-      <Suspense fallback={<Skeleton.Input active block style={{ height: 96 }} />}>
-        <CommentEditor
-          key={resetKey}
-          initial={editing?.content ?? ''}
-          editing={Boolean(editing)}
-          saving={creating.isLoading || updating.isLoading}
-          onSave={save}
-          onCancel={reset}
-        />
-      </Suspense>
-      <div style={{ marginTop: 16 }}>
+      {canWrite && (
+        <Suspense fallback={<Skeleton.Input active block style={{ height: 96 }} />}>
+          <CommentEditor
+            key={resetKey}
+            initial={editing?.content ?? ''}
+            editing={Boolean(editing)}
+            saving={creating.isLoading || updating.isLoading}
+            onSave={save}
+            onCancel={reset}
+          />
+        </Suspense>
+      )}
+      <div style={{ marginTop: canWrite ? 16 : 0 }}>
         <CommentList
           comments={data?.data.list ?? []}
           isLoading={isLoading}
           error={error}
           userId={auth.userId}
           isAdmin={auth.roles.includes('Admin')}
+          canWrite={canWrite}
           onEdit={setEditing}
           onDelete={del}
         />

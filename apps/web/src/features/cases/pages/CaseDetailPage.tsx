@@ -13,6 +13,7 @@ import { useCaseByIdQuery, useCaseDevicesQuery, useUpdateCaseMutation } from '..
 import { portalLink, type CaseLinkState } from '../../../lib/links.ts';
 import { AccessCommandButton } from '../components/AccessCommandButton.tsx';
 import { CommentsSection } from '../components/CommentsSection.tsx';
+import { useCan } from '../../../lib/session/permissions.ts';
 
 /** The status picker (docs/product.md "Codes and states"): options 1..5 with the status labels; value = caseType + 1. */
 export const STATUS_OPTIONS = CASE_STATUSES.map((label, code) => ({ value: code + 1, label }));
@@ -27,6 +28,7 @@ export default function CaseDetailPage() {
   const list = useListState({ prefix: 'dev.', pageSize: 8 });
   const devices = useCaseDevicesQuery({ id, list: list.query });
   const [update, updating] = useUpdateCaseMutation();
+  const canChangeStatus = useCan('cases:write');
   const c = caseQuery.data?.data;
   const customerName = c?.customerName ?? state?.customerName ?? `Case #${id}`;
   const customerId = c?.customerId ?? state?.customerId;
@@ -78,14 +80,18 @@ export default function CaseDetailPage() {
             ) : (
               <Descriptions column={{ xs: 1, sm: 2 }} size="small">
                 <Descriptions.Item label="Status">
-                  <Select
-                    aria-label="Case status"
-                    style={{ minWidth: 200 }}
-                    value={c.caseType + 1}
-                    options={STATUS_OPTIONS}
-                    loading={updating.isLoading}
-                    onChange={changeStatus}
-                  />
+                  {canChangeStatus ? (
+                    <Select
+                      aria-label="Case status"
+                      style={{ minWidth: 200 }}
+                      value={c.caseType + 1}
+                      options={STATUS_OPTIONS}
+                      loading={updating.isLoading}
+                      onChange={changeStatus}
+                    />
+                  ) : (
+                    <span data-testid="case-status">{CASE_STATUSES[c.caseType] ?? 'Unknown'}</span>
+                  )}
                 </Descriptions.Item>
                 <Descriptions.Item label="Offline Devices">{c.offlineCount}</Descriptions.Item>
                 <Descriptions.Item label="Date Created">{formatDate(c.createdAt)}</Descriptions.Item>

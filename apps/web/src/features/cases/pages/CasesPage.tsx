@@ -8,6 +8,7 @@ import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useListState } from '../../../lib/useListState.ts';
 import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
 import { tenantOnly } from '../../../lib/tenantOnly.ts';
+import { useCan } from '../../../lib/session/permissions.ts';
 import { useCasesQuery } from '../api.ts';
 import { AddCaseDialog } from '../components/AddCaseDialog.tsx';
 import { CasesTable } from '../components/CasesTable.tsx';
@@ -19,7 +20,8 @@ export default function CasesPage() {
   const list = useListState({ pageSize: 10, sort: ['createdAt', 'DESC'] });
   const result = useCasesQuery(list.query);
   const [adding, setAdding] = useState(false);
-  const addButton = !superAdmin && (
+  const canAdd = useCan('cases:write');
+  const addButton = canAdd && (
     <Button type="primary" icon={<PlusOutlined />} onClick={tenantOnly(superAdmin, () => setAdding(true))}>
       Add Case
     </Button>
@@ -44,7 +46,7 @@ export default function CasesPage() {
           list={list}
           result={result}
           superAdmin={superAdmin}
-          emptyText="No cases yet. Add Case gathers a customer's offline devices."
+          emptyText={canAdd ? "No cases yet. Add Case gathers a customer's offline devices." : 'No cases yet.'}
         />
       </Card>
       <AddCaseDialog open={adding} onClose={() => setAdding(false)} />

@@ -7,6 +7,8 @@ import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
 import { useDeleteLicenseMutation, useLicensesQuery } from '../api.ts';
 import { deviceTypeLabel } from '../../../components/deviceColumns.tsx';
+import { notify } from '../../../lib/notify.ts';
+import { useCan } from '../../../lib/session/permissions.ts';
 
 export const formatTerms = (years: number) => `${years}Y`;
 
@@ -15,6 +17,11 @@ export function LicensesTable({ customerId }: { customerId: number }) {
   const list = useListState({ prefix: 'lic.', pageSize: 3 });
   const { data, isLoading, isFetching, error, refetch } = useLicensesQuery({ ...list.query, filter: { ...list.filter, customerId } });
   const [remove] = useDeleteLicenseMutation();
+  const canDelete = useCan('licenses:write');
+  const del = async (l: License) => {
+    const result = await remove(l.id);
+    if ('data' in result) notify.success('License deleted.');
+  };
   const sortable = (key: string) => ({ key, dataIndex: key, sorter: true, sortOrder: list.sortOrderOf(key) });
   const columns: TableColumnsType<License> = [
     { title: 'Device Type', ...sortable('deviceType'), render: (t: number) => deviceTypeLabel(t) },
@@ -23,16 +30,20 @@ export function LicensesTable({ customerId }: { customerId: number }) {
     { title: 'Start Date', ...sortable('startDate'), render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDate(v)}</span> },
     { title: 'End Date', ...sortable('endDate'), render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDate(v)}</span> },
     { title: 'Days Remaining', ...sortable('daysRemaining') },
-    {
-      title: 'Action',
-      key: 'action',
-      width: 80,
-      render: (_, l) => (
-        <Popconfirm title="Are you sure to delete this license?" okText="Yes" cancelText="No" onConfirm={() => remove(l.id)}>
-          <Button danger type="text" icon={<DeleteOutlined />} aria-label={`Delete license ${l.id}`} />
-        </Popconfirm>
-      ),
-    },
+    ...(canDelete
+      ? [
+          {
+            title: 'Action',
+            key: 'action',
+            width: 80,
+            render: (_: unknown, l: License) => (
+              <Popconfirm title="Are you sure to delete this license?" okText="Yes" cancelText="No" onConfirm={() => del(l)}>
+                <Button danger type="text" icon={<DeleteOutlined />} aria-label={`Delete license ${l.id}`} />
+              </Popconfirm>
+            ),
+          },
+        ]
+      : []),
   ];
   return (
     <TableState isLoading={isLoading} error={error} onRetry={refetch}>
@@ -44,7 +55,7 @@ export function LicensesTable({ customerId }: { customerId: number }) {
         loading={isFetching && !isLoading}
         pagination={tablePagination(list, data?.data.count, { quickJumper: false, sizeChanger: true })}
         onChange={list.onTableChange}
-        scroll={{ x: 640 }}
+        scroll={{ x: 'max-content' }}
         locale={{ emptyText: <EmptyState text="No licenses yet. Add License to track renewals." /> }}
       />
     </TableState>

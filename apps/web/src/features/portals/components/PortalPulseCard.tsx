@@ -1,6 +1,6 @@
 import { Card, Skeleton } from 'antd';
 import { OnlineOfflineDonut } from '../../../components/charts/DonutChart.tsx';
-import { ErrorState } from '../../../components/TableStates.tsx';
+import { EmptyState, ErrorState } from '../../../components/TableStates.tsx';
 import { ReliabilityPanel } from '../../../components/ReliabilityPanel.tsx';
 import { usePortalStatsQuery } from '../api.ts';
 
@@ -16,7 +16,7 @@ export function PortalPulseCard({ customerId }: { customerId: number }) {
         ) : isLoading || !stats ? (
           <Skeleton active />
         ) : stats.onlineCount + stats.offlineCount === 0 ? (
-          <Skeleton.Node style={{ width: '100%', height: 120 }}>No devices reported yet.</Skeleton.Node>
+          <EmptyState text="No devices reported yet. They appear here once the portal's webhook reports them." />
         ) : (
           <OnlineOfflineDonut onlineCount={stats.onlineCount} offlineCount={stats.offlineCount} label="Portal Pulse" />
         )}

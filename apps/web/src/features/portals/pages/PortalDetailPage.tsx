@@ -16,6 +16,8 @@ import { LicensesTable } from '../components/LicensesTable.tsx';
 import { PortalPulseCard } from '../components/PortalPulseCard.tsx';
 import { tenantOnly } from '../../../lib/tenantOnly.ts';
 import { usePaymentMarker } from '../usePaymentMarker.ts';
+import { useMay } from '../../../lib/session/permissions.ts';
+import { ConnectWebhookCard } from '../components/ConnectWebhookCard.tsx';
 
 /**
  * Portal detail (docs/web-pages.md "Pages"): the customer's devices (8), open cases (8), licenses (3),
@@ -28,6 +30,7 @@ export default function PortalDetailPage() {
   const navigate = useNavigate();
   const auth = useAuth();
   const superAdmin = isSuperAdmin(auth);
+  const may = useMay();
   usePaymentMarker();
   const portal = usePortalQuery(id);
   const devicesList = useListState({ prefix: 'dev.', pageSize: 8 });
@@ -66,15 +69,19 @@ export default function PortalDetailPage() {
         lastCrumb={name}
         extra={
           <>
-            <Button
-              icon={<FileTextOutlined />}
-              onClick={() => navigate('/dashboards/reports/create', { state: { customerId: id, customerName: name } })}
-            >
-              Report
-            </Button>
-            <Button icon={<EditOutlined />} onClick={() => setEditing(true)} disabled={!p}>
-              Edit Portal
-            </Button>
+            {may('reports:write') && (
+              <Button
+                icon={<FileTextOutlined />}
+                onClick={() => navigate('/dashboards/reports/create', { state: { customerId: id, customerName: name } })}
+              >
+                Report
+              </Button>
+            )}
+            {may('portals:write') && (
+              <Button icon={<EditOutlined />} onClick={() => setEditing(true)} disabled={!p}>
+                Edit Portal
+              </Button>
+            )}
             <Button
               icon={<ProfileOutlined />}
               onClick={() => navigate(`/dashboards/portals/${id}/case`, { state: { customerName: name } })}
@@ -84,20 +91,26 @@ export default function PortalDetailPage() {
           </>
         }
       />
+      {p && devices.data?.data.count === 0 && !devicesList.filter.status && may('portals:write') && <ConnectWebhookCard portal={p} />}
       <Row gutter={[16, 16]}>
-        <Col xs={24} xl={16}>
-          <Card title="Devices" style={{ marginBottom: 16 }}>
+        <Col xs={24} xl={17}>
+          <Card title="Devices" style={{ height: '100%' }}>
             <DevicesTable
               list={devicesList}
               result={devices}
               emptyText="No devices yet. Devices appear when the portal's webhook reports them."
             />
           </Card>
+        </Col>
+        <Col xs={24} xl={7}>
+          {portal.isLoading ? <Skeleton active /> : <PortalPulseCard customerId={id} />}
+        </Col>
+        <Col xs={24} xxl={12}>
           <Card
             title="Open Cases"
-            style={{ marginBottom: 16 }}
+            style={{ height: '100%' }}
             extra={
-              !superAdmin && (
+              may('cases:write') && (
                 <Button icon={<ToolOutlined />} onClick={openCase} loading={creating.isLoading}>
                   Open Case
                 </Button>
@@ -109,22 +122,24 @@ export default function PortalDetailPage() {
               result={openCases}
               superAdmin={false}
               pager={{ hideOnSinglePage: true }}
-              emptyText="No open cases. Open Case gathers the offline devices into a new case."
+              emptyText={may('cases:write') ? 'No open cases. Open Case gathers the offline devices into a new case.' : 'No open cases.'}
             />
           </Card>
+        </Col>
+        <Col xs={24} xxl={12}>
           <Card
             title="Licenses"
+            style={{ height: '100%' }}
             extra={
-              <Button icon={<PlusOutlined />} onClick={() => setAddingLicense(true)} disabled={!p}>
-                Add License
-              </Button>
+              may('licenses:write') && (
+                <Button icon={<PlusOutlined />} onClick={() => setAddingLicense(true)} disabled={!p}>
+                  Add License
+                </Button>
+              )
             }
           >
             <LicensesTable customerId={id} />
           </Card>
-        </Col>
-        <Col xs={24} xl={8}>
-          {portal.isLoading ? <Skeleton active /> : <PortalPulseCard customerId={id} />}
         </Col>
       </Row>
       {p && <EditPortalDialog portal={p} open={editing} onClose={() => setEditing(false)} />}

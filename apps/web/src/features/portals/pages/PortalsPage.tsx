@@ -10,6 +10,7 @@ import { usePortalsQuery } from '../api.ts';
 import { AddPortalDialog } from '../components/AddPortalDialog.tsx';
 import { PortalsTable } from '../components/PortalsTable.tsx';
 import { tenantOnly } from '../../../lib/tenantOnly.ts';
+import { useCan } from '../../../lib/session/permissions.ts';
 
 /** Portals (docs/web-pages.md "Pages"): the tenant's customers with device counts and reliability; Add Portal for tenant users. */
 export default function PortalsPage() {
@@ -18,8 +19,9 @@ export default function PortalsPage() {
   const list = useListState({ pageSize: 10 });
   const result = usePortalsQuery(list.query);
   const [adding, setAdding] = useState(false);
+  const canAdd = useCan('portals:write');
   const openAdd = tenantOnly(superAdmin, () => setAdding(true));
-  const addButton = !superAdmin && (
+  const addButton = canAdd && (
     <Button type="primary" icon={<PlusOutlined />} onClick={openAdd}>
       Add Portal
     </Button>
@@ -33,7 +35,7 @@ export default function PortalsPage() {
           list={list}
           result={result}
           superAdmin={superAdmin}
-          emptyText={superAdmin ? 'No portals yet.' : 'No portals yet — Add Portal to start monitoring a customer.'}
+          emptyText={canAdd ? 'No portals yet — Add Portal to start monitoring a customer.' : 'No portals yet.'}
           emptyAction={addButton}
         />
       </Card>

@@ -6,7 +6,7 @@ import { ChartSkeleton } from '../../../components/charts/ChartSkeleton.tsx';
 import { CountGauge } from '../../../components/charts/CountGauge.tsx';
 import { chartHeight } from '../../../components/charts/geometry.ts';
 import { caseStatusSeries } from '../../../components/charts/series.ts';
-import { ErrorState } from '../../../components/TableStates.tsx';
+import { EmptyState, ErrorState } from '../../../components/TableStates.tsx';
 import { useMediaQuery } from '../../../lib/useMediaQuery.ts';
 import { rowsOf } from '../rows.ts';
 import { useCaseStatusCountsQuery, useQuarterCompletedQuery } from '../../cases/index.ts';
@@ -32,6 +32,15 @@ export function OpenCaseStatusCard() {
             <ErrorState error={counts.error} onRetry={counts.refetch} />
           ) : counts.isLoading ? (
             <ChartSkeleton height={height} />
+          ) : bars.values.every((v) => !v) ? (
+            // No open case: a sentence, not an empty 0-1 axis.
+            <div
+              role="img"
+              aria-label={`Open cases by status: ${bars.categories.map((c) => `${c} 0`).join(', ')}`}
+              style={{ height, display: 'grid', placeItems: 'center' }}
+            >
+              <EmptyState text="No open cases. Cases gather a customer's offline devices." />
+            </div>
           ) : (
             <BarChart
               ariaLabel="Open cases by status"

@@ -9,6 +9,7 @@ import { DeviceTypeSummary } from './DeviceTypeSummary.tsx';
 import { LiveEventsTable } from './LiveEventsTable.tsx';
 import { OpenCaseStatusCard } from './OpenCaseStatusCard.tsx';
 import { PulseCasesCard } from './PulseCasesCard.tsx';
+import { FirstRunCard } from './FirstRunCard.tsx';
 import { ReliabilityPanel, ReliabilityPanelSkeleton } from '../../../components/ReliabilityPanel.tsx';
 
 /**
@@ -23,6 +24,11 @@ export default function PulseBody() {
 
   return (
     <Row gutter={[16, 16]}>
+      {!superAdmin && (
+        <Col span={24}>
+          <FirstRunCard />
+        </Col>
+      )}
       <Col span={24}>
         <DeviceTypeSummary />
       </Col>

@@ -5,19 +5,9 @@ import { BRAND, STATUS_COLORS } from '../../../lib/theme.ts';
 import { BarChart } from '../../../components/charts/BarChart.tsx';
 import { OnlineOfflineDonut } from '../../../components/charts/DonutChart.tsx';
 import { caseStatusSeries, dailyShareSeries } from '../../../components/charts/series.ts';
-import { formatDate, formatDateTime } from '../../../lib/dates.ts';
+import { formatDateTime } from '../../../lib/dates.ts';
+import { formatDuration, periodText } from '../format.ts';
 import { deviceTypeLabel } from '../../../components/deviceColumns.tsx';
-
-/** Seconds as "2 d 3 h", "3 h 12 min" or "45 min". */
-export function formatDuration(seconds: number): string {
-  const m = Math.round(seconds / 60);
-  const d = Math.floor(m / 1440);
-  const h = Math.floor((m % 1440) / 60);
-  const min = m % 60;
-  if (d > 0) return `${d} d ${h} h`;
-  if (h > 0) return `${h} h ${min} min`;
-  return `${min} min`;
-}
 
 /** The figures and charts of a report (saved or preview): only the sections its config asks for. */
 export default function ReportView({ content }: { content: ReportContent }) {
@@ -30,9 +20,10 @@ export default function ReportView({ content }: { content: ReportContent }) {
         <Descriptions column={{ xs: 1, sm: 2, lg: 4 }} size="small">
           <Descriptions.Item label="Customer">{content.portal.name}</Descriptions.Item>
           <Descriptions.Item label="Period">
-            {content.period.label} ({formatDate(content.period.from)} – {formatDate(content.period.to)})
+            <span data-testid="report-period">
+              {content.period.label}: {periodText(content.period)}
+            </span>
           </Descriptions.Item>
-          <Descriptions.Item label="Time zone">{content.period.timezone}</Descriptions.Item>
           <Descriptions.Item label="Generated">{formatDateTime(content.generatedAt)}</Descriptions.Item>
         </Descriptions>
       </Card>

@@ -10,6 +10,7 @@ import { formatDate } from '../../../lib/dates.ts';
 import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
 import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
+import { useCan } from '../../../lib/session/permissions.ts';
 import { useReportsQuery } from '../api.ts';
 
 export const periodLabel = (code: number) => REPORT_PERIODS[code] ?? 'Unknown';
@@ -36,7 +37,8 @@ export default function ReportsPage() {
     { title: 'Period', ...sortable('period'), render: (p: number) => periodLabel(p) },
     { title: 'Created Date', ...sortable('createdAt'), render: (v: string) => formatDate(v) },
   ];
-  const create = !superAdmin && (
+  const canCreate = useCan('reports:write');
+  const create = canCreate && (
     <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/dashboards/reports/create')}>
       Create Report
     </Button>
@@ -55,8 +57,15 @@ export default function ReportsPage() {
             loading={isFetching && !isLoading}
             pagination={tablePagination(list, data?.data.count)}
             onChange={list.onTableChange}
-            scroll={{ x: 560 }}
-            locale={{ emptyText: <EmptyState text="No reports yet. Create Report to summarise a customer's period." action={create} /> }}
+            scroll={{ x: 'max-content' }}
+            locale={{
+              emptyText: (
+                <EmptyState
+                  text={canCreate ? "No reports yet. Create Report to summarise a customer's period." : 'No reports yet.'}
+                  action={create}
+                />
+              ),
+            }}
           />
         </TableState>
       </Card>

@@ -27,11 +27,11 @@ export function Highlighted({ label, query }: { label: string; query: string }) 
  * Customer search that opens the picked customer's portal: the header's, and the Search page's (docs/web.md "Shell", docs/product.md "Validation"): queries at 2+ characters after 200 ms of
  * quiet; shorter text clears the results; a failure is logged and empties them.
  */
-export function PortalSearch() {
+export function PortalSearch({ autoFocus = false, wide = false }: { autoFocus?: boolean; wide?: boolean } = {}) {
   const navigate = useNavigate();
   const [text, setText] = useState('');
   const term = searchTermOf(useDebouncedValue(text));
-  const { data, error } = useSearchCustomersQuery(term, { skip: !term });
+  const { data, error, isFetching } = useSearchCustomersQuery(term, { skip: !term });
   useEffect(() => {
     if (error) console.warn('customer search failed', error);
   }, [error]);
@@ -41,7 +41,9 @@ export function PortalSearch() {
     <AutoComplete
       value={text}
       onChange={setText}
-      style={{ width: 'min(360px, 32vw)' }}
+      style={{ width: wide ? '100%' : 'min(360px, 32vw)' }}
+      // A search that matched nothing says so (an empty dropdown looked like a broken box).
+      notFoundContent={term && !isFetching && data ? `No customer matches “${term}”.` : null}
       options={results.map((c) => {
         const label = c.name || UNKNOWN_CUSTOMER;
         return { value: String(c.id), key: c.id, label: <Highlighted label={label} query={term} />, customerName: label };
@@ -51,7 +53,14 @@ export function PortalSearch() {
         void navigate(`/dashboards/portals/${value}`, { state: { customerName: (option as { customerName: string }).customerName } });
       }}
     >
-      <Input prefix={<SearchOutlined />} placeholder="Search for something" aria-label="Search customers" allowClear size="large" />
+      <Input
+        prefix={<SearchOutlined />}
+        placeholder="Search for something"
+        aria-label="Search customers"
+        allowClear
+        size="large"
+        autoFocus={autoFocus}
+      />
     </AutoComplete>
   );
 }

@@ -11,7 +11,7 @@ export default function SearchPage() {
         <Typography.Paragraph type="secondary">
           Type two or more letters of a customer's name, then pick it to open its portal.
         </Typography.Paragraph>
-        <PortalSearch />
+        <PortalSearch autoFocus wide />
       </Card>
     </>
   );

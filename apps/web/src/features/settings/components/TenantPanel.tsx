@@ -1,4 +1,4 @@
-import { Alert, Button, Form, Skeleton } from 'antd';
+import { Alert, Button, Descriptions, Form, Skeleton } from 'antd';
 import { useEffect } from 'react';
 import { MSG } from '@vigil/contracts';
 import { useAppDispatch, useAuth } from '../../../lib/state/hooks.ts';
@@ -16,6 +16,7 @@ import {
 } from '../../tenants/index.ts';
 import type { FormInstance } from 'antd';
 import { MonitoringSettings } from './MonitoringSettings.tsx';
+import { mayDo } from '../../../lib/session/permissions.ts';
 
 /** docs/decisions.md 37: saving tenant info is for superAdmin, Admin, or a user with no roles and tenantId -1. */
 export function maySaveTenant(auth: Pick<AuthState, 'roles' | 'tenantId'>): boolean {
@@ -32,7 +33,9 @@ export function TenantPanel({ form, onNeedsSubscription }: { form: FormInstance<
   const auth = useAuth();
   const dispatch = useAppDispatch();
   const hasTenant = auth.tenantId > 0;
-  const { data, isLoading, error, refetch } = useTenantQuery(auth.tenantId, { skip: !hasTenant });
+  // Project Managers and Salesmen may not read the tenant record (docs/web.md "Roles"): no call, a note.
+  const mayRead = mayDo('tenants:own', auth);
+  const { data, isLoading, error, refetch } = useTenantQuery(auth.tenantId, { skip: !hasTenant || !mayRead });
   const [create, { isLoading: creating }] = useCreateTenantMutation();
   const [update, { isLoading: updating }] = useUpdateTenantMutation();
   const tenant = data?.data;
@@ -58,6 +61,15 @@ export function TenantPanel({ form, onNeedsSubscription }: { form: FormInstance<
       onNeedsSubscription();
   };
 
+  if (hasTenant && !mayRead)
+    return (
+      <>
+        <Descriptions column={1} size="small" style={{ marginBottom: 16 }}>
+          <Descriptions.Item label="Tenant">{auth.tenantName || '-'}</Descriptions.Item>
+        </Descriptions>
+        <Alert type="info" showIcon title="Only an Admin can view and change the tenant's information." />
+      </>
+    );
   if (hasTenant && isLoading) return <Skeleton active />;
   if (hasTenant && error) return <ErrorState error={error} onRetry={refetch} />;
   return (

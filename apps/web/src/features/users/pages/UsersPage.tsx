@@ -1,5 +1,5 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Popconfirm, Space, Table, type TableColumnsType } from 'antd';
+import { Button, Card, Popconfirm, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { User } from '@vigil/contracts';
@@ -8,7 +8,9 @@ import { PageHeader } from '../../../components/PageHeader.tsx';
 import { EmptyState, TableState } from '../../../components/TableStates.tsx';
 import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
-import { isAdminOrSuper, isSuperAdmin } from '../../../lib/session/authSlice.ts';
+import { isSuperAdmin } from '../../../lib/session/authSlice.ts';
+import { useCan } from '../../../lib/session/permissions.ts';
+import { notify } from '../../../lib/notify.ts';
 import { useDeleteUserMutation, useUsersQuery } from '../api.ts';
 import { AddUserDialog } from '../components/AddUserDialog.tsx';
 
@@ -21,13 +23,33 @@ export default function UsersPage() {
   const list = useListState();
   const { data, isLoading, isFetching, error, refetch } = useUsersQuery(list.query);
   const [remove] = useDeleteUserMutation();
+  const canManage = useCan('users:manage');
+  const del = async (u: User) => {
+    const result = await remove(u.id);
+    if ('data' in result) notify.success(`User ${u.name} deleted.`);
+  };
   const [adding, setAdding] = useState(false);
   const navigate = useNavigate();
   const sortable = (key: string) => ({ key, dataIndex: key, sorter: true, sortOrder: list.sortOrderOf(key) });
 
   const columns: TableColumnsType<User> = [
     ...(superAdmin ? [{ title: 'Tenant Name', ...sortable('tenantName'), render: (v: string) => v || '-' }] : []),
-    { title: 'User Name', ...sortable('name') },
+    {
+      title: 'User Name',
+      ...sortable('name'),
+      render: (name: string, u) => (
+        <span>
+          {name}
+          {u.invited && (
+            <Tooltip title="Invited: has not chosen a password yet">
+              <Tag color="gold" style={{ marginInlineStart: 8 }}>
+                Invited
+              </Tag>
+            </Tooltip>
+          )}
+        </span>
+      ),
+    },
     { title: 'Email', ...sortable('email') },
     { title: 'Phone Number', ...sortable('phone') },
     { title: 'Role', key: 'roles', dataIndex: 'roles', render: (roles: string[]) => rolesText(roles) },
@@ -38,7 +60,7 @@ export default function UsersPage() {
       render: (_, u) => (
         <Space>
           <Button type="text" icon={<EditOutlined />} aria-label={`Edit ${u.name}`} onClick={() => navigate(`/dashboards/users/${u.id}`)} />
-          <Popconfirm title="Are you sure you want to delete this user?" okText="Yes" cancelText="No" onConfirm={() => remove(u.id)}>
+          <Popconfirm title="Are you sure you want to delete this user?" okText="Yes" cancelText="No" onConfirm={() => del(u)}>
             <Button danger type="text" icon={<DeleteOutlined />} aria-label={`Delete ${u.name}`} />
           </Popconfirm>
         </Space>
@@ -51,7 +73,7 @@ export default function UsersPage() {
       <PageHeader
         title="Users"
         extra={
-          isAdminOrSuper(auth) && (
+          canManage && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
               Add User
             </Button>
@@ -67,7 +89,7 @@ export default function UsersPage() {
             loading={isFetching}
             pagination={tablePagination(list, data?.data.count)}
             onChange={list.onTableChange}
-            scroll={{ x: 760 }}
+            scroll={{ x: 'max-content' }}
             locale={{ emptyText: <EmptyState text="No users yet. Add User to invite a colleague." /> }}
           />
         </TableState>
