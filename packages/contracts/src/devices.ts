@@ -41,6 +41,41 @@ export const deviceListQuery = listQuery({
 });
 export type DeviceListQuery = z.output<typeof deviceListQuery>;
 
+/**
+ * The device page's identity (docs/history.md): the device row plus when it was first seen, its
+ * reliability over the last 30 days, since when it has had its status, its open alert, and the goal.
+ */
+export const deviceDetail = device.extend({
+  /** The `at` of the device's first report. */
+  firstSeen: isoDateTime,
+  /** Since when the device has had its current status (its open period's start). */
+  statusSince: isoDateTime,
+  /** Percent with one decimal over the last 30 days; -1 when nothing was observed. */
+  reliabilityScore: z.number(),
+  /** The tenant's reliability goal (percent). */
+  goalScore: z.number(),
+  /** The newest open Device Offline alert holding the device, or null. */
+  openAlertId: z.number().int().nullable(),
+});
+export type DeviceDetail = z.infer<typeof deviceDetail>;
+
+/** At most 90 days of history per call (docs/history.md). */
+export const HISTORY_MAX_DAYS = 90;
+const historyInstant = z.iso.datetime({ offset: true, error: 'from and to must be ISO 8601 timestamps' });
+export const deviceHistoryQuery = z
+  .strictObject({ from: historyInstant.optional(), to: historyInstant.optional() })
+  .refine((q) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to), { error: 'from must be before to' })
+  .refine((q) => !q.from || !q.to || Date.parse(q.to) - Date.parse(q.from) <= HISTORY_MAX_DAYS * 86_400_000, {
+    error: `The range must not exceed ${HISTORY_MAX_DAYS} days`,
+  });
+export type DeviceHistoryQuery = z.infer<typeof deviceHistoryQuery>;
+
+/** One stretch of one status: 0 offline, 1 online, 2 maintenance. */
+export const statusPeriod = z.object({ status: z.number().int(), from: isoDateTime, to: isoDateTime });
+export type StatusPeriod = z.infer<typeof statusPeriod>;
+export const deviceHistory = z.object({ periods: z.array(statusPeriod) });
+export type DeviceHistory = z.infer<typeof deviceHistory>;
+
 export const deviceEndpoints = {
   list: endpoint({
     method: 'GET',
@@ -53,9 +88,18 @@ export const deviceEndpoints = {
   get: endpoint({
     method: 'GET',
     path: '/v0/api/devices/:id',
-    summary: 'One device',
+    summary: 'One device, with its first report, 30-day reliability and open alert',
     tag: 'devices',
     params: idParams,
-    response: dataOf(device),
+    response: dataOf(deviceDetail),
+  }),
+  history: endpoint({
+    method: 'GET',
+    path: '/v0/api/devices/:id/history',
+    summary: "A device's status periods over [from, to] (default the last 7 days, at most 90)",
+    tag: 'devices',
+    params: idParams,
+    query: deviceHistoryQuery,
+    response: dataOf(deviceHistory),
   }),
 };

@@ -75,6 +75,7 @@ export const webhookRoutes = {
 export const deviceRoutes = {
   list: { method: 'GET', path: '/v0/api/devices' },
   get: { method: 'GET', path: '/v0/api/devices/:id' },
+  history: { method: 'GET', path: '/v0/api/devices/:id/history' },
 } as const satisfies RouteGroup;
 
 export const statsRoutes = {
@@ -83,6 +84,8 @@ export const statsRoutes = {
   deviceStats: { method: 'GET', path: '/v0/api/device-stats' },
   customerDeviceSummary: { method: 'GET', path: '/v0/api/customers/:id/device-summary' },
   customerStats: { method: 'GET', path: '/v0/api/customers/:id/stats' },
+  customerReliabilityTrend: { method: 'GET', path: '/v0/api/customers/:id/reliability-trend' },
+  reliabilityTrend: { method: 'GET', path: '/v0/api/reliability-trend' },
 } as const satisfies RouteGroup;
 
 export const liveEventsRoutes = {

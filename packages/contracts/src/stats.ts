@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { dataOf, idParams, listOf } from './envelope.ts';
+import { dataOf, idParams, isoDate, listOf } from './envelope.ts';
 import { idFilter, listQuery, qFilter } from './list-query.ts';
 
 /**
@@ -68,6 +68,14 @@ export const portalStats = z.object({
   goalScore: z.number(),
 });
 
+/** A daily reliability trend: 30 consecutive days ending today in the tenant's
+ * time zone (UTC for the superAdmin's all-tenant trend); a day's score is -1 when nothing was observed. */
+export const reliabilityTrend = z.object({
+  goal: z.number(),
+  days: z.array(z.object({ date: isoDate, score: z.number() })),
+});
+export type ReliabilityTrend = z.infer<typeof reliabilityTrend>;
+
 export const statsEndpoints = {
   pulseSummary: endpoint({
     method: 'GET',
@@ -108,5 +116,20 @@ export const statsEndpoints = {
     params: idParams,
     query: statsWindowQuery,
     response: dataOf(portalStats),
+  }),
+  customerReliabilityTrend: endpoint({
+    method: 'GET',
+    path: '/v0/api/customers/:id/reliability-trend',
+    summary: "A portal's daily reliability over the last 30 days and the tenant's goal",
+    tag: 'stats',
+    params: idParams,
+    response: dataOf(reliabilityTrend),
+  }),
+  reliabilityTrend: endpoint({
+    method: 'GET',
+    path: '/v0/api/reliability-trend',
+    summary: 'The company-wide daily reliability over the last 30 days and the goal',
+    tag: 'stats',
+    response: dataOf(reliabilityTrend),
   }),
 };

@@ -11,6 +11,13 @@ export const devicesModule: AppModule = (app, deps) => {
 
   route(app, deps, deviceEndpoints.get, {
     permission: 'monitoring:read',
-    handler: async ({ params, scope, tx }) => ({ data: await tx((t) => devices.getDevice(t, scope, params.id)) }),
+    handler: async ({ params, scope, tx }) => ({ data: await tx((t) => devices.getDevice(t, scope, params.id, deps.clock.now())) }),
+  });
+
+  route(app, deps, deviceEndpoints.history, {
+    permission: 'monitoring:read',
+    handler: async ({ params, query, scope, readTx }) => ({
+      data: await readTx((reader) => devices.deviceHistory(reader, scope, params.id, query, deps.clock.now())),
+    }),
   });
 };

@@ -1,7 +1,15 @@
-import type { Device, DeviceListQuery } from '@vigil/contracts';
+import {
+  HISTORY_MAX_DAYS,
+  type Device,
+  type DeviceDetail,
+  type DeviceHistory,
+  type DeviceHistoryQuery,
+  type DeviceListQuery,
+} from '@vigil/contracts';
 import type { Executor, Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
-import { notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import * as history from './history.repository.ts';
 import { toIso, toIsoOrNull } from '../../db/sql-fragments.ts';
 import * as repo from './devices.repository.ts';
 import { firstPageWithTotal, keptDeviceTotal, runKeptTotal } from '../../db/kept-counts.ts';
@@ -44,8 +52,51 @@ export async function listDevices(tx: Executor, scope: Scope, query: DeviceListQ
   return { list: rows.map(present), count };
 }
 
-export async function getDevice(tx: Tx, scope: Scope, id: number): Promise<Device> {
+const DAY_MS = 86_400_000;
+/** The device page's score window: the last 30 days, like every other reliability figure. */
+const SCORE_WINDOW_MS = 30 * DAY_MS;
+const HISTORY_DEFAULT_MS = 7 * DAY_MS;
+
+/** One device with what its page shows (docs/history.md); 404 when removed, missing or another tenant's. */
+export async function getDevice(tx: Tx, scope: Scope, id: number, now: Date): Promise<DeviceDetail> {
   const [row] = await repo.listDevices(tx, { scope, id, sort: { field: 'name', dir: 'ASC' }, offset: 0, limit: 1 });
-  if (!row) throw notFound();
-  return present(row);
+  const extras = row ? await history.deviceExtras(tx, scope, id) : undefined;
+  if (!row || !extras) throw notFound();
+  const tenantId = Number(extras.tenant_id);
+  const reliabilityScore = await history.deviceScore(tx, {
+    tenantId,
+    deviceId: id,
+    from: new Date(now.getTime() - SCORE_WINDOW_MS),
+    to: now,
+  });
+  return {
+    ...present(row),
+    firstSeen: toIso(extras.first_seen_at),
+    statusSince: toIso(extras.status_since),
+    reliabilityScore,
+    goalScore: Number(extras.goal_score),
+    openAlertId: extras.open_alert_id === null ? null : Number(extras.open_alert_id),
+  };
+}
+
+/** The history window: `to` defaults to now, `from` to 7 days before `to`; from < to, at most 90 days. */
+export function historyWindow(query: DeviceHistoryQuery, now: Date): { from: Date; to: Date } {
+  const to = query.to ? new Date(query.to) : now;
+  const from = query.from ? new Date(query.from) : new Date(to.getTime() - HISTORY_DEFAULT_MS);
+  if (from >= to) throw badRequest('from must be before to');
+  if (to.getTime() - from.getTime() > HISTORY_MAX_DAYS * DAY_MS) throw badRequest(`The range must not exceed ${HISTORY_MAX_DAYS} days`);
+  return { from, to };
+}
+
+/**
+ * The device's status periods over the window, contiguous and clipped to it (docs/history.md).
+ * An open period ends now (or at `to` when earlier); a window in the future has no periods.
+ */
+export async function deviceHistory(tx: Executor, scope: Scope, id: number, query: DeviceHistoryQuery, now: Date): Promise<DeviceHistory> {
+  const win = historyWindow(query, now);
+  const extras = await history.deviceExtras(tx, scope, id);
+  if (!extras) throw notFound();
+  const openEnd = win.to < now ? win.to : now;
+  const rows = await history.devicePeriods(tx, { tenantId: Number(extras.tenant_id), deviceId: id, ...win, openEnd });
+  return { periods: rows.map((r) => ({ status: Number(r.status), from: toIso(r.s), to: toIso(r.e) })) };
 }

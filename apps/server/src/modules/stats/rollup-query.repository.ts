@@ -187,7 +187,7 @@ export function rolledDayParts(win: RollupWindow, until: Date): SQL {
 }
 
 /** The same over all portals from the tenant hour rows complete up to `until` (portal_id is null). */
-function rolledHourParts(win: RollupWindow, until: Date): SQL {
+export function rolledHourParts(win: RollupWindow, until: Date): SQL {
   const c = condsOf({ ...win, portalIds: undefined });
   const hourOfFrom = new Date(Math.min(floorHour(win.from).getTime(), until.getTime()));
   const hourOfTo = new Date(Math.min(floorHour(win.to).getTime(), until.getTime()));

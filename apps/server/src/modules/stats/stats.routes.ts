@@ -1,6 +1,15 @@
 import { DEVICE_TYPES, statsEndpoints } from '@vigil/contracts';
 import { route, tenantOf, type AppModule } from '../../http/route.ts';
-import { customerDeviceSummary, customerStats, deviceStatsPage, pulseSummary, typeTotals, windowOf } from './stats.service.ts';
+import {
+  companyTrend,
+  customerDeviceSummary,
+  customerStats,
+  customerTrend,
+  deviceStatsPage,
+  pulseSummary,
+  typeTotals,
+  windowOf,
+} from './stats.service.ts';
 
 /** Pulse and portal statistics (docs/decisions.md 27; every role reads, superAdmin across tenants). */
 export const statsModule: AppModule = (app, deps) => {
@@ -40,6 +49,20 @@ export const statsModule: AppModule = (app, deps) => {
     permission: 'monitoring:read',
     handler: async ({ params, query, scope, readTx }) => ({
       data: await readTx((reader) => customerStats(reader, tenantOf(scope), params.id, windowOf(query, deps.clock.now()))),
+    }),
+  });
+
+  route(app, deps, statsEndpoints.customerReliabilityTrend, {
+    permission: 'monitoring:read',
+    handler: async ({ params, scope, readTx }) => ({
+      data: await readTx((reader) => customerTrend(reader, tenantOf(scope), params.id, deps.clock.now())),
+    }),
+  });
+
+  route(app, deps, statsEndpoints.reliabilityTrend, {
+    permission: 'monitoring:read',
+    handler: async ({ scope, readTx }) => ({
+      data: await readTx((reader) => companyTrend(reader, tenantOf(scope), deps.clock.now())),
     }),
   });
 };

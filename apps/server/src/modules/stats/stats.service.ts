@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../http/errors.ts';
 import { reliabilityByPortal, reliabilityOfTenant } from './reliability.repository.ts';
 import { findPortal, statusCounts, tenantGoalScore, typeTotals } from './stats.repository.ts';
+import { portalTrend, tenantTrend, tenantTrendSettings, trendBounds, type TrendDay } from './trend.repository.ts';
 
 /** What the routes serve as the repository answers it. */
 export { deviceStatsPage, typeTotals } from './stats.repository.ts';
@@ -51,4 +52,30 @@ export async function customerStats(tx: Executor, tenantId: number | undefined, 
   const counts = await statusCounts(tx, portal.tenantId, portal.id);
   const scores = await reliabilityByPortal(tx, { tenantId: portal.tenantId, portalIds: [portal.id], ...win });
   return { ...counts, reliabilityScore: scores.get(portal.id) ?? -1, goalScore: portal.goalScore };
+}
+
+export interface Trend {
+  goal: number;
+  days: TrendDay[];
+}
+
+/**
+ * The company-wide daily trend (docs/history.md "Trends"): 30 days ending today in the tenant's time
+ * zone, with its goal. Across all tenants (superAdmin) the days are UTC days and the goal the default.
+ */
+export async function companyTrend(tx: Executor, tenantId: number | undefined, now: Date): Promise<Trend> {
+  const settings = tenantId === undefined ? undefined : await tenantTrendSettings(tx, tenantId);
+  if (tenantId !== undefined && !settings) throw notFound();
+  const bounds = await trendBounds(tx, settings?.timezone ?? 'UTC', now);
+  return { goal: settings?.goal ?? LIMITS.goalScoreDefault, days: await tenantTrend(tx, tenantId, bounds) };
+}
+
+/** A portal's daily trend in its tenant's time zone, with the tenant's goal. */
+export async function customerTrend(tx: Executor, tenantId: number | undefined, portalId: number, now: Date): Promise<Trend> {
+  const portal = await findPortal(tx, tenantId, portalId);
+  if (!portal) throw notFound();
+  const settings = await tenantTrendSettings(tx, portal.tenantId);
+  if (!settings) throw notFound();
+  const bounds = await trendBounds(tx, settings.timezone, now);
+  return { goal: settings.goal, days: await portalTrend(tx, portal.tenantId, portal.id, bounds) };
 }

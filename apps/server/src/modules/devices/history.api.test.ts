@@ -1,0 +1,237 @@
+import { deviceEndpoints, statsEndpoints } from '@vigil/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { devices, deviceStatusPeriods, tenants } from '../../db/schema/index.ts';
+import { rollUpAllTenants } from '../stats/index.ts';
+import { createCast, createDevices, createPortal, type TestPortal } from '../../../test/factories.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+
+/**
+ * The device page's API and the reliability trends (docs/history.md). The clock stands at
+ * 2026-11-22 12:00 UTC, 06:00 in Chicago (the tenant's time zone, UTC-6 in November).
+ */
+const NOW = new Date('2026-11-22T12:00:00.000Z');
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const ago = (ms: number) => new Date(NOW.getTime() - ms);
+const iso = (d: Date) => d.toISOString();
+
+let t: TestApp;
+let cast: Awaited<ReturnType<typeof createCast>>;
+let portal: TestPortal;
+let foreignPortal: TestPortal;
+let flaky: number;
+let steady: number;
+let foreign: number;
+let removed: number;
+
+/** A device with the given periods ([status, start, end | null]), oldest first. */
+async function deviceWith(p: TestPortal, name: string, periods: [0 | 1, Date, Date | null][]) {
+  const last = periods.at(-1)!;
+  const [row] = await t.database.db
+    .insert(devices)
+    .values({
+      tenantId: p.tenantId,
+      portalId: p.id,
+      externalId: `ext-${name}`,
+      name,
+      deviceType: 0,
+      status: last[0],
+      lastReportAt: last[1],
+      lastOnline: last[0] === 1 ? last[1] : null,
+      statusSince: last[1],
+      firstSeenAt: periods[0][1],
+    })
+    .returning({ id: devices.id });
+  await t.database.db
+    .insert(deviceStatusPeriods)
+    .values(
+      periods.map(([status, s, e]) => ({ tenantId: p.tenantId, portalId: p.id, deviceId: row.id, status, startedAt: s, endedAt: e })),
+    );
+  return row.id;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  t.clock.set(iso(NOW));
+  cast = await createCast(t);
+  await t.database.db.update(tenants).set({ timezone: 'America/Chicago', goalScore: 97 }).where(eq(tenants.id, cast.tenant.id));
+  portal = await createPortal(t, cast.tenant, 'Harbor Works');
+  foreignPortal = await createPortal(t, cast.other, 'Elsewhere');
+  // First seen 10 days ago; offline for 6 hours from 3 days ago (Nov 19, 06:00-12:00 Chicago time).
+  flaky = await deviceWith(portal, 'Gate Camera', [
+    [1, ago(10 * DAY), ago(3 * DAY)],
+    [0, ago(3 * DAY), ago(3 * DAY - 6 * HOUR)],
+    [1, ago(3 * DAY - 6 * HOUR), null],
+  ]);
+  // Online since 20 days ago (Nov 2, 06:00 Chicago time).
+  steady = await deviceWith(portal, 'Lobby Intercom', [[1, ago(20 * DAY), null]]);
+  // Another tenant's device, offline all along: it must count nowhere here.
+  foreign = await deviceWith(foreignPortal, 'Foreign Camera', [[0, ago(40 * DAY), null]]);
+  const [gone] = await createDevices(t, portal, [{ name: 'Gone' }]);
+  await t.database.db
+    .update(devices)
+    .set({ removedAt: ago(HOUR) })
+    .where(eq(devices.id, gone.id));
+  removed = gone.id;
+});
+afterAll(() => t.close());
+
+describe('GET /devices/:id', () => {
+  it('answers the device row with its first report, 30-day reliability, status since, goal and open alert', async () => {
+    const res = await t.call(deviceEndpoints.get, { token: cast.salesman.token, params: { id: flaky } });
+    expect(res.status).toBe(200);
+    // Observed 240 h in the last 30 days, 6 h of them offline: 234 / 240 = 97.5 %.
+    expect(res.body.data).toMatchObject({
+      id: flaky,
+      name: 'Gate Camera',
+      status: 1,
+      customerId: portal.id,
+      customerName: 'Harbor Works',
+      firstSeen: iso(ago(10 * DAY)),
+      statusSince: iso(ago(3 * DAY - 6 * HOUR)),
+      reliabilityScore: 97.5,
+      goalScore: 97,
+      openAlertId: null,
+      caseId: null,
+    });
+  });
+
+  it('names the open alert holding the device, not a resolved one', async () => {
+    const T = cast.tenant.id;
+    await t.database.exec(`
+      insert into alerts (tenant_id, id, portal_id, alert_type, offline_count, resolved_at) values (${T}, 9001, ${portal.id}, 0, 1, now());
+      insert into alert_devices (tenant_id, alert_id, device_id) values (${T}, 9001, ${steady});`);
+    expect((await t.call(deviceEndpoints.get, { token: cast.pm.token, params: { id: steady } })).body.data.openAlertId).toBeNull();
+    await t.database.exec(`
+      insert into alerts (tenant_id, id, portal_id, alert_type, offline_count) values (${T}, 9002, ${portal.id}, 0, 1);
+      insert into alert_devices (tenant_id, alert_id, device_id) values (${T}, 9002, ${steady});`);
+    expect((await t.call(deviceEndpoints.get, { token: cast.pm.token, params: { id: steady } })).body.data.openAlertId).toBe(9002);
+  });
+
+  it("answers 404 for another tenant's device and a removed one; the superAdmin reads any tenant's", async () => {
+    expect((await t.call(deviceEndpoints.get, { token: cast.admin.token, params: { id: foreign } })).status).toBe(404);
+    expect((await t.call(deviceEndpoints.get, { token: cast.otherAdmin.token, params: { id: flaky } })).status).toBe(404);
+    expect((await t.call(deviceEndpoints.get, { token: cast.admin.token, params: { id: removed } })).status).toBe(404);
+    const su = await t.call(deviceEndpoints.get, { token: cast.superAdmin.token, params: { id: foreign } });
+    expect(su.status).toBe(200);
+    expect(su.body.data).toMatchObject({ id: foreign, reliabilityScore: 0, firstSeen: iso(ago(40 * DAY)) });
+  });
+});
+
+describe('GET /devices/:id/history', () => {
+  const history = (id: number, query: Record<string, string> = {}, token = cast.salesman.token) =>
+    t.call(deviceEndpoints.history, { token, params: { id }, query });
+
+  it('answers the last 7 days by default, contiguous and clipped to the range, the open period ending now', async () => {
+    const res = await history(flaky);
+    expect(res.status).toBe(200);
+    expect(res.body.data.periods).toEqual([
+      { status: 1, from: iso(ago(7 * DAY)), to: iso(ago(3 * DAY)) },
+      { status: 0, from: iso(ago(3 * DAY)), to: iso(ago(3 * DAY - 6 * HOUR)) },
+      { status: 1, from: iso(ago(3 * DAY - 6 * HOUR)), to: iso(NOW) },
+    ]);
+  });
+
+  it('starts at the first report, clips both ends, and ends an open period at now for a range into the future', async () => {
+    const early = await history(flaky, { from: iso(ago(12 * DAY)), to: iso(ago(9 * DAY)) });
+    expect(early.body.data.periods).toEqual([{ status: 1, from: iso(ago(10 * DAY)), to: iso(ago(9 * DAY)) }]);
+    const inside = await history(flaky, { from: iso(ago(3 * DAY - HOUR)), to: iso(ago(3 * DAY - 2 * HOUR)) });
+    expect(inside.body.data.periods).toEqual([{ status: 0, from: iso(ago(3 * DAY - HOUR)), to: iso(ago(3 * DAY - 2 * HOUR)) }]);
+    const ahead = await history(steady, { from: iso(ago(HOUR)), to: iso(new Date(NOW.getTime() + DAY)) });
+    expect(ahead.body.data.periods).toEqual([{ status: 1, from: iso(ago(HOUR)), to: iso(NOW) }]);
+    const before = await history(flaky, { from: iso(ago(80 * DAY)), to: iso(ago(70 * DAY)) });
+    expect(before.body.data.periods).toEqual([]);
+    // 90 days exactly is allowed.
+    const full = await history(flaky, { from: iso(ago(90 * DAY)), to: iso(NOW) });
+    expect(full.status).toBe(200);
+    expect(full.body.data.periods).toHaveLength(3);
+  });
+
+  it('refuses from >= to, a range over 90 days and bad timestamps with 400 and a clear message', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ from: iso(ago(DAY)), to: iso(ago(2 * DAY)) }, 'from must be before to'],
+      [{ from: iso(ago(DAY)), to: iso(ago(DAY)) }, 'from must be before to'],
+      [{ from: iso(new Date(NOW.getTime() + DAY)) }, 'from must be before to'],
+      [{ from: iso(ago(91 * DAY)), to: iso(NOW) }, 'The range must not exceed 90 days'],
+      [{ from: iso(ago(91 * DAY)) }, 'The range must not exceed 90 days'],
+      [{ to: 'yesterday' }, 'from and to must be ISO 8601 timestamps'],
+    ];
+    for (const [query, msg] of cases) {
+      const res = await history(flaky, query);
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(res.body.error!.msg).toContain(msg);
+    }
+  });
+
+  it("answers 404 for another tenant's device and a removed one; the superAdmin reads any tenant's", async () => {
+    expect((await history(foreign, {}, cast.admin.token)).status).toBe(404);
+    expect((await history(flaky, {}, cast.otherAdmin.token)).status).toBe(404);
+    expect((await history(removed, {}, cast.admin.token)).status).toBe(404);
+    const su = await history(foreign, {}, cast.superAdmin.token);
+    expect(su.status).toBe(200);
+    expect(su.body.data.periods).toEqual([{ status: 0, from: iso(ago(7 * DAY)), to: iso(NOW) }]);
+  });
+});
+
+describe('reliability trends', () => {
+  /** The Chicago dates Oct 24 .. Nov 22 and their expected scores. */
+  function expectedDays() {
+    const days: { date: string; score: number }[] = [];
+    for (let i = 29; i >= 0; i--) days.push({ date: iso(new Date(Date.UTC(2026, 10, 22) - i * DAY)).slice(0, 10), score: -1 });
+    const set = (date: string, score: number) => (days.find((d) => d.date === date)!.score = score);
+    // The steady device from Nov 2, 06:00 local; the flaky one from Nov 12; Nov 19: 42 h online of 48.
+    for (const d of days) if (d.date >= '2026-11-02') d.score = 100;
+    set('2026-11-19', 87.5);
+    return days;
+  }
+
+  it('answers 30 Chicago days ending today with the goal, from the periods and then from the rollup, the same', async () => {
+    const before = await t.call(statsEndpoints.reliabilityTrend, { token: cast.salesman.token });
+    expect(before.status).toBe(200);
+    expect(before.body.data).toEqual({ goal: 97, days: expectedDays() });
+    const portalBefore = await t.call(statsEndpoints.customerReliabilityTrend, { token: cast.salesman.token, params: { id: portal.id } });
+    expect(portalBefore.body.data).toEqual({ goal: 97, days: expectedDays() });
+
+    await rollUpAllTenants(t.database, NOW);
+    const after = await t.call(statsEndpoints.reliabilityTrend, { token: cast.admin.token });
+    expect(after.body.data).toEqual({ goal: 97, days: expectedDays() });
+  });
+
+  it('counts the day so far for today, and a flip since the rollup', async () => {
+    t.clock.set(iso(new Date(NOW.getTime() + 10 * 60_000)));
+    try {
+      // The steady device goes offline 4 minutes after the rollup's run, in a new period.
+      const at = new Date(NOW.getTime() + 4 * 60_000);
+      await t.database.db.update(deviceStatusPeriods).set({ endedAt: at }).where(eq(deviceStatusPeriods.deviceId, steady));
+      await t.database.db
+        .insert(deviceStatusPeriods)
+        .values({ tenantId: cast.tenant.id, portalId: portal.id, deviceId: steady, status: 0, startedAt: at });
+      // Today so far: 06:00-12:10 UTC, 2 devices x 370 minutes, 6 of them offline, plus the removed
+      // device's 300 online minutes until its removal: 1034 / 1040 = 99.4.
+      const days = expectedDays();
+      days[29].score = 99.4;
+      expect((await t.call(statsEndpoints.reliabilityTrend, { token: cast.admin.token })).body.data.days).toEqual(days);
+      expect(
+        (await t.call(statsEndpoints.customerReliabilityTrend, { token: cast.admin.token, params: { id: portal.id } })).body.data.days,
+      ).toEqual(days);
+    } finally {
+      t.clock.set(iso(NOW));
+    }
+  });
+
+  it("answers 404 for another tenant's portal; the superAdmin reads any portal, and all tenants in UTC days", async () => {
+    const cross = await t.call(statsEndpoints.customerReliabilityTrend, { token: cast.admin.token, params: { id: foreignPortal.id } });
+    expect(cross.status).toBe(404);
+    const su = await t.call(statsEndpoints.customerReliabilityTrend, { token: cast.superAdmin.token, params: { id: foreignPortal.id } });
+    expect(su.status).toBe(200);
+    expect(su.body.data.goal).toBe(95);
+    expect(su.body.data.days.at(-1)).toEqual({ date: '2026-11-22', score: 0 });
+    const all = await t.call(statsEndpoints.reliabilityTrend, { token: cast.superAdmin.token });
+    expect(all.status).toBe(200);
+    expect(all.body.data.goal).toBe(95);
+    expect(all.body.data.days).toHaveLength(30);
+    expect(all.body.data.days[0].date).toBe('2026-10-24');
+    expect(all.body.data.days.at(-1)!.date).toBe('2026-11-22');
+  });
+});

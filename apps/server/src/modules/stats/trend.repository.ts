@@ -1,0 +1,136 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.ts';
+import { ONLINE } from '../../db/codes.ts';
+import { rolledHourParts, rolledUntil } from './rollup-query.repository.ts';
+
+/**
+ * Daily reliability trends (docs/history.md): the score of each of the 30 calendar days ending
+ * today in a time zone, the last one up to now. Same ratio and rounding as every other score
+ * (docs/stats-live.md "Reliability"); -1 for a day with nothing observed.
+ */
+
+export const TREND_DAYS = 30;
+
+export interface TrendDay {
+  date: string;
+  score: number;
+}
+
+/** A day of the trend: its local date and the instants [from, to) it covers (the last one ends now). */
+export interface TrendBound {
+  date: string;
+  from: Date;
+  to: Date;
+}
+
+/** A tenant's goal and time zone, or undefined when the tenant is gone. */
+export async function tenantTrendSettings(executor: Executor, tenantId: number): Promise<{ goal: number; timezone: string } | undefined> {
+  const [row] = await queryRows<{ goal_score: number; timezone: string }>(
+    executor,
+    sql`select goal_score, timezone from tenants where id = ${tenantId} and deleted_at is null`,
+  );
+  return row ? { goal: Number(row.goal_score), timezone: row.timezone } : undefined;
+}
+
+/** The 30 local days ending with the one holding `now` in `timezone`, as UTC instants. */
+export async function trendBounds(executor: Executor, timezone: string, now: Date): Promise<TrendBound[]> {
+  const rows = await queryRows<{ day: string; ds: Date | string; de: Date | string }>(
+    executor,
+    sql`select to_char(d, 'YYYY-MM-DD') as day,
+               (d::timestamp at time zone ${timezone}) as ds,
+               ((d + 1)::timestamp at time zone ${timezone}) as de
+          from generate_series(0, ${TREND_DAYS - 1}::int) i,
+               lateral (select ((${now.toISOString()}::timestamptz at time zone ${timezone})::date - ${TREND_DAYS - 1}::int + i) as d) x
+         order by d`,
+  );
+  return rows.map((r) => {
+    const to = new Date(r.de);
+    return { date: r.day, from: new Date(r.ds), to: to > now ? now : to };
+  });
+}
+
+const SCORE = sql`case when sum(obs_us) > 0 then round(100 * sum(on_us) / sum(obs_us), 1)::float8 else -1 end`;
+
+function scoresOf(bounds: TrendBound[], rows: { i: number | string; score: number | string }[]): TrendDay[] {
+  const byDay = new Map(rows.map((r) => [Number(r.i), Number(r.score)]));
+  return bounds.map((b, i) => ({ date: b.date, score: byDay.get(i) ?? -1 }));
+}
+
+/**
+ * The company-wide trend (one tenant, or every tenant when `tenantId` is omitted) from the tenant
+ * hour rollup: each day is its hour rows plus exact edges (none for a day whose midnights fall on
+ * whole hours before the rollup's end; the last day's edge runs from the rollup's end to now).
+ * Before the tenant's first rollup run: from the periods.
+ */
+export async function tenantTrend(executor: Executor, tenantId: number | undefined, bounds: TrendBound[]): Promise<TrendDay[]> {
+  const until = await rolledUntil(executor, tenantId);
+  if (!until) return scoresOf(bounds, await livePerDay(executor, { tenantId }, bounds));
+  const parts = bounds.map(
+    (b, i) =>
+      sql`select ${i}::int as i, on_us, obs_us from (${rolledHourParts({ tenantId, from: b.from, to: b.to }, until.hour)}) x${sql.raw(String(i))}`,
+  );
+  const rows = await queryRows<{ i: number; score: number | string }>(
+    executor,
+    sql`select i, ${SCORE} as score from (${sql.join(parts, sql` union all `)}) parts group by i`,
+  );
+  return scoresOf(bounds, rows);
+}
+
+/**
+ * A portal's trend, from its periods read through the portal's and each device's index: every
+ * device's period in progress at the first day's start, and the periods begun since. The per-portal
+ * rollup is per UTC day, and a local midnight inside a UTC day would need the tenant's periods
+ * ending near it (docs/history.md "Trends").
+ */
+export async function portalTrend(executor: Executor, tenantId: number, portalId: number, bounds: TrendBound[]): Promise<TrendDay[]> {
+  return scoresOf(bounds, await livePerDay(executor, { tenantId, portalId }, bounds));
+}
+
+/** Online / observed microseconds per trend day from the periods (the reference, and the path before a rollup). */
+async function livePerDay(
+  executor: Executor,
+  who: { tenantId?: number; portalId?: number },
+  bounds: TrendBound[],
+): Promise<{ i: number; score: number | string }[]> {
+  if (!bounds.length) return [];
+  const start = bounds[0].from.toISOString();
+  const end = bounds[bounds.length - 1].to.toISOString();
+  const tenantCond = (alias: string): SQL =>
+    who.tenantId === undefined
+      ? sql`${sql.raw(alias)}.tenant_id = any(array(select id from tenants))`
+      : sql`${sql.raw(alias)}.tenant_id = ${who.tenantId}`;
+  const portalCond = (alias: string): SQL => (who.portalId === undefined ? sql`true` : sql`${sql.raw(alias)}.portal_id = ${who.portalId}`);
+  const days = sql.join(
+    bounds.map((b, i) => sql`(${i}::int, ${b.from.toISOString()}::timestamptz, ${b.to.toISOString()}::timestamptz)`),
+    sql`, `,
+  );
+  return queryRows<{ i: number; score: number | string }>(
+    executor,
+    sql`with days(i, ds, de) as (values ${days}),
+        periods as (
+          select p.status, p.started_at as s,
+                 least(coalesce(p.ended_at, ${end}::timestamptz), ${end}::timestamptz, coalesce(d.removed_at, 'infinity'::timestamptz)) as e
+            from device_status_periods p
+            join devices d on d.tenant_id = p.tenant_id and d.id = p.device_id
+           where ${tenantCond('p')} and ${portalCond('p')}
+             and p.started_at >= ${start}::timestamptz and p.started_at < ${end}::timestamptz
+          union all
+          select q.status, q.started_at,
+                 least(coalesce(q.ended_at, ${end}::timestamptz), ${end}::timestamptz, coalesce(d.removed_at, 'infinity'::timestamptz))
+            from devices d
+            cross join lateral (select p.status, p.started_at, p.ended_at from device_status_periods p
+                                 where p.tenant_id = d.tenant_id and p.device_id = d.id and p.started_at < ${start}::timestamptz
+                                 order by p.started_at desc limit 1) q
+           where ${tenantCond('d')} and ${portalCond('d')}
+             and (q.ended_at is null or q.ended_at > ${start}::timestamptz)
+        ),
+        parts as (
+          select days.i, periods.status,
+                 extract(epoch from (least(periods.e, days.de) - greatest(periods.s, days.ds))) * 1000000 as us
+            from days join periods on periods.s < days.de and periods.e > days.ds
+        )
+        select i, ${SCORE} as score
+          from (select i, case when status = ${ONLINE} then us else 0 end as on_us, us as obs_us from parts where us > 0) x
+         group by i`,
+  );
+}
