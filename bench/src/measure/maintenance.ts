@@ -87,7 +87,7 @@ async function timed(fn: () => Promise<Response>): Promise<number> {
   return performance.now() - t0;
 }
 
-async function oneRound(ctx: BenchContext, server: BenchServer, token: string): Promise<Round> {
+async function oneRound(server: BenchServer, token: string): Promise<Round> {
   const at = performance.now();
   const email = `admin1@bench.vigil.test`;
   const login = await timed(() =>
@@ -101,7 +101,6 @@ async function oneRound(ctx: BenchContext, server: BenchServer, token: string): 
   const pulse: number[] = [];
   for (const [, path] of PULSE_CALLS)
     pulse.push(await timed(() => fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } })));
-  void ctx;
   return { at, login, readyz, pulse };
 }
 
@@ -128,7 +127,7 @@ export async function measureMaintenanceUnderLoad(ctx: BenchContext, server: Ben
   const started = performance.now();
   const busy: Round[] = [];
   for (;;) {
-    busy.push(await oneRound(ctx, server, token));
+    busy.push(await oneRound(server, token));
     const elapsed = performance.now() - started;
     const periodsDone = maintenanceSteps(server, stormStart).some((s) => s.table.includes('device_status_periods'));
     if ((periodsDone && elapsed >= MIN_BUSY_MS) || elapsed >= MAX_BUSY_MS) break;
@@ -136,7 +135,7 @@ export async function measureMaintenanceUnderLoad(ctx: BenchContext, server: Ben
   const busySeconds = (performance.now() - started) / 1000;
   const steps = maintenanceSteps(server, stormStart);
   const idle: Round[] = [];
-  for (let i = 0; i < Math.max(20, Math.min(busy.length, 60)); i++) idle.push(await oneRound(ctx, server, token));
+  for (let i = 0; i < Math.max(20, Math.min(busy.length, 60)); i++) idle.push(await oneRound(server, token));
 
   const longest = (rounds: Round[]) => Math.max(...rounds.flatMap((r) => [r.login, r.readyz, ...r.pulse]));
   const longestOf = (rounds: Round[], pick: (r: Round) => number[]) => Math.max(...rounds.flatMap(pick));
