@@ -71,46 +71,17 @@ export function NotificationChannelsPanel() {
   const portalsText = (ids: number[]) => (ids.length ? ids.map((id) => portalName.get(id) ?? `#${id}`).join(', ') : 'Every portal');
 
   const columns: TableColumnsType<NotificationChannel> = [
-    { title: 'Name', ...sortable('name') },
-    { title: 'Type', ...sortable('type'), width: 150, render: (t: NotificationChannel['type']) => CHANNEL_TYPE_LABEL[t] },
     {
-      title: 'Target',
-      key: 'target',
-      dataIndex: 'target',
-      width: 240,
-      render: (t: NotificationChannel['target']) => (
-        <Tooltip title={targetText(t)}>
-          <span style={{ ...ellipsis, maxWidth: 240 }}>{targetText(t)}</span>
+      title: 'Name',
+      ...sortable('name'),
+      width: 170,
+      fixed: 'left',
+      render: (name: string) => (
+        <Tooltip title={name}>
+          <span style={{ ...ellipsis, maxWidth: 150 }}>{name}</span>
         </Tooltip>
       ),
     },
-    {
-      title: 'Events',
-      key: 'events',
-      dataIndex: 'events',
-      render: (events: NotificationEvent[]) => (
-        <Flex gap={4} wrap="wrap">
-          {events.map((e) => (
-            <Tag key={e} style={{ marginInlineEnd: 0 }}>
-              {EVENT_LABEL[e]}
-            </Tag>
-          ))}
-        </Flex>
-      ),
-    },
-    {
-      title: 'Portals',
-      key: 'customerIds',
-      dataIndex: 'customerIds',
-      width: 160,
-      render: (ids: number[]) => (
-        <Tooltip title={ids.length > 1 ? portalsText(ids) : undefined}>
-          <span style={{ ...ellipsis, maxWidth: 160 }}>{ids.length > 1 ? `${ids.length} portals` : portalsText(ids)}</span>
-        </Tooltip>
-      ),
-    },
-    { title: 'Delay', ...sortable('delayMinutes'), width: 100, render: (m: number) => minutesText(m, 'None') },
-    { title: 'Repeat', ...sortable('repeatMinutes'), width: 100, render: (m: number) => minutesText(m, 'Never') },
     {
       title: 'Enabled',
       ...sortable('enabled'),
@@ -127,6 +98,46 @@ export function NotificationChannelsPanel() {
           <StatusDot status={enabled ? 'online' : 'unknown'} label={enabled ? 'Enabled' : 'Disabled'} />
         ),
     },
+    { title: 'Type', ...sortable('type'), width: 130, render: (t: NotificationChannel['type']) => CHANNEL_TYPE_LABEL[t] },
+    {
+      title: 'Target',
+      key: 'target',
+      dataIndex: 'target',
+      width: 220,
+      render: (t: NotificationChannel['target']) => (
+        <Tooltip title={targetText(t)}>
+          <span style={{ ...ellipsis, maxWidth: 200 }}>{targetText(t)}</span>
+        </Tooltip>
+      ),
+    },
+    {
+      title: 'Events',
+      key: 'events',
+      dataIndex: 'events',
+      width: 150,
+      render: (events: NotificationEvent[]) => (
+        <Flex gap={4} wrap="wrap">
+          {events.map((e) => (
+            <Tag key={e} style={{ marginInlineEnd: 0 }}>
+              {EVENT_LABEL[e]}
+            </Tag>
+          ))}
+        </Flex>
+      ),
+    },
+    {
+      title: 'Portals',
+      key: 'customerIds',
+      dataIndex: 'customerIds',
+      width: 140,
+      render: (ids: number[]) => (
+        <Tooltip title={ids.length > 1 ? portalsText(ids) : undefined}>
+          <span style={{ ...ellipsis, maxWidth: 120 }}>{ids.length > 1 ? `${ids.length} portals` : portalsText(ids)}</span>
+        </Tooltip>
+      ),
+    },
+    { title: 'Delay', ...sortable('delayMinutes'), width: 95, render: (m: number) => minutesText(m, 'None') },
+    { title: 'Repeat', ...sortable('repeatMinutes'), width: 95, render: (m: number) => minutesText(m, 'Never') },
     {
       title: 'Action',
       key: 'action',
@@ -213,7 +224,7 @@ export function NotificationChannelsPanel() {
           loading={isFetching && !isLoading}
           pagination={tablePagination(list, data?.data.count)}
           onChange={list.onTableChange}
-          scroll={{ x: 1100 }}
+          scroll={{ x: writer ? 1170 : 1080 }}
           locale={{
             emptyText: (
               <EmptyState

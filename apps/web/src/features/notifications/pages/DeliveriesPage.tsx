@@ -8,12 +8,13 @@ import { EmptyState, TableState } from '../../../components/TableStates.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
-import { useNotificationChannelsQuery, useNotificationDeliveriesQuery } from '../api.ts';
+import { notificationsApi, useNotificationChannelsQuery, useNotificationDeliveriesQuery } from '../api.ts';
 import { DELIVERY_STATUS_DOT, DELIVERY_STATUS_LABEL, EVENT_LABEL } from '../labels.ts';
 
 /** Where the Notifications tab of Settings opens (SettingsPage reads the hash). */
 export const NOTIFICATIONS_TAB_PATH = '/dashboards/settings#notifications';
 
+const PENDING_REFRESH_MS = 15_000;
 const ellipsis = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', display: 'block' } as const;
 
 /**
@@ -23,13 +24,19 @@ const ellipsis = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'no
  */
 export default function DeliveriesPage() {
   const list = useListState({ sort: ['createdAt', 'DESC'] });
-  const { data, isLoading, isFetching, error, refetch } = useNotificationDeliveriesQuery(list.query);
+  // While a shown delivery is still pending (retries run for an hour), refresh the page of the log now and then.
+  const cached = notificationsApi.endpoints.notificationDeliveries.useQueryState(list.query);
+  const pending = Boolean(cached.data?.data.list.some((d) => d.status === 'pending'));
+  const { data, isLoading, isFetching, error, refetch } = useNotificationDeliveriesQuery(list.query, {
+    pollingInterval: pending ? PENDING_REFRESH_MS : 0,
+    skipPollingIfUnfocused: true,
+  });
   const channels = useNotificationChannelsQuery({ range: [0, LIMITS.pageSizeMax], sort: ['name', 'ASC'] });
   const navigate = useNavigate();
   const sortable = (key: string) => ({ key, dataIndex: key, sorter: true, sortOrder: list.sortOrderOf(key) });
 
   const columns: TableColumnsType<NotificationDelivery> = [
-    { title: 'Channel', ...sortable('channelName') },
+    { title: 'Channel', ...sortable('channelName'), render: (name: string) => <span style={{ wordBreak: 'break-word' }}>{name}</span> },
     { title: 'Event', ...sortable('event'), width: 150, render: (e: DeliveryEvent) => EVENT_LABEL[e] },
     {
       title: 'Status',
@@ -42,11 +49,11 @@ export default function DeliveriesPage() {
       title: 'Last Error',
       key: 'lastError',
       dataIndex: 'lastError',
-      width: 260,
+      width: 240,
       render: (text: string | null) =>
         text ? (
           <Tooltip title={text}>
-            <span style={{ ...ellipsis, maxWidth: 260 }}>{text}</span>
+            <span style={{ ...ellipsis, maxWidth: 220 }}>{text}</span>
           </Tooltip>
         ) : (
           '-'
@@ -107,7 +114,7 @@ export default function DeliveriesPage() {
             loading={isFetching && !isLoading}
             pagination={tablePagination(list, data?.data.count)}
             onChange={list.onTableChange}
-            scroll={{ x: 1100 }}
+            scroll={{ x: 1080 }}
             locale={{
               emptyText: (
                 <EmptyState
