@@ -211,7 +211,9 @@ describe('Portals, licenses, cases and comments', () => {
 });
 
 describe('Alerts', () => {
-  it('creates an alert (validation first) and a case from it', async () => {
+  it('creates an alert (validation first, 422 when nothing is offline), acknowledges it and opens a case from it', async () => {
+    // A portal with no device: Add Alert on it is refused with the server's message and creates nothing.
+    await createPortal(server, adminToken, 'Fairview Mall');
     await page.goto(`${server.url}/dashboards/alerts`);
     // The dialog's buttons are clicked only once its opening motion is over (openDialog says why):
     // under load a click during it closed the dialog, and the validation messages never came.
@@ -221,21 +223,46 @@ describe('Alerts', () => {
     await poll(() => dialog.getByText('You have to select Customer to add Alert.').count()).toBe(1);
     await dialog.getByLabel('Select Type').click();
     await option('Device Offline').click();
-    await dialog.getByLabel('Select Customer').click();
-    await option('Harbor View Hotel').click();
+    await choose(dialog.getByLabel('Select Customer'), /^Fairview Mall$/);
     await dialog.getByRole('button', { name: 'Add Alert' }).click();
+    await poll(() => toast('This portal has no offline devices.').count()).toBeGreaterThan(0);
+    expect(await toast('0 devices are added to Alert.').count()).toBe(0);
+    expect(await dialog.isVisible()).toBe(true);
+    await choose(dialog.getByLabel('Select Customer'), /^Harbor View Hotel$/);
+    await dialog.getByRole('button', { name: 'Add Alert' }).click();
+    // Harbor's one open alert already holds both offline devices (the Alarm Panel, then Lobby Camera 1 joined it).
     await poll(() => toast('2 devices are added to Alert.').count()).toBeGreaterThan(0);
+    await poll(() => dialog.isVisible()).toBe(false);
+    expect(await page.getByRole('row').filter({ hasText: 'Fairview Mall' }).count()).toBe(0);
     if (SHOOT) await shootAll(page, 'alerts');
 
-    // The new alert holds both offline devices (older automatic ones hold one each).
-    const newAlert = page
-      .getByRole('row')
-      .filter({ hasText: 'Harbor View Hotel' })
-      .filter({ has: page.getByRole('cell', { name: '2', exact: true }) });
-    await poll(() => newAlert.count()).toBeGreaterThan(0);
-    await newAlert.first().getByRole('link', { name: 'Harbor View Hotel' }).click();
+    // One open alert for Harbor, holding both offline devices, with its creation time; not acknowledged yet.
+    const harborRows = page.getByRole('row').filter({ hasText: 'Harbor View Hotel' });
+    await poll(() => harborRows.count()).toBe(1);
+    const cells = await harborRows.getByRole('cell').allTextContents();
+    expect(cells).toEqual(expect.arrayContaining(['Open', 'Device Offline', '2']));
+    expect(cells.some((c) => /^\d{1,2}\/\d{1,2}\/\d{2} \d{1,2}:\d{2} (AM|PM)$/.test(c))).toBe(true);
+    expect(cells.at(-1)).toBe('-');
+
+    // The Alarms dropdown lists each portal's alert once, and never 0 devices.
+    await page.getByRole('button', { name: 'Alarms' }).click();
+    const alarms = page.getByRole('dialog', { name: 'Recent alerts' });
+    await poll(() => alarms.getByText('Harbor View Hotel', { exact: true }).count()).toBe(1);
+    expect(await alarms.locator('.ant-badge-count').allTextContents()).not.toContain('0');
+    await page.getByRole('button', { name: 'Alarms' }).click();
+    await poll(() => alarms.isVisible()).toBe(false);
+
+    await harborRows.first().getByRole('link', { name: 'Harbor View Hotel' }).click();
     await poll(path).toMatch(/^\/dashboards\/alerts\/\d+$/);
     await poll(() => page.getByRole('cell', { name: 'Alarm Panel' }).count()).toBe(1);
+    await poll(() => page.getByRole('cell', { name: 'Lobby Camera 1' }).count()).toBe(1);
+
+    // Acknowledge: who and when, once.
+    await page.getByRole('button', { name: 'Acknowledge' }).click();
+    await poll(() => toast('Alert acknowledged.').count()).toBeGreaterThan(0);
+    await poll(() => page.getByText(/^Dana Whitfield, \d{1,2}\/\d{1,2}\/\d{2} \d{1,2}:\d{2} (AM|PM)$/).count()).toBe(1);
+    await poll(() => page.getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
+
     await page.getByRole('button', { name: 'Create New Case' }).click();
     await poll(() => page.getByText('Do you want to create a new Case for offline devices in this Alert?').count()).toBe(1);
     if (SHOOT) {
@@ -245,6 +272,10 @@ describe('Alerts', () => {
     await page.locator('.ant-popconfirm').getByRole('button', { name: 'Yes' }).click();
     await poll(path).toMatch(/^\/dashboards\/cases\/\d+$/);
     await poll(() => page.getByRole('cell', { name: 'Alarm Panel' }).count()).toBe(1);
+
+    // The list shows who acknowledged it.
+    await page.goto(`${server.url}/dashboards/alerts`);
+    await poll(() => harborRows.getByRole('cell', { name: /^Dana Whitfield, / }).count()).toBe(1);
   });
 });
 

@@ -9,6 +9,8 @@ export const TOPICS = {
   portalsChanged: 'portals.changed',
   /** An alert was opened (the web app's banner). */
   alertOpened: 'alerts.opened',
+  /** Offline devices joined a portal's open Device Offline alert (the web app's banner; payload as alertOpened, the new count). */
+  alertJoined: 'alerts.joined',
   /** A user's session version was bumped or one of its sessions ended: processes drop what they cached. */
   sessionsRevoked: 'sessions.revoked',
 } as const;

@@ -1,7 +1,8 @@
 import { ALERT_MSG, alertEndpoints, licenseEndpoints, MSG } from '@vigil/contracts';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../db/client.ts';
+import { TOPICS } from '../../events/topics.ts';
 import { applyOfflineAlertRules } from './index.ts';
 import { createCast, createDevices, createPortal, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
@@ -68,8 +69,17 @@ describe('POST /alert-stats', () => {
     await setDeviceStatus(t, [ids[1]], 0);
     const [later] = await createDevices(t, portal, [{ status: 0 }]);
     await setDeviceStatus(t, [ids[0]], 1);
+    const announced: unknown[] = [];
+    const stop = t.deps.bus.subscribe(TOPICS.alertJoined, (e) => announced.push(e));
     const joined = await createAlert({ customerId: portal.id, alertType: 0 });
     expect(joined.body.data).toMatchObject({ id: first.id, offlineCount: 3, status: 1, createdAt: first.createdAt });
+    // The live banner hears of the join, with the new count.
+    await vi.waitFor(() =>
+      expect(announced).toEqual([
+        { tenantId: cast.tenant.id, alertId: first.id, portalId: portal.id, customerName: portal.name, alertType: 0, offlineCount: 3 },
+      ]),
+    );
+    stop();
     const devices = await t.call(alertEndpoints.devices, {
       params: { id: first.id },
       token: cast.admin.token,

@@ -2,6 +2,7 @@ import { type Alert, ALERT_MSG, ALERT_TYPE, type Case } from '@vigil/contracts';
 import type { Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import type { EventBus } from '../../events/bus.ts';
+import { TOPICS, type AlertOpenedEvent } from '../../events/topics.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { openCase } from '../cases/index.ts';
 import { caseCreationAnswer, visiblePortal } from '../cases/index.ts';
@@ -49,19 +50,31 @@ export async function createAlertByHand(
     const offline = await offlineDeviceIds(tx, portal.tenantId, portal.id);
     if (offline.length === 0) throw new AppError('UNPROCESSABLE', ALERT_MSG.noOfflineDevices);
     const unheld = await unheldDeviceIds(tx, portal.tenantId, offline);
-    let alertId = await openOfflineAlertOf(tx, portal.tenantId, portal.id);
-    if (alertId === undefined) {
-      alertId = await insertAlert(tx, bus, {
+    const open = await openOfflineAlertOf(tx, portal.tenantId, portal.id);
+    const alertId =
+      open ??
+      (await insertAlert(tx, bus, {
         tenantId: portal.tenantId,
         portalId: portal.id,
         customerName: portal.name,
         alertType: ALERT_TYPE.deviceOffline,
         offlineCount: unheld.length,
         now: input.now,
-      });
-    }
+      }));
     await holdDevices(tx, portal.tenantId, alertId, unheld);
-    return getAlert(tx, scope, alertId, input.now);
+    const alert = await getAlert(tx, scope, alertId, input.now);
+    if (open !== undefined && unheld.length > 0) {
+      const joined: AlertOpenedEvent = {
+        tenantId: portal.tenantId,
+        alertId,
+        portalId: portal.id,
+        customerName: portal.name,
+        alertType: ALERT_TYPE.deviceOffline,
+        offlineCount: alert.offlineCount,
+      };
+      await bus.publish(TOPICS.alertJoined, joined, tx);
+    }
+    return alert;
   }
   const opened = await openLicenseRenewalAlerts(tx, bus, input.now, { tenantId: portal.tenantId, portalId: portal.id });
   if (opened.length === 0) {

@@ -30,7 +30,8 @@ export const OPEN_OFFLINE_ALERT = sql`a.alert_type = ${DEVICE_OFFLINE_ALERT} and
  *    them (announced at commit). The alert step 1 resolves in the same statement is exactly one
  *    holding no offline device, so it is never joined: the uncovered devices open a new one, as if
  *    step 1 ran first.
- * Returns the ids of the alerts opened. Run through the job's tick claim.
+ * Announces the alerts opened (`alerts.opened`) and those devices joined (`alerts.joined`, with the new
+ * count), at commit. Returns the ids of the alerts opened. Run through the job's tick claim.
  *
  * Why one statement, prepared, read from the open alerts: the rule runs every 5 s. Per portal (an
  * insert, its announcement, the held devices, the count: 4 statements each) a storm of webhooks
@@ -52,7 +53,7 @@ export async function applyOfflineAlertRules(deps: Pick<AppDeps, 'database' | 'b
     // PostgreSQL compiled this statement with JIT (its cost estimate passes jit_above_cost once
     // thousands of alerts are open): 64 ms of compiling per tick at size L.
     if (deps.database.kind === 'postgres') await runCommands(tx, 'set local jit = off');
-    const opened = await deps.database.prepared.rows<AlertOpenedEvent>(
+    const changed = await deps.database.prepared.rows<AlertOpenedEvent & { joined: boolean }>(
       tx,
       sql`with held as materialized (
             select a.tenant_id, a.id as alert_id, h.device_id
@@ -92,7 +93,8 @@ export async function applyOfflineAlertRules(deps: Pick<AppDeps, 'database' | 'b
           joined as (
             update alerts a set offline_count = a.offline_count + j.n, updated_at = ${at(now)}
               from (select jh.tenant_id, jh.alert_id, count(*)::int as n from joined_held jh group by jh.tenant_id, jh.alert_id) j
-             where a.tenant_id = j.tenant_id and a.id = j.alert_id),
+             where a.tenant_id = j.tenant_id and a.id = j.alert_id
+            returning a.tenant_id, a.portal_id, a.id, a.offline_count),
           opened as (
             insert into alerts (tenant_id, portal_id, alert_type, offline_count, critical, created_at, updated_at)
             select u.tenant_id, u.portal_id, 0, count(*), 0, ${at(now)}, ${at(now)}
@@ -103,12 +105,15 @@ export async function applyOfflineAlertRules(deps: Pick<AppDeps, 'database' | 'b
           newly_held as (
             insert into alert_devices (tenant_id, alert_id, device_id)
             select o.tenant_id, o.id, u.device_id from opened o join uncovered u on u.tenant_id = o.tenant_id and u.portal_id = o.portal_id)
-          select o.tenant_id as "tenantId", o.id as "alertId", o.portal_id as "portalId", p.name as "customerName",
-                 0 as "alertType", o.offline_count as "offlineCount"
-            from opened o join portals p on p.tenant_id = o.tenant_id and p.id = o.portal_id
-           order by o.id`,
+          select x.joined, x.tenant_id as "tenantId", x.id as "alertId", x.portal_id as "portalId", p.name as "customerName",
+                 0 as "alertType", x.offline_count as "offlineCount"
+            from (select false as joined, o.* from opened o union all select true, j.* from joined j) x
+            join portals p on p.tenant_id = x.tenant_id and p.id = x.portal_id
+           order by x.id`,
     );
-    await deps.bus.publishAll(TOPICS.alertOpened, opened, tx);
-    return opened.map((a) => a.alertId);
+    const events = (joined: boolean) => changed.filter((a) => a.joined === joined).map(({ joined: _, ...event }) => event);
+    await deps.bus.publishAll(TOPICS.alertOpened, events(false), tx);
+    await deps.bus.publishAll(TOPICS.alertJoined, events(true), tx);
+    return events(false).map((a) => a.alertId);
   });
 }

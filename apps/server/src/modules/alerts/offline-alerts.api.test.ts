@@ -14,10 +14,12 @@ import { OPEN_OFFLINE_ALERT } from './offline-alert-rule.repository.ts';
 let t: TestApp;
 let cast: Awaited<ReturnType<typeof createCast>>;
 const announced: AlertOpenedEvent[] = [];
+const joinedAnnounced: AlertOpenedEvent[] = [];
 beforeAll(async () => {
   t = await createTestApp();
   cast = await createCast(t);
   t.deps.bus.subscribe(TOPICS.alertOpened, (e) => announced.push(e as AlertOpenedEvent));
+  t.deps.bus.subscribe(TOPICS.alertJoined, (e) => joinedAnnounced.push(e as AlertOpenedEvent));
 });
 beforeEach(() => renewTokens(t, [cast.admin, cast.superAdmin, cast.otherAdmin]));
 afterAll(() => t.close());
@@ -76,11 +78,15 @@ describe('Device Offline rules', () => {
       { tenantId: cast.tenant.id, alertId: first.id, portalId: portal.id, customerName: 'Dockside', alertType: 0, offlineCount: 1 },
     ]);
 
-    // Device B goes offline later: it joins the same alert (no second alert, no second announcement).
+    // Device B goes offline later: it joins the same alert (no second alert), announced as joined with the new count.
     await setDeviceStatus(t, [b.id], 0);
     await tick();
     expect(await alertsOf(portal.id)).toMatchObject([{ id: first.id, offlineCount: 2, status: 1, resolvedAt: null, createdAt: openedAt }]);
     expect(await heldBy(first.id)).toEqual([a.id, b.id]);
+    await until(() => Promise.resolve(joinedAnnounced.some((e) => e.alertId === first.id)));
+    expect(joinedAnnounced.filter((e) => e.alertId === first.id)).toEqual([
+      { tenantId: cast.tenant.id, alertId: first.id, portalId: portal.id, customerName: 'Dockside', alertType: 0, offlineCount: 2 },
+    ]);
 
     // A back online: still open (B is offline); A offline again is held already.
     await setDeviceStatus(t, [a.id], 1);
@@ -103,6 +109,7 @@ describe('Device Offline rules', () => {
     expect(await heldBy(second.id)).toEqual([c.id]);
     await until(() => Promise.resolve(announced.some((e) => e.alertId === second.id)));
     expect(announced.filter((e) => e.alertId === first.id)).toHaveLength(1);
+    expect(joinedAnnounced.filter((e) => e.alertId === first.id)).toHaveLength(1);
 
     // In one tick C comes back and A goes offline: the second resolves, A opens a third (never joins a resolving one).
     await setDeviceStatus(t, [c.id], 1);

@@ -75,6 +75,8 @@ export class LiveHub {
     this.unsubscribers = [
       this.deps.bus.subscribe(TOPICS.deviceStatus, (e) => this.onDeviceStatus(e as DeviceStatusEvent)),
       this.deps.bus.subscribe(TOPICS.alertOpened, (e) => this.onAlertOpened(e as AlertOpenedEvent)),
+      // Devices joining an open alert raise the banner too, with the alert's new count (docs/alerts.md).
+      this.deps.bus.subscribe(TOPICS.alertJoined, (e) => this.onAlertOpened(e as AlertOpenedEvent)),
       this.deps.bus.subscribe(TOPICS.sessionsRevoked, (e) => void this.onSessionsRevoked(e as SessionsRevokedEvent)),
     ];
     this.keepAlive = setInterval(() => this.broadcastAll(KEEP_ALIVE), KEEP_ALIVE_MS);
