@@ -23,6 +23,7 @@ const COLLECTION_KIND: Record<string, IdKind> = {
   licenses: 'license',
   reports: 'report',
   billings: 'billing',
+  'notification-channels': 'channel',
 };
 
 /** Named parameters; `userId` in a path is "as whom", the caller's own id when acting normally. */
@@ -37,6 +38,7 @@ const NAMED_PARAM_KIND: Record<string, IdKind> = {
   deviceId: 'device',
   tenantId: 'tenant',
   userId: 'user',
+  channelId: 'channel',
 };
 
 /** Keys of answer objects that hold an id of a kind (used to find another tenant's ids in an answer). */
@@ -48,6 +50,7 @@ export const ID_KEY_KIND: Record<string, IdKind> = {
   userId: 'user',
   tenantId: 'tenant',
   deviceId: 'device',
+  channelId: 'channel',
 };
 
 /** Objects nested under these keys are of this kind (`{portal: {id, name}}` in a report). */
@@ -129,6 +132,12 @@ const BODY_EXAMPLES: Record<string, BodyExample> = {
     roles: ['Salesman'],
   }),
   'POST /v0/api/customers': () => ({ name: 'Sweep Portal', apiKey: 'sweep-key' }),
+  'POST /v0/api/notification-channels': (_p, tenant) => ({
+    name: `${tenant.label} sweep channel`,
+    type: 'email',
+    target: ['sweep@example.test'],
+  }),
+  'PATCH /v0/api/notification-channels/:id': () => ({ name: 'Renamed channel' }),
   'POST /v0/api/tenants': () => ({
     name: 'Sweep Tenant',
     contactName: 'C',

@@ -6,6 +6,7 @@ import {
   commentEndpoints,
   deviceEndpoints,
   licenseEndpoints,
+  notificationChannelEndpoints,
   portalEndpoints,
   reportEndpoints,
   tenantsEndpoints,
@@ -25,7 +26,19 @@ import type { CallResult, TestApp } from './harness.ts';
  */
 
 /** Kinds of object a path parameter can name. */
-export const ID_KINDS = ['tenant', 'user', 'portal', 'device', 'case', 'comment', 'alert', 'license', 'report', 'billing'] as const;
+export const ID_KINDS = [
+  'tenant',
+  'user',
+  'portal',
+  'device',
+  'case',
+  'comment',
+  'alert',
+  'license',
+  'report',
+  'billing',
+  'channel',
+] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
 export type TenantRole = 'Admin' | 'Project Manager' | 'Salesman';
@@ -261,6 +274,36 @@ async function buildTenant(t: TestApp, superAdmin: TestUser, label: 'Alpha' | 'B
     `report of ${label}`,
   ).body.data;
   ids.report.push(report.id);
+
+  // Notification channels: the tenant's default "Admins" email channel, one email and one webhook
+  // channel of its own (the email one takes a test message, so the delivery log has a row).
+  const mailChannel = expectStatus(
+    await t.call(notificationChannelEndpoints.create, {
+      token: users['Project Manager'].token,
+      body: { name: `${label} mail channel`, type: 'email', target: [`ops-${label.toLowerCase()}@example.test`], customerIds: [portal1] },
+    }),
+    [201],
+    `mail channel of ${label}`,
+  ).body.data;
+  expectStatus(
+    await t.call(notificationChannelEndpoints.create, {
+      token: admin,
+      body: { name: `${label} webhook channel`, type: 'webhook', target: 'https://93.184.215.14/vigil', delayMinutes: 0 },
+    }),
+    [201],
+    `webhook channel of ${label}`,
+  );
+  expectStatus(
+    await t.call(notificationChannelEndpoints.test, { token: admin, params: { id: mailChannel.id }, body: {} }),
+    [200],
+    `test of ${label}`,
+  );
+  const channels = expectStatus(
+    await t.call(notificationChannelEndpoints.list, { token: admin, query: { range: [0, 100] } }),
+    [200],
+    `channels of ${label}`,
+  ).body.data.list;
+  ids.channel = channels.map((c) => c.id).sort((x, y) => x - y);
 
   return {
     label,

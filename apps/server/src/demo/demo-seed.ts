@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { allTenants, inScope } from '../db/scope.ts';
 import type { AppDeps } from '../deps.ts';
+import { createDefaultChannel, insertChannelAs } from '../modules/notifications/index.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { DEMO_USERS } from './demo-data.ts';
 import { insertDemo } from './demo-seed.repository.ts';
@@ -23,9 +24,43 @@ export async function seedDemo(deps: AppDeps, password = demoPassword()): Promis
   return inScope(deps.database.db, allTenants, async (tx) => {
     const tenantId = await insertDemo(tx, now, passwordHash, deps.secretBox);
     if (tenantId === null) return null;
+    await insertDemoChannels(deps, tx, tenantId, now);
     return { tenantId, password, emails: DEMO_USERS.map((u) => u.email) };
   });
 }
+
+/**
+ * The demo tenant's notification channels (docs/notifications.md): the default "Admins" channel every
+ * tenant starts with, and an on-call email channel to the local outbox with a 1-minute delay, so a
+ * newcomer sees alerts the simulator causes arrive in the delivery log (and the server log) soon.
+ */
+async function insertDemoChannels(
+  deps: AppDeps,
+  tx: Parameters<typeof createDefaultChannel>[1],
+  tenantId: number,
+  now: Date,
+): Promise<void> {
+  await createDefaultChannel(deps, tx, tenantId);
+  await insertChannelAs(
+    deps,
+    tx,
+    tenantId,
+    {
+      name: 'On-call (outbox)',
+      type: 'email',
+      target: [DEMO_ONCALL_EMAIL],
+      enabled: true,
+      events: ['alert.opened', 'alert.resolved'],
+      customerIds: [],
+      delayMinutes: 1,
+      repeatMinutes: 0,
+    },
+    now,
+  );
+}
+
+/** Where the demo's on-call channel mails (the local outbox when SMTP_URL is unset). */
+export const DEMO_ONCALL_EMAIL = 'oncall@northwind.demo';
 
 /** A readable random password (about 60 bits), e.g. `demo-k3fj-29xq-pz7m`. */
 function demoPassword(): string {

@@ -83,7 +83,8 @@ export interface Announcement {
  * - `alert.resolved` for a resolved alert that was open at least the delay, after its `alert.opened`
  *   when the channel announces openings;
  * - `alert.repeated` while open and not acknowledged, every repeat interval after the last announcement.
- * Alerts resolved more than a day ago are not looked at.
+ * Alerts resolved more than a day ago, or opened more than 30 days ago, are not looked at: each tick
+ * reads a tenant's alerts of the last 30 days at most (alerts_tenant_created_idx), not its whole history.
  */
 export async function dueAnnouncements(ex: Executor, now: Date): Promise<Announcement[]> {
   return queryRows<Announcement>(
@@ -97,7 +98,7 @@ export async function dueAnnouncements(ex: Executor, now: Date): Promise<Announc
           select ch.tenant_id, ch.id as channel_id, ch.events, ch.delay, ch.repeat, a.id as alert_id, a.created_at, a.resolved_at, a.acked_at
             from ch join alerts a on a.tenant_id = ch.tenant_id
            where (a.resolved_at is null or a.resolved_at >= ${at(now)} - interval '1 day')
-             and a.created_at >= ch.created_at
+             and a.created_at >= ch.created_at and a.created_at >= ${at(now)} - interval '30 days'
              and a.created_at + ch.delay <= ${at(now)}
              and (a.resolved_at is null or a.resolved_at >= a.created_at + ch.delay)
              and (cardinality(ch.portal_ids) = 0 or a.portal_id = any(ch.portal_ids))),
