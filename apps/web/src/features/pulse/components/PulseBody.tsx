@@ -9,6 +9,7 @@ import { DeviceTypeSummary } from './DeviceTypeSummary.tsx';
 import { LiveEventsTable } from './LiveEventsTable.tsx';
 import { OpenCaseStatusCard } from './OpenCaseStatusCard.tsx';
 import { PulseCasesCard } from './PulseCasesCard.tsx';
+import { ReliabilityTrendCard } from './ReliabilityTrendCard.tsx';
 import { ReliabilityPanel, ReliabilityPanelSkeleton } from '../../../components/ReliabilityPanel.tsx';
 
 /**
@@ -51,6 +52,9 @@ export default function PulseBody() {
       </Col>
       <Col xs={24} xl={14}>
         <PulseCasesCard superAdmin={superAdmin} />
+      </Col>
+      <Col span={24}>
+        <ReliabilityTrendCard />
       </Col>
       <Col span={24}>
         <AllCustomersTable superAdmin={superAdmin} />
