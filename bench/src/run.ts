@@ -40,6 +40,7 @@ import { measureIngestionBaselines } from './measure/ingestion-baseline.ts';
 import { measureIngestion, recordDeviceStatuses } from './measure/ingestion.ts';
 import { measureLists } from './measure/lists.ts';
 import { measureQueryPlans } from './measure/explain.ts';
+import { measureHistory } from './measure/history.ts';
 import { measureLiveEvents } from './measure/live-events.ts';
 import { measureMemory } from './measure/memory.ts';
 import { measureWebApp } from './measure/web.ts';
@@ -57,6 +58,7 @@ const DB_PHASES: [string, DbMeasurement][] = [
 const HTTP_PHASES: [string, HttpMeasurement][] = [
   ['dashboard', measurePulseCalls],
   ['lists', measureLists],
+  ['history', measureHistory],
   // Before ingestion: its load inflates the heap and grows the main tenant's inventory.
   ['live-events', measureLiveEvents],
   ['ingestion', measureIngestion],
