@@ -2,7 +2,7 @@ import { theme } from 'antd';
 import { useCallback, useState } from 'react';
 import type uPlot from 'uplot';
 import { useContainerWidth } from '../../../components/charts/useContainerWidth.ts';
-import { BRAND, STATUS_COLORS } from '../../../lib/theme.ts';
+import { STATUS_COLORS } from '../../../lib/theme.ts';
 import { scoreText } from '../history.ts';
 import { useUPlot } from './useUPlot.ts';
 
@@ -48,7 +48,8 @@ export function TrendChart({ days, goal }: { days: TrendDay[]; goal: number }) {
         ],
         series: [
           {},
-          { label: 'Score', stroke: BRAND, width: 2, points: { show: true, size: 5, fill: BRAND }, spanGaps: false },
+          // The link colour: the brand in light mode, a lighter teal that reads on dark.
+          { label: 'Score', stroke: token.colorLink, width: 2, points: { show: true, size: 5, fill: token.colorLink }, spanGaps: false },
           { label: 'Goal', stroke: STATUS_COLORS.warning, width: 1.5, dash: [6, 4], points: { show: false } },
         ],
         hooks: {
@@ -66,7 +67,7 @@ export function TrendChart({ days, goal }: { days: TrendDay[]; goal: number }) {
       };
       return { opts, data: [xs, scores, days.map(() => goal)] as uPlot.AlignedData };
     },
-    [days, goal, token.colorTextSecondary, token.colorBorderSecondary, token.fontFamily],
+    [days, goal, token.colorLink, token.colorTextSecondary, token.colorBorderSecondary, token.fontFamily],
   );
   const ready = useUPlot(ref, width, build);
 
