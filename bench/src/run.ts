@@ -43,6 +43,7 @@ import { measureIngestionBaselines } from './measure/ingestion-baseline.ts';
 import { measureIngestion, recordDeviceStatuses } from './measure/ingestion.ts';
 import { measureLists } from './measure/lists.ts';
 import { measureQueryPlans } from './measure/explain.ts';
+import { measureHistory } from './measure/history.ts';
 import { measureLiveEvents } from './measure/live-events.ts';
 import { measureMaintenanceUnderLoad, prepareMaintenance } from './measure/maintenance.ts';
 import { measureMemory } from './measure/memory.ts';
@@ -64,6 +65,7 @@ const HTTP_PHASES: [string, HttpMeasurement][] = [
   ['maintenance', measureMaintenanceUnderLoad],
   ['dashboard', measurePulseCalls],
   ['lists', measureLists],
+  ['history', measureHistory],
   // Before ingestion: its load inflates the heap and grows the main tenant's inventory.
   ['live-events', measureLiveEvents],
   ['ingestion', measureIngestion],

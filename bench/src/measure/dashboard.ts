@@ -16,7 +16,7 @@ const q = (params: Record<string, unknown>) =>
     .map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
     .join('&');
 
-/** The calls the Pulse page makes on load (docs/web-pages.md "Pages": device-type summary, case status, cases table page of 3, donut, reliability, live events, All Customers page of 10). */
+/** The calls the Pulse page makes on load (docs/web-pages.md "Pages": device-type summary, case status, cases table page of 3, donut, reliability, live events, All Customers page of 10; docs/history.md: the reliability trend). */
 export const PULSE_CALLS: [string, string][] = [
   ['device-summary/sumup', '/v0/api/device-summary/sumup'],
   ['device-stats/sumup', '/v0/api/device-stats/sumup'],
@@ -25,6 +25,7 @@ export const PULSE_CALLS: [string, string][] = [
   ['case-stats (page of 3)', `/v0/api/case-stats?${q({ range: [0, 3], sort: ['createdAt', 'DESC'] })}`],
   ['live-events (page of 10)', `/v0/api/live-events?${q({ range: [0, 10] })}`],
   ['customers with reliability (page of 10)', `/v0/api/customers?${q({ range: [0, 10], sort: ['name', 'ASC'] })}`],
+  ['reliability-trend', '/v0/api/reliability-trend'],
 ];
 
 interface NaiveAnswer {

@@ -22,6 +22,7 @@ const dashboardChildren: RouteObject[] = [
       { path: ':id/case', ...h('Portal Cases', 'Cases'), lazy: page(() => import('../features/portals/pages/PortalCasesPage.tsx')) },
     ],
   },
+  { path: 'devices/:id', ...h('Device'), lazy: page(() => import('../features/devices/pages/DevicePage.tsx')) },
   {
     path: 'cases',
     ...h('Cases'),

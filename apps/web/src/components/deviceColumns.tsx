@@ -1,5 +1,6 @@
 import type { TableColumnsType } from 'antd';
 import { DEVICE_STATUS, DEVICE_TYPES } from '@vigil/contracts';
+import { Link } from 'react-router';
 import { deviceDotStatus, StatusDot } from './StatusDot.tsx';
 import { formatDateTime } from '../lib/dates.ts';
 
@@ -18,7 +19,7 @@ type SortOrderOf = (field: string) => 'ascend' | 'descend' | null;
 
 /**
  * The devices columns (docs/web-pages.md "Pages"): status dot (online green, offline faint, with
- * an Online/Offline filter), Name, Type, Model, Last Check-in. Sorting and the filter
+ * an Online/Offline filter), Name (a link to the device page), Type, Model, Last Check-in. Sorting and the filter
  * come from the URL list state.
  */
 export function deviceColumns<T extends DeviceRow>(sortOrderOf: SortOrderOf, statusFilter: unknown): TableColumnsType<T> {
@@ -36,7 +37,8 @@ export function deviceColumns<T extends DeviceRow>(sortOrderOf: SortOrderOf, sta
       filteredValue: statusFilter === DEVICE_STATUS.offline || statusFilter === DEVICE_STATUS.online ? [statusFilter] : null,
       render: (status: number) => <StatusDot status={deviceDotStatus(status)} faint />,
     },
-    { title: 'Name', ...sortable('name') },
+    // The name opens the device page (docs/history.md).
+    { title: 'Name', ...sortable('name'), render: (name: string, d: T) => <Link to={`/dashboards/devices/${d.id}`}>{name}</Link> },
     // Short words stay on one line; the name may wrap (it is what the row is about).
     { title: 'Type', ...sortable('deviceType'), render: (t: number) => <span style={{ whiteSpace: 'nowrap' }}>{deviceTypeLabel(t)}</span> },
     { title: 'Model', ...sortable('deviceModel'), render: (m: string) => <span style={{ whiteSpace: 'nowrap' }}>{m}</span> },

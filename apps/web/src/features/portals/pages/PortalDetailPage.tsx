@@ -14,6 +14,7 @@ import { DevicesTable } from '../../../components/DevicesTable.tsx';
 import { EditPortalDialog } from '../components/EditPortalDialog.tsx';
 import { LicensesTable } from '../components/LicensesTable.tsx';
 import { PortalPulseCard } from '../components/PortalPulseCard.tsx';
+import { PortalTrendCard } from '../components/PortalTrendCard.tsx';
 import { tenantOnly } from '../../../lib/tenantOnly.ts';
 import { usePaymentMarker } from '../usePaymentMarker.ts';
 import { useMay } from '../../../lib/session/permissions.ts';
@@ -104,6 +105,9 @@ export default function PortalDetailPage() {
         </Col>
         <Col xs={24} xl={7}>
           {portal.isLoading ? <Skeleton active /> : <PortalPulseCard customerId={id} />}
+          <div style={{ marginTop: 16 }}>
+            <PortalTrendCard customerId={id} />
+          </div>
         </Col>
         <Col xs={24} xxl={12}>
           <Card

@@ -10,6 +10,7 @@ import { LiveEventsTable } from './LiveEventsTable.tsx';
 import { OpenCaseStatusCard } from './OpenCaseStatusCard.tsx';
 import { PulseCasesCard } from './PulseCasesCard.tsx';
 import { FirstRunCard } from './FirstRunCard.tsx';
+import { ReliabilityTrendCard } from './ReliabilityTrendCard.tsx';
 import { ReliabilityPanel, ReliabilityPanelSkeleton } from '../../../components/ReliabilityPanel.tsx';
 
 /**
@@ -57,6 +58,9 @@ export default function PulseBody() {
       </Col>
       <Col xs={24} xl={14}>
         <PulseCasesCard superAdmin={superAdmin} />
+      </Col>
+      <Col span={24}>
+        <ReliabilityTrendCard />
       </Col>
       <Col span={24}>
         <AllCustomersTable superAdmin={superAdmin} />
