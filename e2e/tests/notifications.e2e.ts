@@ -120,7 +120,7 @@ describe('notification channels in Settings', () => {
     await poll(() => toast(page, 'Channel added.').count()).toBeGreaterThan(0);
 
     const secretDialog = page.getByRole('dialog').filter({ hasText: 'Webhook channel added' });
-    const secret = (await secretDialog.getByLabel('Signing secret').innerText()).trim();
+    const secret = (await secretDialog.getByLabel('Signing secret', { exact: true }).innerText()).trim();
     expect(secret).toMatch(/^whsec_/);
     await secretDialog.getByRole('button', { name: 'Done' }).click();
     await poll(() => row(page, 'Ops hook').count()).toBe(1);

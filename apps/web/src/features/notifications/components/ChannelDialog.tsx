@@ -201,7 +201,7 @@ export function ChannelDialog({
       confirmLoading={creation.isLoading || updating.isLoading}
       forceRender
     >
-      <Form form={form} layout="vertical" requiredMark={false} initialValues={emptyChannelForm}>
+      <Form form={form} name="channel" layout="vertical" requiredMark={false} initialValues={emptyChannelForm}>
         <Form.Item
           label="Name"
           name="name"
