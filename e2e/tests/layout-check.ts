@@ -62,7 +62,7 @@ export async function settled(page: Page): Promise<boolean> {
   let done = false;
   while (Date.now() < deadline) {
     const busy = await page.evaluate(
-      () => document.querySelectorAll('.ant-skeleton, .ant-spin-spinning, [aria-busy="true"], [role="progressbar"]').length,
+      () => document.querySelectorAll('.ant-skeleton, .ant-spin-spinning, [aria-busy="true"], .vigil-progress').length,
     );
     if (busy === 0) {
       done = true;
