@@ -64,7 +64,9 @@ export function CasesTable({ list, result, superAdmin, emptyText, pager, size = 
         loading={isFetching && !isLoading}
         pagination={tablePagination(list, data?.data.count, { quickJumper: false, sizeChanger: false, ...pager })}
         onChange={list.onTableChange}
-        scroll={{ x: 'max-content' }}
+        // A floor, not the content's width: the customer name wraps so the table fits a half-width card
+        // at 1440 px; below the floor it scrolls inside its card.
+        scroll={{ x: superAdmin ? 640 : 540 }}
         locale={{ emptyText: <EmptyState text={emptyText} /> }}
       />
     </TableState>

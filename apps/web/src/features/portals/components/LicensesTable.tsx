@@ -36,6 +36,7 @@ export function LicensesTable({ customerId }: { customerId: number }) {
             title: 'Action',
             key: 'action',
             width: 80,
+            fixed: 'right' as const,
             render: (_: unknown, l: License) => (
               <Popconfirm title="Are you sure to delete this license?" okText="Yes" cancelText="No" onConfirm={() => del(l)}>
                 <Button danger type="text" icon={<DeleteOutlined />} aria-label={`Delete license ${l.id}`} />

@@ -47,7 +47,7 @@ export function LiveEventsTable() {
           loading={isFetching && !isLoading}
           pagination={tablePagination(list, data?.data.count, { quickJumper: false, sizeChanger: false, hideOnSinglePage: true })}
           onChange={list.onTableChange}
-          scroll={{ x: 420 }}
+          scroll={{ x: 360 }}
           locale={{ emptyText: <EmptyState text="All devices are online. Offline devices show up here as they happen." /> }}
         />
       </TableState>

@@ -53,10 +53,10 @@ export default function PulseBody() {
       <Col xs={24} lg={14} xl={16}>
         <OpenCaseStatusCard />
       </Col>
-      <Col xs={24} xl={10}>
+      <Col xs={24} xl={9}>
         <LiveEventsTable />
       </Col>
-      <Col xs={24} xl={14}>
+      <Col xs={24} xl={15}>
         <PulseCasesCard superAdmin={superAdmin} />
       </Col>
       <Col span={24}>

@@ -57,6 +57,8 @@ export default function UsersPage() {
       title: 'Action',
       key: 'action',
       width: 110,
+      // Edit and delete stay in view when the table scrolls on a narrow screen.
+      fixed: 'right',
       render: (_, u) => (
         <Space>
           <Button type="text" icon={<EditOutlined />} aria-label={`Edit ${u.name}`} onClick={() => navigate(`/dashboards/users/${u.id}`)} />
