@@ -1,5 +1,5 @@
 /**
- * Notifications under an outage storm (issue 22 item 7): 1,000 devices over (up to) 100 portals of the
+ * Notifications under an outage storm (issue 22 item 7): 1,000 devices (tiny: 100) over (up to) 100 portals of the
  * main tenant go offline within seconds, each by its own signed webhook report with status offline
  * (lib/webhook.ts, as the ingestion phase sends them), at 10 connections, as fast as the server takes
  * them. Steps:
@@ -30,6 +30,8 @@ import { reportsFor, signedReport } from '../lib/webhook.ts';
 import type { SeededPortal } from '../seed.ts';
 
 const STORM_DEVICES = 1_000;
+/** The smoke run (tiny) keeps to toy scale: a storm of 100 devices. */
+const TINY_STORM_DEVICES = 100;
 const STORM_PORTALS = 100;
 const CONNECTIONS = 10;
 /** The channels' delay: 0, so the delay ends when the alert opens. */
@@ -77,7 +79,14 @@ async function portalsWithOpenAlerts(server: BenchServer, token: string, portals
 }
 
 /** One signed report per device, `CONNECTIONS` at a time; answers the events per second. */
-async function sendStatuses(server: BenchServer, portals: SeededPortal[], perPortal: number, status: 0 | 1): Promise<number> {
+async function sendStatuses(
+  server: BenchServer,
+  portals: SeededPortal[],
+  perPortal: number,
+  status: 0 | 1,
+  /** Filled with when each portal's first report was sent (ms since the epoch). */
+  firstSent?: Map<number, number>,
+): Promise<number> {
   const total = portals.length * perPortal;
   let next = 0;
   const started = performance.now();
@@ -85,6 +94,7 @@ async function sendStatuses(server: BenchServer, portals: SeededPortal[], perPor
     for (let k = next++; k < total; k = next++) {
       const portal = portals[k % portals.length];
       const msg = signedReport(portal, reportsFor(1 + Math.floor(k / portals.length), 1, status));
+      if (firstSent && !firstSent.has(portal.id)) firstSent.set(portal.id, performance.timeOrigin + performance.now());
       const res = await fetch(`${server.url}${msg.path}`, { method: 'POST', headers: msg.headers, body: msg.body });
       await res.arrayBuffer();
       if (res.status >= 300) throw new Error(`storm: webhook answered ${res.status}`);
@@ -124,7 +134,7 @@ export async function measureNotifications(ctx: BenchContext, server: BenchServe
   const token = await ctx.sign(ctx.main);
   const portals = ctx.main.portals.slice(0, STORM_PORTALS);
   const portalIds = new Set(portals.map((p) => p.id));
-  const perPortal = Math.ceil(STORM_DEVICES / portals.length);
+  const perPortal = Math.ceil((ctx.size.name === 'tiny' ? TINY_STORM_DEVICES : STORM_DEVICES) / portals.length);
   const devices = portals.length * perPortal;
   const everyDevice = Math.max(perPortal, ctx.main.devicesPerPortal);
   console.log(`  storm: ${devices} devices over ${portals.length} portals, ${CONNECTIONS} connections, one device per report`);
@@ -168,15 +178,16 @@ export async function measureNotifications(ctx: BenchContext, server: BenchServe
     const mailArrivals = () => smtp.arrivals.slice(smtpBefore);
 
     // 4. The storm with the channels.
-    const withChannels = await sendStatuses(server, portals, perPortal, 0);
+    const firstSent = new Map<number, number>();
+    const withChannels = await sendStatuses(server, portals, perPortal, 0, firstSent);
     const stormEnded = Date.now();
     const everyPortalAnnounced = () =>
       tally(receiver.arrivals, 'alert.opened').portals >= portals.length && tally(mailArrivals(), 'alert.opened').portals >= portals.length;
     const announced = await waitUntil(everyPortalAnnounced, 60_000);
+    const settleSeconds = (Date.now() - stormEnded) / 1000;
     await sleep(3_000);
     const openedHook = tally(receiver.arrivals, 'alert.opened');
     const openedMail = tally(mailArrivals(), 'alert.opened');
-    const settleSeconds = (Date.now() - stormEnded) / 1000;
 
     // 5. Recovery.
     await sendStatuses(server, portals, perPortal, 1);
@@ -219,13 +230,28 @@ export async function measureNotifications(ctx: BenchContext, server: BenchServe
     const baseline = (withoutChannels + withoutChannelsAfter) / 2;
 
     // Latency from the end of the delay: the alert's createdAt (webhook payload, else the API) + delay.
+    // Also from the portal's first offline report of the storm (the alert opens after it).
     const createdAt = new Map<number, number>();
-    for (const a of openedHook.arrivals) if (a.alertId && a.alertCreatedAt) createdAt.set(a.alertId, Date.parse(a.alertCreatedAt));
+    const portalOf = new Map<number, number>();
+    for (const a of openedHook.arrivals)
+      if (a.alertId && a.alertCreatedAt) {
+        createdAt.set(a.alertId, Date.parse(a.alertCreatedAt));
+        portalOf.set(a.alertId, Number(a.portal));
+      }
     for (const id of openedMail.perAlert.keys()) {
       if (createdAt.has(id)) continue;
-      const alert = await getJson<{ data: { createdAt: string } }>(`${server.url}/v0/api/alert-stats/${id}`, token);
+      const alert = await getJson<{ data: { createdAt: string; customerId: number } }>(`${server.url}/v0/api/alert-stats/${id}`, token);
       createdAt.set(id, Date.parse(alert.data.createdAt));
+      portalOf.set(id, alert.data.customerId);
     }
+    const fromReport = (arrivals: Arrival[]) => {
+      const first = new Map<number, number>();
+      for (const a of arrivals) if (a.alertId !== undefined && !first.has(a.alertId)) first.set(a.alertId, a.at);
+      return [...first].flatMap(([id, at]) => {
+        const sent = firstSent.get(portalOf.get(id) ?? -1);
+        return sent === undefined ? [] : [at - sent];
+      });
+    };
     const latencies = (arrivals: Arrival[]) => {
       const first = new Map<number, number>();
       for (const a of arrivals) if (a.alertId !== undefined && !first.has(a.alertId)) first.set(a.alertId, a.at);
@@ -255,12 +281,16 @@ export async function measureNotifications(ctx: BenchContext, server: BenchServe
     ] as const) {
       const ms = latencies(t.arrivals);
       const p99 = percentile(ms, 99);
+      const fromSent = fromReport(t.arrivals);
       ctx.results.add({
         group: GROUP,
         name: `delivery latency, ${channel} (alert createdAt + delay to arrival)`,
         value: percentile(ms, 50),
         unit: 'ms p50',
-        detail: `p99 ${Math.round(p99)} ms, max ${Math.round(Math.max(...ms))} ms, ${ms.length} alerts; every portal's alert.opened at both receivers ${settleSeconds.toFixed(1)} s after the storm's last report was answered`,
+        detail:
+          `p99 ${Math.round(p99)} ms, max ${Math.round(Math.max(...ms))} ms, ${ms.length} alerts; ` +
+          `from the portal's first offline report: p50 ${Math.round(percentile(fromSent, 50))} ms, p99 ${Math.round(percentile(fromSent, 99))} ms; ` +
+          `every portal's alert.opened at both receivers ${settleSeconds.toFixed(1)} s after the storm's last report was answered`,
         target: 'p99 <= 5 s',
         met: ms.length > 0 ? p99 <= 5_000 : null,
       });
