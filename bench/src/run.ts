@@ -1,10 +1,10 @@
 /**
- * `npm run bench [-- tiny|S|S1000|M|L]`, or in bench/: `npx tsx src/run.ts --size tiny|S|S1000|M|L [--only lists,ingestion,...]`
+ * `npm run bench [-- tiny|S|S1000|M|L|storm]`, or in bench/: `npx tsx src/run.ts --size tiny|S|S1000|M|L|storm [--only lists,ingestion,...]`
  *
  * Without --size: S on PGlite, then S1000 on PGlite (Pulse only: the main tenant's devices over 1,000
  * portals), then L on PostgreSQL when BENCH_DATABASE_URL is set. M (PGlite, maintenance under load only) runs
  * when asked by name (a throwaway
- * database: it is emptied). BENCH_SIZE=tiny (or --size tiny) is the CI smoke run: every
+ * database: it is emptied), as does storm (PGlite, the notifications outage storm only: 100 portals of 10 devices). BENCH_SIZE=tiny (or --size tiny) is the CI smoke run: every
  * measurement at toy scale in a few seconds, so the harness cannot rot.
  *
  * Order per size: seed (server stopped) -> database phases (baselines straight into the tables;
@@ -47,6 +47,8 @@ import { measureHistory } from './measure/history.ts';
 import { measureLiveEvents } from './measure/live-events.ts';
 import { measureMaintenanceUnderLoad, prepareMaintenance } from './measure/maintenance.ts';
 import { measureMemory } from './measure/memory.ts';
+import { measureNotifications, smtpReceivers } from './measure/notifications.ts';
+import { startSmtpReceiver, type SmtpReceiver } from './lib/notify-receivers.ts';
 import { measureWebApp } from './measure/web.ts';
 import { resetPostgres, seedDatabase, type SeededData } from './seed.ts';
 
@@ -71,6 +73,8 @@ const HTTP_PHASES: [string, HttpMeasurement][] = [
   ['ingestion', measureIngestion],
   ['web', measureWebApp],
   ['memory', measureMemory],
+  // Last: its storms leave the main tenant's devices online and two channels behind.
+  ['notifications', measureNotifications],
 ];
 const ALL = [...new Set([...DB_PHASES, ...HTTP_PHASES].map(([name]) => name))];
 /** Phases only the sizes that name them run (they change the data set the others measure). */
@@ -179,6 +183,9 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, asked:
 
     // BENCH_CPU_PROF=1: profile the server over the HTTP phases (use with --only to profile one measurement).
     const cpuProfileDir = process.env.BENCH_CPU_PROF ? mkdtempSync(path.join(tmpdir(), 'vigil-bench-prof-')) : undefined;
+    // The notifications phase: the server mails through a local SMTP receiver and may post to 127.0.0.1.
+    const smtp: SmtpReceiver | undefined = only.has('notifications') ? await startSmtpReceiver() : undefined;
+    if (smtp) smtpReceivers.set(ctx, smtp);
     const server = await startBenchServer({
       dataDir,
       databaseUrl,
@@ -187,6 +194,7 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, asked:
       cpuProfileDir,
       // The maintenance phase reads the maintenance job's steps from the log (info).
       logLevel: only.has('maintenance') ? 'info' : undefined,
+      env: smtp ? { SMTP_URL: smtp.url, NOTIFY_ALLOW_PRIVATE_TARGETS: '1' } : undefined,
     });
     ctx.server = server;
     if (databaseUrl) {
@@ -208,6 +216,7 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, asked:
       }
     } finally {
       await server.stop();
+      await smtp?.close();
       if (server.logBytes() > 0) console.log(`server log (warnings and errors): ${server.logFile}`);
     }
     if (cpuProfileDir) {
@@ -253,7 +262,7 @@ async function main(): Promise<void> {
   const plan: [SizeSpec, string | undefined][] = [];
   if (sizeName) {
     const size = SIZES[sizeName as SizeSpec['name']];
-    if (!size) throw new Error(`unknown size ${sizeName}: tiny, S, S1000, M or L`);
+    if (!size) throw new Error(`unknown size ${sizeName}: tiny, S, S1000, M, L or storm`);
     // L is the PostgreSQL size; tiny, S and S1000 run on PGlite (tiny also on PostgreSQL if asked).
     if (size.name === 'L' && !pgUrl) throw new Error('size L runs on PostgreSQL: set BENCH_DATABASE_URL (a throwaway database)');
     plan.push([size, size.name === 'L' || process.env.BENCH_TINY_ON_POSTGRES ? pgUrl : undefined]);

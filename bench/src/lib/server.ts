@@ -39,6 +39,8 @@ export interface ServerOptions {
   cpu?: number;
   /** The server's LOG_LEVEL (warn when absent: warnings and errors only). */
   logLevel?: string;
+  /** More environment for the server (the notifications phase: its SMTP receiver, private targets allowed). */
+  env?: Record<string, string>;
 }
 
 function procStatusBytes(pid: number, field: string): number {
@@ -71,6 +73,7 @@ export async function startBenchServer(opts: ServerOptions): Promise<BenchServer
     NODE_ENV: 'production',
     // The bench pays through the sandbox on purpose (docs/decisions.md 40 refuses it by default in production).
     PAYMENTS_SANDBOX_IN_PRODUCTION: '1',
+    ...opts.env,
   };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;

@@ -7,7 +7,7 @@ export interface TenantSize {
 }
 
 export interface SizeSpec {
-  name: 'tiny' | 'S' | 'S1000' | 'M' | 'L';
+  name: 'tiny' | 'S' | 'S1000' | 'M' | 'L' | 'storm';
   /** The measurements this size runs (all when absent). */
   phases?: string[];
   tenants: TenantSize[];
@@ -111,5 +111,22 @@ export const SIZES: Record<SizeSpec['name'], SizeSpec> = {
     listConnections: [10, 50],
     samples: 30,
     baselineRows: 1_000,
+  },
+  // The notifications outage storm (issue 22 item 7) at its own shape and nothing else: one tenant with
+  // 100 portals of 10 devices (the storm's 1,000 devices), a small second tenant, 2 days of history.
+  storm: {
+    name: 'storm',
+    phases: ['notifications'],
+    tenants: [
+      { portals: 100, devices: 1_000, cases: 100, alerts: 400 },
+      { portals: 2, devices: 20, cases: 10, alerts: 40 },
+    ],
+    days: 2,
+    cycleHours: 96,
+    duration: 5,
+    sseClients: [],
+    listConnections: [],
+    samples: 30,
+    baselineRows: 100,
   },
 };
