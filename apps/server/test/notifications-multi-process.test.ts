@@ -60,17 +60,15 @@ describe.runIf(usesPostgres())('notifications from two server processes on one P
       .values({ tenantId: tenant.id, name: 'Twin Portal', apiKeyEnc: box.seal('key'), webhookSecretEnc: box.seal(newWebhookSecret()) })
       .returning({ id: portals.id });
     const created = new Date(Date.now() - 60_000);
-    await db
-      .insert(alerts)
-      .values(
-        Array.from({ length: ALERTS }, () => ({
-          tenantId: tenant.id,
-          portalId: portal.id,
-          alertType: 1,
-          offlineCount: 1,
-          createdAt: created,
-        })),
-      );
+    await db.insert(alerts).values(
+      Array.from({ length: ALERTS }, () => ({
+        tenantId: tenant.id,
+        portalId: portal.id,
+        alertType: 1,
+        offlineCount: 1,
+        createdAt: created,
+      })),
+    );
     const env = { DATABASE_URL: workerDatabaseUrl(), APP_SECRET, NOTIFY_ALLOW_PRIVATE_TARGETS: '1' };
     procs = await Promise.all([startServerProcess(env), startServerProcess(env)]);
   }, 120_000);
