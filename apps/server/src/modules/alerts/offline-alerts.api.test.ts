@@ -238,6 +238,54 @@ describe('Device Offline rules', () => {
     expect(plan.map((r) => Object.values(r)[0]).join('\n')).toContain('alerts_open_offline_idx');
   });
 
+  it('compares no device against a materialized list of the held devices, whatever the statistics', async () => {
+    // Without statistics (this database is never analyzed) the planner guessed one held device and joined every
+    // open alert, then every offline device, against all the held ones in nested loops: at 10,000 offline devices
+    // a tick outlived PostgreSQL's 30 s statement timeout. The rule now looks each one up through a key instead.
+    const portal = await createPortal(t, cast.tenant, 'Plan check');
+    const devices = await createDevices(t, portal, [{ status: 1 }, { status: 1 }, { status: 1 }]);
+    await setDeviceStatus(t, [devices[0].id, devices[1].id], 0);
+    await tick();
+    await setDeviceStatus(t, [devices[2].id], 0);
+    const prepared = t.deps.database.prepared;
+    const plans: unknown[] = [];
+    t.deps.database.prepared = {
+      rows: async (tx, query) => {
+        const [row] = await queryRows<Record<string, unknown>>(tx, sql`explain (format json) ${query}`);
+        const plan = Object.values(row)[0];
+        plans.push(typeof plan === 'string' ? JSON.parse(plan) : plan);
+        return prepared.rows(tx, query);
+      },
+    };
+    try {
+      await tick();
+    } finally {
+      t.deps.database.prepared = prepared;
+    }
+    expect(plans).toHaveLength(1);
+    type Node = { 'Node Type': string; 'Parent Relationship'?: string; 'Join Type'?: string; 'CTE Name'?: string; Plans?: Node[] };
+    // The CTEs a node's rows come from (not its InitPlans or SubPlans, which are the row-level security's and the lookups').
+    const ctesIn = (node: Node): string[] => [
+      ...(node['Node Type'] === 'CTE Scan' ? [node['CTE Name']!] : []),
+      ...(node.Plans ?? []).filter((c) => ['Outer', 'Inner', 'Member'].includes(c['Parent Relationship'] ?? '')).flatMap(ctesIn),
+    ];
+    const joinsOverCte: string[] = [];
+    const walk = (node: Node) => {
+      // The inner side, read again for every outer row in a nested loop; `target` holds at most one row per portal.
+      const inner = node.Plans?.find((c) => c['Parent Relationship'] === 'Inner');
+      if (node['Node Type'] === 'Nested Loop' && (node['Join Type'] === 'Anti' || node['Join Type'] === 'Semi') && inner)
+        joinsOverCte.push(
+          ...ctesIn(inner)
+            .filter((name) => name !== 'target')
+            .map((name) => `${node['Join Type']} join over ${name}`),
+        );
+      (node.Plans ?? []).forEach(walk);
+    };
+    walk((plans[0] as [{ Plan: Node }])[0].Plan);
+    expect(joinsOverCte).toEqual([]);
+    expect(await heldBy((await alertsOf(portal.id))[0].id)).toEqual(devices.map((d) => d.id));
+  });
+
   it('runs soon after a device status event, through the tick claim', async () => {
     const stop = await operationsJobsStartup(t.deps, t.app);
     try {
