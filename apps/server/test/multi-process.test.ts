@@ -1,8 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { LIVE_EVENTS_STREAM_PATH, liveEventsEndpoints } from '@vigil/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +11,7 @@ import { createSecretBox } from '../src/security/secret-box.ts';
 import { newWebhookSecret } from '../src/security/webhook-secret.ts';
 import { devicesReported, signWebhook, webhookUrlOf } from '../src/simulator/index.ts';
 import { resetDatabase, sharedDatabase, usesPostgres, workerDatabaseUrl } from './database.ts';
+import { startServerProcess, stopServerProcess as stopProcess, type ServerProcess as Proc } from './kits/server-processes.ts';
 
 /**
  * Two real server processes on one PostgreSQL database (docs/decisions.md 12):
@@ -23,58 +19,9 @@ import { resetDatabase, sharedDatabase, usesPostgres, workerDatabaseUrl } from '
  * sweep runs once per tick however many processes run. PostgreSQL only: PGlite is one process
  * by nature, so the whole suite is conditional on VIGIL_TEST_DB=postgres (CI always runs it).
  */
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const tsx = path.resolve(serverDir, '../../node_modules/.bin/tsx');
 const APP_SECRET = 'multi-process-secret-multi-process-secret-42';
 
-interface Proc {
-  child: ChildProcess;
-  url: string;
-  output: string[];
-}
-
-async function startProcess(): Promise<Proc> {
-  const port = 20_000 + Math.floor(Math.random() * 30_000);
-  const output: string[] = [];
-  const child = spawn(tsx, [path.join(serverDir, 'src/main.ts')], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: workerDatabaseUrl(),
-      APP_SECRET,
-      SEED: 'none',
-      SIMULATOR: 'off',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'vigil-mp-')),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout.on('data', (c) => output.push(String(c)));
-  child.stderr.on('data', (c) => output.push(String(c)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 45_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output.join('')}`);
-    const ready = await fetch(`${url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return { child, url, output };
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not become ready:\n${output.join('')}`);
-}
-
-async function stopProcess(proc: Proc | undefined): Promise<void> {
-  if (!proc || proc.child.exitCode !== null) return;
-  const exited = new Promise((r) => proc.child.once('exit', r));
-  proc.child.kill('SIGTERM');
-  const killer = setTimeout(() => proc.child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(killer);
-}
+const startProcess = () => startServerProcess({ DATABASE_URL: workerDatabaseUrl(), APP_SECRET });
 
 describe.runIf(usesPostgres())('several server processes on one PostgreSQL database', () => {
   let database: Database;

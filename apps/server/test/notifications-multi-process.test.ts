@@ -7,7 +7,7 @@ import { alerts, notificationChannels, portals, tenants } from '../src/db/schema
 import { createSecretBox } from '../src/security/secret-box.ts';
 import { newWebhookSecret } from '../src/security/webhook-secret.ts';
 import { resetDatabase, sharedDatabase, usesPostgres, workerDatabaseUrl } from './database.ts';
-import { startServerProcess, stopServerProcess, type ServerProcess } from './kits/notifications/server-processes.ts';
+import { startServerProcess, stopServerProcess, type ServerProcess } from './kits/server-processes.ts';
 
 /**
  * Two real server processes on one PostgreSQL database announce and send the same alerts: every

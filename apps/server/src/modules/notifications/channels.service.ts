@@ -92,23 +92,7 @@ async function checkPortals(tx: Tx, tenantId: number, ids: number[]): Promise<vo
 export async function createChannel(deps: AppDeps, tx: Tx, tenantId: number, body: CreateChannelBody): Promise<number> {
   await checkTarget(deps, body.type, body.target);
   await checkPortals(tx, tenantId, body.customerIds);
-  return repo.insertChannel(
-    tx,
-    tenantId,
-    {
-      name: body.name,
-      type: body.type,
-      targetEnc: sealTarget(deps.secretBox, body.target),
-      secretEnc: body.type === 'webhook' ? deps.secretBox.seal(newWebhookSecret()) : null,
-      toAdmins: false,
-      enabled: body.enabled,
-      events: body.events,
-      portalIds: body.customerIds,
-      delayMinutes: body.delayMinutes,
-      repeatMinutes: body.repeatMinutes,
-    },
-    deps.clock.now(),
-  );
+  return insertChannelAs(deps, tx, tenantId, body, deps.clock.now());
 }
 
 export async function updateChannel(deps: AppDeps, tx: Tx, scope: Scope, id: number, body: UpdateChannelBody): Promise<void> {
@@ -203,7 +187,7 @@ export async function createDefaultChannel(deps: Pick<AppDeps, 'secretBox' | 'cl
   );
 }
 
-/** A channel with the given settings (the demo's outbox channel). */
+/** A channel with the given settings, checked or not (the demo's outbox channel is not). */
 export async function insertChannelAs(
   deps: Pick<AppDeps, 'secretBox'>,
   tx: Executor,

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Real server processes (`src/main.ts` through tsx) on a given database, as in multi-process.test.ts. */
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+/** Real server processes (`src/main.ts` through tsx) on a given database, used by the multi-process tests. */
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tsx = path.resolve(serverDir, '../../node_modules/.bin/tsx');
 
 export interface ServerProcess {
