@@ -29,6 +29,11 @@ import { percentile } from '../lib/stats.ts';
 import { reportsFor, signedReport } from '../lib/webhook.ts';
 import type { SeededPortal } from '../seed.ts';
 
+/** The largest ingestion batch (ingestion.ts): devices 1..1000 of every portal exist after it. */
+const INGESTION_DEVICES_PER_PORTAL = 1000;
+/** Reports per webhook message in the clean start (well inside the 1 MiB body limit). */
+const REPORTS_PER_MESSAGE = 1000;
+
 const STORM_DEVICES = 1_000;
 /** The smoke run (tiny) keeps to toy scale: a storm of 100 devices. */
 const TINY_STORM_DEVICES = 100;
@@ -136,15 +141,19 @@ export async function measureNotifications(ctx: BenchContext, server: BenchServe
   const portalIds = new Set(portals.map((p) => p.id));
   const perPortal = Math.ceil((ctx.size.name === 'tiny' ? TINY_STORM_DEVICES : STORM_DEVICES) / portals.length);
   const devices = portals.length * perPortal;
-  const everyDevice = Math.max(perPortal, ctx.main.devicesPerPortal);
+  // The ingestion phases' batches of 1,000 create devices dev-1..dev-1000 in every portal (some left
+  // offline), so a clean start reports at least that many online, not only the seeded ones.
+  const everyDevice = Math.max(perPortal, ctx.main.devicesPerPortal, INGESTION_DEVICES_PER_PORTAL);
   console.log(`  storm: ${devices} devices over ${portals.length} portals, ${CONNECTIONS} connections, one device per report`);
 
   // 1. A clean start: every device of the storm's portals online, their alerts resolved.
   for (const portal of portals) {
-    const msg = signedReport(portal, reportsFor(1, everyDevice, 1));
-    const res = await fetch(`${server.url}${msg.path}`, { method: 'POST', headers: msg.headers, body: msg.body });
-    await res.arrayBuffer();
-    if (res.status >= 300) throw new Error(`notifications: the online report answered ${res.status}`);
+    for (let first = 1; first <= everyDevice; first += REPORTS_PER_MESSAGE) {
+      const msg = signedReport(portal, reportsFor(first, Math.min(REPORTS_PER_MESSAGE, everyDevice - first + 1), 1));
+      const res = await fetch(`${server.url}${msg.path}`, { method: 'POST', headers: msg.headers, body: msg.body });
+      await res.arrayBuffer();
+      if (res.status >= 300) throw new Error(`notifications: the online report answered ${res.status}`);
+    }
   }
   const allClear = () => portalsWithOpenAlerts(server, token, portalIds).then((open) => open.size === 0);
   if (!(await waitUntil(allClear, 60_000)))
