@@ -21,7 +21,7 @@ main{max-width:460px;margin:0 auto;background:#fff;border-radius:12px;box-shadow
 h1{font-size:20px;margin:0 0 4px}.muted{color:#6b7280;font-size:14px}.total{font-size:28px;font-weight:700;margin:16px 0 4px}
 table{width:100%;border-collapse:collapse;margin:16px 0}td{padding:6px 0;border-bottom:1px solid #e5e7eb}td:last-child{text-align:right}
 .actions{display:flex;gap:12px;margin-top:24px}form{flex:1}button{width:100%;padding:12px;border-radius:8px;font-size:16px;cursor:pointer;border:1px solid #d1d5db;background:#fff}
-button.pay{background:#1d4ed8;color:#fff;border-color:#1d4ed8}.badge{display:inline-block;background:#fef3c7;color:#92400e;border-radius:6px;padding:2px 8px;font-size:12px}
+button.pay{background:#0f766e;color:#fff;border-color:#0f766e}.badge{display:inline-block;background:#fef3c7;color:#92400e;border-radius:6px;padding:2px 8px;font-size:12px}
 </style></head><body><main>${body}</main></body></html>`;
 }
 
