@@ -10,8 +10,10 @@ export const device = z.object({
   /** 0 Camera, 1 Intercom, 2 Access Control, 3 Alarm, 4 Environmental. */
   deviceType: z.number().int(),
   deviceModel: z.string(),
-  /** 1 online, 0 offline. */
+  /** 1 online, 0 offline: what the device last reported, also while in maintenance. */
   status: z.number().int(),
+  /** A maintenance window covers the device now (docs/maintenance.md): it opens no alert and its time is not scored. */
+  inMaintenance: z.boolean(),
   /** Last time seen online (the 'Last Check-in' column); null when never. */
   lastOnline: isoDateTime.nullable(),
   /** 0 when the device is in an open case, else 1 (docs/product.md "Records"). */
@@ -70,7 +72,7 @@ export const deviceHistoryQuery = z
   });
 export type DeviceHistoryQuery = z.infer<typeof deviceHistoryQuery>;
 
-/** One stretch of one status: 0 offline, 1 online, 2 maintenance. */
+/** One stretch of one status: 0 offline, 1 online, 2 maintenance (PERIOD_STATUS). */
 export const statusPeriod = z.object({ status: z.number().int(), from: isoDateTime, to: isoDateTime });
 export type StatusPeriod = z.infer<typeof statusPeriod>;
 export const deviceHistory = z.object({ periods: z.array(statusPeriod) });

@@ -21,4 +21,5 @@ export * from './reports.ts';
 export * from './billing.ts';
 export * from './client-config.ts';
 export * from './notifications.ts';
+export * from './maintenance.ts';
 export * from './permissions.ts';

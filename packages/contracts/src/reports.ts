@@ -98,6 +98,11 @@ export const reliabilitySection = z.object({
   goal: z.number(),
   meetsGoal: z.boolean(),
   topOfflineDevices: z.array(offlineDevice),
+  /**
+   * Device-seconds of the period that maintenance windows excluded from the score (docs/maintenance.md):
+   * neither online nor offline. 0 when no window covered the portal's devices.
+   */
+  maintenanceSeconds: z.number(),
 });
 
 export const reportContent = z.object({

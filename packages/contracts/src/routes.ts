@@ -164,3 +164,11 @@ export const notificationChannelRoutes = {
 export const notificationRoutes = {
   list: { method: 'GET', path: '/v0/api/notifications' },
 } as const satisfies RouteGroup;
+
+export const maintenanceRoutes = {
+  list: { method: 'GET', path: '/v0/api/maintenance-windows' },
+  create: { method: 'POST', path: '/v0/api/maintenance-windows' },
+  get: { method: 'GET', path: '/v0/api/maintenance-windows/:id' },
+  update: { method: 'PATCH', path: '/v0/api/maintenance-windows/:id' },
+  remove: { method: 'DELETE', path: '/v0/api/maintenance-windows/:id' },
+} as const satisfies RouteGroup;

@@ -13,6 +13,7 @@ export interface DeviceRow {
   deviceType: number;
   deviceModel: string;
   status: number;
+  inMaintenance: boolean;
   lastOnline: unknown;
   caseId: number | null;
   customerId: number;
@@ -20,6 +21,7 @@ export interface DeviceRow {
 }
 
 export const DEVICE_COLUMNS = sql`d.id, d.name, d.device_type as "deviceType", d.device_model as "deviceModel", d.status,
+  (d.maintenance_since is not null) as "inMaintenance",
   d.last_online as "lastOnline", d.open_case_id as "caseId", d.portal_id as "customerId", p.name as "customerName"`;
 
 export const DEVICE_SORT = {

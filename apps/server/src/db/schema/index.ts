@@ -6,3 +6,4 @@ export * from './rollups.ts';
 export * from './counts.ts';
 export * from './kept-windows.ts';
 export * from './notifications.ts';
+export * from './maintenance.ts';

@@ -56,6 +56,12 @@ export const devices = pgTable(
     /** The open case holding this device (isClosed 0), null when none. */
     openCaseId: integer('open_case_id'),
     removedAt: tstz('removed_at'),
+    /**
+     * Start of the device's maintenance (docs/maintenance.md): while set, its open period is a status-2
+     * (maintenance) period that began then, reports and the sweep move `status` only, and nothing finds it
+     * among the offline devices. Null when no maintenance window covers it.
+     */
+    maintenanceSince: tstz('maintenance_since'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -80,6 +86,11 @@ export const devices = pgTable(
       .on(t.tenantId, sql`lower(${t.name})`, t.id, t.name)
       .where(sql`${t.removedAt} is null`),
     index('devices_open_case_idx').on(t.tenantId, t.openCaseId),
+    // The devices in maintenance (few): the maintenance job reads them every tick. A heartbeat or a flip does not
+    // change maintenance_since, so it stays a HOT update.
+    index('devices_maintenance_idx')
+      .on(t.tenantId, t.id)
+      .where(sql`${t.maintenanceSince} is not null`),
     // Reliability clips periods at removal: the rollup reads only the (few) removed devices (stats/rollup-query.repository.ts).
     index('devices_removed_idx')
       .on(t.tenantId, t.removedAt, t.id)

@@ -16,6 +16,7 @@ export interface DeviceRow {
   status: number;
   last_online: Date | string | null;
   open_case_id: number | null;
+  in_maintenance: boolean;
   portal_id: number;
   customer_name: string;
   tenant_name: string;
@@ -47,7 +48,8 @@ const FROM = sql`from devices d
   join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id
   join tenants t on t.id = d.tenant_id`;
 
-const COLUMNS = sql`d.id, d.name, d.device_type, d.device_model, d.status, d.last_online, d.open_case_id, d.portal_id,
+const COLUMNS = sql`d.id, d.name, d.device_type, d.device_model, d.status, d.last_online, d.open_case_id,
+  (d.maintenance_since is not null) as in_maintenance, d.portal_id,
   p.name as customer_name, t.name as tenant_name, d.created_at`;
 
 /** Conditions on the device row alone (no portal or tenant columns). */

@@ -21,6 +21,7 @@ function present(row: repo.DeviceRow): Device {
     deviceType: Number(row.device_type),
     deviceModel: row.device_model,
     status: Number(row.status),
+    inMaintenance: row.in_maintenance === true,
     lastOnline: toIsoOrNull(row.last_online),
     isClosed: row.open_case_id === null ? 1 : 0,
     caseId: row.open_case_id === null ? null : Number(row.open_case_id),

@@ -59,6 +59,7 @@ export async function computeReportContent(
       goal: settings.goalScore,
       meetsGoal: score >= 0 && score >= settings.goalScore,
       topOfflineDevices: top.filter((d) => d.offlineSeconds > 0),
+      maintenanceSeconds: 0, // FOUNDATION: replaced by the stats branch (maintenance time of the period)
     };
   }
   return content;

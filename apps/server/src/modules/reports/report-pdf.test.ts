@@ -23,7 +23,7 @@ describe('report PDF helpers', () => {
         config: [0, 1, 2],
         openCases: { byStatus: [], openAtEnd: 0, openedInPeriod: 0, completedInPeriod: 0 },
         portalPulse: { onlineCount: 0, offlineCount: 0, daily: [] },
-        reliability: { score: -1, goal: 95, meetsGoal: false, topOfflineDevices: [] },
+        reliability: { score: -1, goal: 95, meetsGoal: false, topOfflineDevices: [], maintenanceSeconds: 0 },
       },
       '',
     );
