@@ -2,7 +2,7 @@ import { reconcileAllTenants } from '../modules/maintenance/index.ts';
 import type { Job } from './scheduler.ts';
 
 /**
- * Maintenance windows (docs/decisions.md 12): every 5 s, as the offline alerts, devices whose window's
+ * Maintenance windows (docs/maintenance.md): every 5 s, as the offline alerts, devices whose window's
  * occurrence began enter maintenance and those whose occurrence ended leave it (its end is the instant
  * written to history, not the tick's time). One transaction per tick, every tenant at once.
  */

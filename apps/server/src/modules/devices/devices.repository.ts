@@ -68,7 +68,7 @@ function deviceOnly(f: DeviceFilter): SQL {
     );
   if (f.status !== undefined) parts.push(sql`d.status = ${f.status}`);
   // No index names status (schema/monitoring.ts): the (few) offline devices are found through their open offline periods,
-  // and those in maintenance (whose open period is a status-2 one, docs/decisions.md 12) through devices_maintenance_idx:
+  // and those in maintenance (whose open period is a status-2 one, docs/maintenance.md) through devices_maintenance_idx:
   // the filter is about the reported status, as the kept counts are.
   if (f.status === DEVICE_STATUS.offline)
     parts.push(

@@ -16,7 +16,7 @@ import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
  * index on devices.status (a status flip must stay a HOT update). After every kind of write that moves a
  * device's status or removes it (first report, flips, several reports in one message, a late report, the
  * offline sweep, removal, return), the periods' answer, the offline filter of the devices list and the
- * live events all equal the devices' own columns; with devices in maintenance (docs/decisions.md 12) the
+ * live events all equal the devices' own columns; with devices in maintenance (docs/maintenance.md) the
  * periods and live events leave those out, and every device keeps exactly one open period.
  */
 let t: TestApp;
@@ -67,7 +67,7 @@ const idOf = async (portal: TestPortal, externalId: string) =>
   );
 
 /**
- * The open-period invariant (docs/monitoring.md), with maintenance (docs/decisions.md 12): a device not
+ * The open-period invariant (docs/monitoring.md), with maintenance (docs/maintenance.md): a device not
  * removed has exactly one open period, starting at maintenance_since with status 2 while in maintenance,
  * else at status_since with its status; a removed device has none and no maintenance.
  */

@@ -47,7 +47,7 @@ export function lockOverdue(tx: Executor, now: Date): Promise<Candidate[]> {
 
 /**
  * Closes each online period and opens the offline one at `off_at`; the open period starts at `status_since`.
- * A device in maintenance (docs/decisions.md 12) keeps its open status-2 period: only its row goes offline.
+ * A device in maintenance (docs/maintenance.md) keeps its open status-2 period: only its row goes offline.
  */
 export async function markOffline(tx: Executor, rows: Candidate[], now: Date): Promise<void> {
   const iso = (v: Date | string) => new Date(v).toISOString();

@@ -13,7 +13,7 @@ import { announceAndSend, deliveryRows } from '../../../test/kits/notifications/
 import { reported, removed, sendWebhook } from '../../../test/kits/webhooks/webhook-test-kit.ts';
 
 /**
- * Maintenance materialised into status history (docs/decisions.md 12), driven through the API, the
+ * Maintenance materialised into status history (docs/maintenance.md), driven through the API, the
  * webhooks and the jobs' ticks with the fake clock: a covered device gets a status-2 period exactly over
  * the occurrence, opens no alert and sends nothing meanwhile, and counts as a new offline device when its
  * window ends while it is still offline.

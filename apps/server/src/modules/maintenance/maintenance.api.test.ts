@@ -4,7 +4,7 @@ import { createCast, createDevices, createPortal, type TestPortal } from '../../
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { expectError } from '../../../test/kits/cases/operations-test-support.ts';
 
-/** The maintenance windows API (docs/decisions.md 12): CRUD, list filters, validation, roles, isolation. */
+/** The maintenance windows API (docs/maintenance.md): CRUD, list filters, validation, roles, isolation. */
 let t: TestApp;
 let cast: Awaited<ReturnType<typeof createCast>>;
 let north: TestPortal;

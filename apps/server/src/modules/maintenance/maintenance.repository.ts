@@ -4,7 +4,7 @@ import type { Scope } from '../../db/scope.ts';
 import { allOf, at, inTenant, orderBy, pageOf } from '../../db/sql-list.ts';
 
 /**
- * SQL of maintenance windows (docs/decisions.md 12): the windows themselves and what the API shows of
+ * SQL of maintenance windows (docs/maintenance.md): the windows themselves and what the API shows of
  * them. The transitions of the devices they cover are in reconcile.repository.ts.
  */
 

@@ -4,7 +4,7 @@ import { route, type AppModule } from '../../http/route.ts';
 import * as windows from './maintenance.service.ts';
 
 /**
- * Maintenance windows (docs/decisions.md 12). Every tenant role and the superAdmin read them; Admins and
+ * Maintenance windows (docs/maintenance.md). Every tenant role and the superAdmin read them; Admins and
  * Project Managers schedule, edit and delete them (maintenance:write, which excludes the superAdmin, so
  * the tenant of a write is the caller's). The job that applies them is jobs/maintenance.job.ts.
  */

@@ -15,7 +15,7 @@ import * as repo from './maintenance.repository.ts';
 import { reconcileMaintenance } from './reconcile.service.ts';
 
 /**
- * Maintenance windows (docs/decisions.md 12): a tenant's planned time for a portal's devices. Every
+ * Maintenance windows (docs/maintenance.md): a tenant's planned time for a portal's devices. Every
  * write reconciles the tenant's devices in the same transaction, so a window covering now is in force in
  * the answer's aftermath and a deleted one has ended; the job (jobs/maintenance.job.ts) does the rest.
  */

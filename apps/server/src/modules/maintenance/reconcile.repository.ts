@@ -5,7 +5,7 @@ import { tenantCondition } from '../../db/sql-fragments.ts';
 import { allTenants, tenantScope } from '../../db/scope.ts';
 
 /**
- * The devices' maintenance transitions (docs/decisions.md 12): maintenance is materialised into status
+ * The devices' maintenance transitions (docs/maintenance.md): maintenance is materialised into status
  * history. A device covered at `now` by an occurrence of a window enters at E = greatest(occurrence start,
  * status_since): its open period closes at E, a status-2 period opens at E, maintenance_since = E. A
  * device in maintenance that no window covers any more leaves at X: the status-2 period closes at X, a

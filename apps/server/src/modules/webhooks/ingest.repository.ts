@@ -275,7 +275,7 @@ export async function applyReportRound(executor: Executor, now: Date, round: Rep
  * of a CTE `changed` (tenant_id, id, portal_id, status, at, status_since, maintenance_since: a device
  * whose status changes at `at`), the open period is closed at `at` and the new one opened. The open
  * period is found through periods_device_idx (see applyReportRound). A device in maintenance
- * (maintenance_since set, docs/decisions.md 12) keeps its open status-2 period: its row moves, its
+ * (maintenance_since set, docs/maintenance.md) keeps its open status-2 period: its row moves, its
  * history does not (maintenance/reconcile.repository.ts writes the period of its status when it leaves).
  * A removed device has no maintenance (removal clears it), so a return always opens a period.
  * To follow a CTE, before another.
@@ -309,7 +309,7 @@ export async function removeDevice(
           select d.id, d.status_since, d.maintenance_since from devices d
            where d.tenant_id = ${tenantId} and d.portal_id = ${portalId} and d.external_id = ${externalId} and d.removed_at is null
         ), removed as (
-          -- a device in maintenance leaves it: its open (status-2) period is the one closed (docs/decisions.md 12)
+          -- a device in maintenance leaves it: its open (status-2) period is the one closed (docs/maintenance.md)
           update devices d
              set removed_at = greatest(${now}::timestamptz, d.status_since, coalesce(d.maintenance_since, d.status_since)),
                  maintenance_since = null, updated_at = ${now}::timestamptz
