@@ -276,6 +276,35 @@ describe('maintenance through the job', () => {
     await expectInvariant(cast.tenant.id);
   });
 
+  it('ends maintenance now, not at a past end, when an edit takes the occurrence away', async () => {
+    const portal = await createPortal(t, cast.tenant, 'Pier');
+    await setClock(at(200));
+    await report(portal, [{ externalId: 'r1', status: 1, at: at(195) }]);
+    const r1 = await idOf(portal, 'r1');
+    const created = await t.call(mw.create, {
+      token: cast.admin.token,
+      body: { customerId: portal.id, startsAt: at(190).toISOString(), endsAt: at(260).toISOString(), recurrence: 'daily' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await setClock(at(210));
+    const edited = await t.call(mw.update, {
+      token: cast.admin.token,
+      params: { id: created.body.data.id },
+      body: { endsAt: at(205).toISOString() },
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.data.inForce).toBe(false);
+    expect(await periodsOf(r1)).toEqual([
+      [1, at(195).toISOString(), at(195).toISOString()],
+      [2, at(195).toISOString(), at(210).toISOString()],
+      [1, at(210).toISOString(), null],
+    ]);
+    // The next tick leaves it alone until the next day's occurrence.
+    await tick(maintenanceJob, at(215));
+    expect((await deviceRow(r1)).inMaintenance).toBe(false);
+    await expectInvariant(cast.tenant.id);
+  });
+
   it('repeats a daily window at its local wall-clock time across a DST change (America/New_York)', async () => {
     const tenant = await createTenant(t, { timezone: 'America/New_York' });
     const admin = await createUser(t, { tenant, roles: ['Admin'] });
