@@ -14,7 +14,7 @@ import { resetDatabase, sharedDatabase, usesPostgres, workerDatabaseUrl } from '
 import { startServerProcess, stopServerProcess as stopProcess, type ServerProcess as Proc } from './kits/server-processes.ts';
 
 /**
- * Two real server processes on one PostgreSQL database (docs/maintenance.md):
+ * Two real server processes on one PostgreSQL database (docs/decisions.md 12):
  * a live event published by one reaches SSE clients of both (LISTEN/NOTIFY), and the offline
  * sweep runs once per tick however many processes run. PostgreSQL only: PGlite is one process
  * by nature, so the whole suite is conditional on VIGIL_TEST_DB=postgres (CI always runs it).
