@@ -119,7 +119,7 @@ export const deviceStatusPeriods = pgTable(
     // edge; the trailing columns let those reads be index-only (the periods of one hour are spread over the heap).
     index('periods_tenant_started_idx').on(t.tenantId, t.startedAt, t.endedAt, t.portalId, t.status, t.deviceId),
     index('periods_tenant_ended_idx').on(t.tenantId, t.endedAt, t.startedAt, t.portalId, t.status, t.deviceId),
-    // The offline devices: a device not removed has exactly one open period, of its current status (ingestion,
+    // The offline devices: a device not removed has exactly one open period, of its current status (status 2 in maintenance; ingestion,
     // the sweep, removal and restore keep it: docs/monitoring.md). The offline-alert rule, live events, case
     // opening and the offline filter read only these (few) entries. Closing a period is never a HOT update anyway
     // (ended_at is indexed above), so this costs an offline period's insert one entry and nothing else (about a tenth

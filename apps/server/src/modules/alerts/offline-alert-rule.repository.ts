@@ -29,17 +29,30 @@ export const OPEN_OFFLINE_ALERT = sql`a.alert_type = ${DEVICE_OFFLINE_ALERT} and
 const HOLDS_OFFLINE_DEVICE = sql`exists (
   select 1 from alert_devices ad
    cross join lateral (
-     select d.portal_id, d.status, d.removed_at from devices d where d.tenant_id = ad.tenant_id and d.id = ad.device_id offset 0) d
+     select d.portal_id, d.status, d.removed_at, d.maintenance_since from devices d where d.tenant_id = ad.tenant_id and d.id = ad.device_id offset 0) d
    where ad.tenant_id = a.tenant_id and ad.alert_id = a.id and d.status = ${OFFLINE} and d.removed_at is null
+     and d.maintenance_since is null
      and exists (select 1 from portals p where p.tenant_id = ad.tenant_id and p.id = d.portal_id and p.deleted_at is null offset 0)
   offset 0)`;
 
 /**
+ * Whether a maintenance window covers the open offline period `op` at `now` (`t` its tenant): the job
+ * (jobs/maintenance.job.ts) moves covered devices into maintenance within 5 s, and until it has, a
+ * device that went offline after the window began must not open an alert (docs/maintenance.md). One
+ * probe of maintenance_windows_portal_idx per uncovered device, usually into no row.
+ */
+const covered = (now: Date) => sql`exists (
+  select 1 from maintenance_windows mw
+   cross join lateral maintenance_occurrence(mw.starts_at, mw.ends_at, mw.recurrence, t.timezone, ${at(now)}) o
+   where mw.tenant_id = op.tenant_id and mw.portal_id = op.portal_id and mw.starts_at <= ${at(now)} and o.occ_end > ${at(now)}
+     and (cardinality(mw.device_ids) = 0 or op.device_id = any(mw.device_ids)))`;
+
+/**
  * The "Device Offline" rules of docs/alerts.md, over every tenant, in one transaction and one
  * statement. A portal has at most one open Device Offline alert:
- * 1. an open type-0 alert none of whose devices is still offline (back online, removed, or of a
- *    deleted portal) is resolved (`resolved_at`);
- * 2. offline devices not held by an open type-0 alert (uncovered) join their portal's open alert
+ * 1. an open type-0 alert none of whose devices is still offline (back online, removed, of a deleted
+ *    portal, or in maintenance: docs/maintenance.md) is resolved (`resolved_at`);
+ * 2. offline devices not held by an open type-0 alert and not covered by a maintenance window (uncovered) join their portal's open alert
  *    that stays open (one still holding an offline device), whose `offline_count` grows to its
  *    device count; a portal with uncovered devices and no such alert opens one new alert holding
  *    them (announced at commit). The alert step 1 resolves in the same statement is exactly one
@@ -97,7 +110,8 @@ export async function applyOfflineAlertRules(deps: Pick<AppDeps, 'database' | 'b
                  select 1 from alert_devices ad
                   where ad.tenant_id = op.tenant_id and ad.device_id = op.device_id
                     and exists (select 1 from alerts a where a.tenant_id = ad.tenant_id and a.id = ad.alert_id and ${OPEN_OFFLINE_ALERT} offset 0)
-                 offset 0)),
+                 offset 0)
+               and not ${covered(now)}),
           target as materialized (
             select distinct on (a.tenant_id, a.portal_id) a.tenant_id, a.portal_id, a.id as alert_id
               from (select distinct u.tenant_id, u.portal_id from uncovered u) up

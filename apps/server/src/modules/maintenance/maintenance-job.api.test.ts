@@ -350,4 +350,32 @@ describe('maintenance through the job', () => {
     ]);
     await expectInvariant(tenant.id);
   });
+  it('resolves an open alert whose offline devices enter maintenance, and opens none before the job has run', async () => {
+    const portal = await createPortal(t, cast.tenant, 'Quay');
+    await setClock(at(100));
+    await report(portal, [{ externalId: 'q1', status: 0, at: at(100) }]);
+    await tick(offlineAlertsJob, at(100, 5));
+    expect(await openAlertsOf(portal)).toHaveLength(1);
+
+    // The window begins at 110; the job moves q1 into maintenance and the rule resolves its alert.
+    const created = await t.call(mw.create, {
+      token: cast.pm.token,
+      body: { customerId: portal.id, startsAt: at(110).toISOString(), endsAt: at(130).toISOString() },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await tick(maintenanceJob, at(110, 1));
+    await tick(offlineAlertsJob, at(110, 2));
+    expect(await openAlertsOf(portal)).toEqual([]);
+
+    // q3 first reports, offline, inside the window before the job's next tick: the rule opens nothing for it.
+    await setClock(at(111));
+    await report(portal, [{ externalId: 'q3', status: 0, at: at(111) }]);
+    const q3 = await idOf(portal, 'q3');
+    expect((await deviceRow(q3)).inMaintenance).toBe(false);
+    await tick(offlineAlertsJob, at(111, 1));
+    expect(await openAlertsOf(portal)).toEqual([]);
+    await tick(maintenanceJob, at(111, 4));
+    expect((await deviceRow(q3)).inMaintenance).toBe(true);
+    await expectInvariant(cast.tenant.id);
+  });
 });
