@@ -147,6 +147,21 @@ describe('maintenance in reliability figures', () => {
   });
 });
 
+describe('a device in maintenance all along', () => {
+  it('has nothing observed: its portal, its trend days and its own score are -1', async () => {
+    const yard = await createPortal(t, cast.tenant, 'Mast Yard');
+    const mast = await historyKit(() => t, prng(40)).insertDevice(yard, [{ status: MAINTENANCE, s: ago(40 * 24 * HOUR), e: null }], null);
+    const token = cast.admin.token;
+    expect((await t.call(statsEndpoints.customerStats, { token, params: { id: yard.id } })).body.data.reliabilityScore).toBe(-1);
+    const trend = await t.call(statsEndpoints.customerReliabilityTrend, { token, params: { id: yard.id } });
+    expect(trend.body.data.days.map((d) => d.score)).toEqual(Array(30).fill(-1));
+    expect((await t.call(deviceEndpoints.get, { token, params: { id: mast } })).body.data.reliabilityScore).toBe(-1);
+    expect((await t.call(deviceEndpoints.history, { token, params: { id: mast } })).body.data.periods).toEqual([
+      { status: 2, from: iso(ago(7 * 24 * HOUR)), to: NOW.toISOString() },
+    ]);
+  });
+});
+
 describe('maintenance in the device history', () => {
   const history = (id: number, from: number) =>
     t.call(deviceEndpoints.history, { token: cast.salesman.token, params: { id }, query: { from: iso(from), to: NOW.toISOString() } });

@@ -9,6 +9,7 @@ import { createPortal, createTenant, type TestPortal, type TestTenant } from '..
 import { DAY, HOUR, MAINTENANCE, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
 import { reliabilityByPortal, reliabilityByPortalLive, reliabilityOfTenant, reliabilityOfTenantLive } from './reliability.repository.ts';
 import { rolledUntil } from './rollup-query.repository.ts';
+import { portalTrend, tenantTrend, trendBounds } from './trend.repository.ts';
 
 // The rollup must give exactly the live answer (not just within 0.1): random histories from a
 // seeded PRNG (maintenance stretches included: not observed time), random windows (aligned or not
@@ -108,6 +109,33 @@ describe('uptime rollup', () => {
     )) as [{ hours: number }];
     expect(hours).toBe(45 * 24 + 14);
     await expectSameAsLive(40);
+  }, 120_000);
+
+  it('gives the trends (company from the hour rollup, portal from its periods) exactly the live score of each day', async () => {
+    for (const timezone of ['UTC', 'America/New_York', 'Asia/Kolkata']) {
+      const bounds = await trendBounds(t.database.db, timezone, NOW);
+      for (const tenantId of [tenantA.id, tenantB.id, undefined]) {
+        const days = await tenantTrend(t.database.db, tenantId, bounds);
+        const live = [];
+        for (const b of bounds)
+          live.push({ date: b.date, score: await reliabilityOfTenantLive(t.database.db, { tenantId, from: b.from, to: b.to }) });
+        expect(days, `${timezone} tenant ${tenantId}`).toEqual(live);
+      }
+      for (const portal of portals.slice(0, 2)) {
+        const days = await portalTrend(t.database.db, portal.tenantId, portal.id, bounds);
+        const live = [];
+        for (const b of bounds) {
+          const scores = await reliabilityByPortalLive(t.database.db, {
+            tenantId: portal.tenantId,
+            portalIds: [portal.id],
+            from: b.from,
+            to: b.to,
+          });
+          live.push({ date: b.date, score: scores.get(portal.id) });
+        }
+        expect(days, `${timezone} portal ${portal.id}`).toEqual(live);
+      }
+    }
   }, 120_000);
 
   it('picks up back-dated history: a new device first seen 20 days ago, a flip dated 6 days back', async () => {
@@ -288,4 +316,43 @@ describe('uptime rollup', () => {
     await expectExactAround(new Date(midnight.getTime() + DAY));
     await expectSameAsLive(5);
   }, 120_000);
+
+  it('leaves out the maintenance of a device removed inside it (its period clipped at the removal) in the edges', async () => {
+    // After the last run (00:01): maintenance from 01:30, the device removed at 02:40 with the period left
+    // open, a run at 02:50 (hour rows to 02:00), windows whose edges hold the removal.
+    const day = new Date('2026-05-24T00:00:00Z').getTime();
+    await enterMaintenanceAt(portals[2], new Date(day + 90 * 60_000), new Date(day + 90 * 60_000));
+    const [{ device_id: deviceId }] = await queryRows<{ device_id: number }>(
+      t.database.db,
+      sql`select device_id from device_status_periods where tenant_id = ${portals[2].tenantId} and portal_id = ${portals[2].id}
+             and status = ${MAINTENANCE} and ended_at is null and started_at = ${new Date(day + 90 * 60_000).toISOString()}::timestamptz`,
+    );
+    await t.database.db.execute(
+      sql`update devices set removed_at = ${new Date(day + 160 * 60_000).toISOString()}::timestamptz where tenant_id = ${portals[2].tenantId} and id = ${deviceId}`,
+    );
+    const expectExact = async (spans: number[][]) => {
+      for (const [from, to] of spans) {
+        for (const tenantId of [portals[2].tenantId, undefined]) {
+          const win = { tenantId, from: new Date(day + from * 60_000), to: new Date(day + to * 60_000) };
+          const label = `${win.from.toISOString()}..${win.to.toISOString()} tenant ${tenantId}`;
+          expect(await reliabilityOfTenant(t.database.db, win), label).toBe(await reliabilityOfTenantLive(t.database.db, win));
+          expect(await reliabilityByPortal(t.database.db, win), label).toEqual(await reliabilityByPortalLive(t.database.db, win));
+        }
+      }
+    };
+    // The removal in the edges after 02:00 (the day's and the hour's).
+    await runJob(new Date(day + 170 * 60_000));
+    await expectExact([
+      [150, 165],
+      [-24 * 60, 165],
+      [100, 170],
+    ]);
+    // The removal inside the rebuilt hour 02:00-03:00.
+    await runJob(new Date(day + 185 * 60_000));
+    await expectExact([
+      [100, 185],
+      [120, 180],
+      [-24 * 60, 185],
+    ]);
+  }, 60_000);
 });
