@@ -3,6 +3,7 @@ import { queryRows, type Executor } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import { ONLINE } from '../../db/codes.ts';
 import { tenantCondition } from '../../db/sql-fragments.ts';
+import { observed } from '../stats/index.ts';
 
 /** What the device page needs beyond the list row (docs/history.md). */
 export interface DeviceExtrasRow {
@@ -37,6 +38,9 @@ export interface PeriodRow {
  * A device's periods over [from, to], clipped to it, oldest first: the one in progress at `from`
  * and those begun inside (both through `periods_device_idx`). An open period ends at `openEnd`
  * (now, or `to` when that is earlier). Nothing before the device's first report is a period.
+ * Maintenance (status 2) passes through; zero-length periods (a device that entered maintenance
+ * at the instant its period began leaves one, docs/history.md) are dropped, and skipped when
+ * looking for the period in progress at `from` (it shares its start with the next one).
  */
 export async function devicePeriods(
   executor: Executor,
@@ -56,6 +60,7 @@ export async function devicePeriods(
                   union all
                   select * from (select p.status, p.started_at, p.ended_at from device_status_periods p
                                   where p.tenant_id = ${q.tenantId} and p.device_id = ${q.deviceId} and p.started_at < ${from}::timestamptz
+                                    and (p.ended_at is null or p.ended_at > p.started_at)
                                   order by p.started_at desc limit 1) before
                    where before.ended_at is null or before.ended_at > ${from}::timestamptz) x
         ) c
@@ -64,7 +69,10 @@ export async function devicePeriods(
   );
 }
 
-/** The device's score over [from, to] (online / observed seconds, one decimal half up; -1 when nothing was observed). */
+/**
+ * The device's score over [from, to] (online / observed seconds, one decimal half up; -1 when nothing
+ * was observed); maintenance is not observed time, as in every score (stats/observed.repository.ts).
+ */
 export async function deviceScore(executor: Executor, q: { tenantId: number; deviceId: number; from: Date; to: Date }): Promise<number> {
   const [row] = await queryRows<{ score: number | string }>(
     executor,
@@ -75,7 +83,7 @@ export async function deviceScore(executor: Executor, q: { tenantId: number; dev
           from (select p.status, greatest(p.started_at, ${q.from.toISOString()}::timestamptz) as s,
                        least(coalesce(p.ended_at, ${q.to.toISOString()}::timestamptz), ${q.to.toISOString()}::timestamptz) as e
                   from device_status_periods p
-                 where p.tenant_id = ${q.tenantId} and p.device_id = ${q.deviceId}
+                 where p.tenant_id = ${q.tenantId} and p.device_id = ${q.deviceId} and ${observed('p')}
                    and p.started_at < ${q.to.toISOString()}::timestamptz
                    and (p.ended_at is null or p.ended_at > ${q.from.toISOString()}::timestamptz)) c
          where e > s`,

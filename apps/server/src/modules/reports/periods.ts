@@ -132,3 +132,12 @@ export function formatDuration(seconds: number): string {
   const m = minutes % 60;
   return d > 0 ? `${d}d ${h}h ${m}m` : h > 0 ? `${h}h ${m}m` : `${m}m`;
 }
+
+/**
+ * The reliability section's line about maintenance (PDF; the CSV writes the seconds and this
+ * duration): "Maintenance excluded: 1h 5m", or null when no maintenance window covered the
+ * portal's devices in the period, so reports without maintenance read as before.
+ */
+export function maintenanceText(seconds: number): string | null {
+  return seconds > 0 ? `Maintenance excluded: ${formatDuration(seconds)}` : null;
+}

@@ -1,6 +1,6 @@
 import { CASE_STATUSES, type ReportContent } from '@vigil/contracts';
 import type { Executor } from '../../db/client.ts';
-import { dailyOnlineShare, reliabilityByPortal, topOfflineDevices } from '../stats/index.ts';
+import { dailyOnlineShare, maintenanceSeconds, reliabilityByPortal, topOfflineDevices } from '../stats/index.ts';
 import { reportPeriod } from './periods.ts';
 import { caseFigures, deviceStatusCounts, tenantReportSettings, type PortalRef } from './reports.repository.ts';
 
@@ -59,7 +59,8 @@ export async function computeReportContent(
       goal: settings.goalScore,
       meetsGoal: score >= 0 && score >= settings.goalScore,
       topOfflineDevices: top.filter((d) => d.offlineSeconds > 0),
-      maintenanceSeconds: 0, // FOUNDATION: replaced by the stats branch (maintenance time of the period)
+      // The device-time the score left out (neither online nor offline), so the reader sees why it differs.
+      maintenanceSeconds: await maintenanceSeconds(tx, window),
     };
   }
   return content;

@@ -1,5 +1,5 @@
 import { DEVICE_TYPES, type ReportContent } from '@vigil/contracts';
-import { formatDuration, formatLocalDate, periodText } from './periods.ts';
+import { formatDuration, formatLocalDate, maintenanceText, periodText } from './periods.ts';
 
 /**
  * A report as CSV (RFC 4180: CRLF lines, fields quoted when they hold a comma, quote or line
@@ -46,6 +46,14 @@ export function reportCsv(content: ReportContent, tenantName: string): string {
     const r = content.reliability;
     rows.push(['Reliability', 'Score (%)', r.score, r.score < 0 ? 'no data' : '']);
     rows.push(['Reliability', 'Goal (%)', r.goal, r.meetsGoal ? 'met' : 'not met']);
+    // Seconds as the value and the duration beside it (docs/decisions.md 47), only when a window covered the period.
+    if (maintenanceText(r.maintenanceSeconds))
+      rows.push([
+        'Reliability',
+        'Maintenance excluded',
+        Math.round(r.maintenanceSeconds),
+        `seconds (${formatDuration(r.maintenanceSeconds)})`,
+      ]);
     for (const d of r.topOfflineDevices) {
       rows.push([
         'Most offline devices',

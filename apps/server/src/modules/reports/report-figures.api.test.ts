@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPortal, createTenant, createUser, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { caseAt, deviceWithHistory } from '../../../test/kits/reports/report.fixtures.ts';
+import { historyKit, MAINTENANCE, prng } from '../../../test/kits/stats/history-test-kit.ts';
 
 /**
  * Report figures against hand-computed fixtures. UTC tenant, now = Wed 2026-11-18 12:00Z:
@@ -24,6 +25,8 @@ let admin: TestUser;
 let nyAdmin: TestUser;
 let portalId: number;
 let nyPortalId: number;
+let pierPortalId: number;
+let pierY: number;
 
 const preview = async (user: TestUser, customerId: number, period: number, config = [0, 1, 2]): Promise<ReportContent> => {
   const res = await t.call(E.preview, { token: user.token, body: { customerId, period, config } });
@@ -61,6 +64,35 @@ beforeAll(async () => {
   await caseAt(t, otherPortal, 0, '2026-11-17T08:00:00Z');
   const other = await createTenant(t);
   await caseAt(t, await createPortal(t, other), 0, '2026-11-17T08:00:00Z');
+
+  // Maintenance (status 2: not observed time, docs/stats-live.md "Reliability"), in a portal of its own:
+  //  - X: online from 11-10, maintenance 11-15 20:00 .. 11-16 04:00 (across the week's start), online since.
+  //  - Y: online from 11-10, offline 11-17 00:00 .. 06:00, maintenance since 06:00, removed at 12:00 mid-period.
+  // Week: X 56 h online (4 h maintenance), Y 24 h online + 6 h offline (6 h maintenance): 80 / 86 = 93.0,
+  //       maintenance 10 h. Month: X 196 h online (8 h maintenance), Y 168 h online + 6 h offline (6 h): 364 / 370
+  //       = 98.4, maintenance 14 h.
+  const pier = await createPortal(t, tenant, 'Pier Point');
+  pierPortalId = pier.id;
+  const kit = historyKit(() => t, prng(47));
+  const ms = (text: string) => new Date(text).getTime();
+  await kit.insertDevice(
+    pier,
+    [
+      { status: 1, s: ms('2026-11-10T00:00:00Z'), e: ms('2026-11-15T20:00:00Z') },
+      { status: MAINTENANCE, s: ms('2026-11-15T20:00:00Z'), e: ms('2026-11-16T04:00:00Z') },
+      { status: 1, s: ms('2026-11-16T04:00:00Z'), e: null },
+    ],
+    null,
+  );
+  pierY = await kit.insertDevice(
+    pier,
+    [
+      { status: 1, s: ms('2026-11-10T00:00:00Z'), e: ms('2026-11-17T00:00:00Z') },
+      { status: 0, s: ms('2026-11-17T00:00:00Z'), e: ms('2026-11-17T06:00:00Z') },
+      { status: MAINTENANCE, s: ms('2026-11-17T06:00:00Z'), e: null },
+    ],
+    ms('2026-11-17T12:00:00Z'),
+  );
 
   // New York tenant: now is Sunday 15 Nov, 22:00 local; its week began Monday 9 Nov 00:00 EST.
   const ny = await createTenant(t, { timezone: 'America/New_York', goalScore: 90 });
@@ -109,6 +141,7 @@ describe('report figures (hand-computed)', () => {
       goal: 95,
       meetsGoal: false,
       topOfflineDevices: [expect.objectContaining({ name: 'Cam A', deviceType: 0, offlineSeconds: 24 * H })],
+      maintenanceSeconds: 0,
     });
   });
 
@@ -144,6 +177,19 @@ describe('report figures (hand-computed)', () => {
     expect(c.openCases).toMatchObject({ openAtEnd: 3, openedInPeriod: 4, completedInPeriod: 2 });
     expect(c.reliability).toMatchObject({ score: 95.3, goal: 95, meetsGoal: true });
     expect(c.portalPulse!.daily).toHaveLength(322);
+  });
+
+  it('maintenance: left out of the score, counted in maintenanceSeconds clipped to the period and at removal', async () => {
+    const week = await preview(admin, pierPortalId, 0, [2]);
+    expect(week.reliability).toEqual({
+      score: 93,
+      goal: 95,
+      meetsGoal: false,
+      topOfflineDevices: [expect.objectContaining({ id: pierY, offlineSeconds: 6 * H })],
+      maintenanceSeconds: 10 * H,
+    });
+    const month = await preview(admin, pierPortalId, 1, [2]);
+    expect(month.reliability).toMatchObject({ score: 98.4, maintenanceSeconds: 14 * H });
   });
 
   it('only the sections in config', async () => {

@@ -1,7 +1,7 @@
 import { DEVICE_TYPES, PRODUCT_NAME, type ReportContent } from '@vigil/contracts';
 import { existsSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
-import { formatDuration, periodText } from './periods.ts';
+import { formatDuration, maintenanceText, periodText } from './periods.ts';
 
 export { formatDuration };
 
@@ -252,7 +252,8 @@ function body(doc: Doc, content: ReportContent): void {
   }
   if (content.reliability) {
     const r = content.reliability;
-    sectionTitle(doc, 'Reliability', 80);
+    const maintenance = maintenanceText(r.maintenanceSeconds);
+    sectionTitle(doc, 'Reliability', maintenance ? 96 : 80);
     doc
       .fillColor(COLORS.ink)
       .font(FONT.regular)
@@ -261,6 +262,8 @@ function body(doc: Doc, content: ReportContent): void {
         `Score ${pct(r.score)} against a goal of ${r.goal}%: ${r.score < 0 ? 'no devices observed in this period.' : r.meetsGoal ? 'goal met.' : 'below goal.'}`,
         MARGIN,
       );
+    // Why the score may differ from plain online time: maintenance windows' time is not observed.
+    if (maintenance) doc.fillColor(COLORS.muted).fontSize(10).text(maintenance, MARGIN);
     scoreBar(doc, r.score, r.goal, r.meetsGoal);
     sectionTitle(doc, 'Devices with the most offline time', 4 * 18);
     table(

@@ -1,6 +1,10 @@
-/** What other modules and jobs may use of stats: reliability figures, status counts, the uptime rollup. */
+/**
+ * What other modules and jobs may use of stats: reliability figures, status counts, the uptime rollup,
+ * and the rule that maintenance is not observed time (`observed`, for a device's own score).
+ */
 export {
   dailyOnlineShare,
+  maintenanceSeconds,
   reliabilityByPortal,
   reliabilityOfTenant,
   topOfflineDevices,
@@ -8,6 +12,7 @@ export {
   type OfflineDevice,
   type ReliabilityWindow,
 } from './reliability.repository.ts';
+export { observed } from './observed.repository.ts';
 export { statusCounts } from './stats.repository.ts';
 export { rollUpAllTenants } from './rollup.service.ts';
 export type { RollupRun } from './rollup-build.repository.ts';

@@ -88,6 +88,7 @@ export async function keptScoresByPortal(executor: Executor, win: RollupWindow):
   // T count for it at the head, those in progress at T - length come off at the tail.
   const spanUs = (win.to.getTime() - base.to.getTime()) * 1000;
   const stateCond = win.tenantId === undefined ? sql`true` : sql`s.tenant_id = ${win.tenantId}`;
+  // The unsettled scan reads every status, maintenance too: a status-2 period written late closed an observed one before T.
   const rows = await queryRows<{ portal_id: number; score: number | string | null; since: Date | string | null }>(
     executor,
     sql`with scores as (

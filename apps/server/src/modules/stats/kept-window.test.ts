@@ -7,7 +7,7 @@ import { runTickOnce } from '../../jobs/scheduler.ts';
 import { uptimeRollupJob } from '../../jobs/uptime-rollup.job.ts';
 import { createCast, createPortal, type TestPortal, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { DAY, HOUR, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
+import { DAY, HOUR, MAINTENANCE, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
 import { keepWindow, KEPT_BASE_LAG_MS, KEPT_WINDOW_MS } from './kept-window-build.repository.ts';
 import { rollUpTenant } from './rollup-build.repository.ts';
 import { keptScoresByPortal } from './kept-window-query.repository.ts';
@@ -111,6 +111,16 @@ async function flip(portal: TestPortal, deviceId: number, status: number, when: 
                                    where tenant_id = ${portal.tenantId} and id = ${deviceId}`);
 }
 
+/** As the maintenance job writes a device entering maintenance: its open period closed at `when`, a status-2 one opened. */
+async function enterMaintenance(portal: TestPortal, deviceId: number, when: Date) {
+  await t.database.db.execute(sql`update device_status_periods set ended_at = ${when.toISOString()}::timestamptz
+                                   where tenant_id = ${portal.tenantId} and device_id = ${deviceId} and ended_at is null`);
+  await t.database.db.execute(sql`insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
+                                   values (${portal.tenantId}, ${deviceId}, ${portal.id}, ${MAINTENANCE}, ${when.toISOString()}::timestamptz)`);
+  await t.database.db.execute(sql`update devices set maintenance_since = ${when.toISOString()}::timestamptz
+                                   where tenant_id = ${portal.tenantId} and id = ${deviceId}`);
+}
+
 /** A device of the portal with an open period begun before `before` (the steady devices of beforeAll qualify). */
 async function openDeviceOf(portal: TestPortal, before: Date): Promise<number> {
   const [row] = await queryRows<{ device_id: number }>(
@@ -169,6 +179,20 @@ beforeAll(async () => {
     ],
     edge + 25 * MIN,
   );
+  // Maintenance across the window's start: online to 10 minutes past the 30-day mark, in maintenance for 20
+  // minutes, offline 5, then online: its score moves as the tail's edge passes each.
+  const kilo = await createPortal(t, cast.tenant, 'kilo');
+  mine.push(kilo);
+  await insertDevice(
+    kilo,
+    [
+      { status: 1, s: edge - DAY, e: edge + 10 * MIN },
+      { status: MAINTENANCE, s: edge + 10 * MIN, e: edge + 30 * MIN },
+      { status: 0, s: edge + 30 * MIN, e: edge + 35 * MIN },
+      { status: 1, s: edge + 35 * MIN, e: null },
+    ],
+    null,
+  );
   // Another tenant's portals: in the superAdmin's list only.
   for (const name of ['india', 'juliett']) {
     const portal = await createPortal(t, cast.other, name);
@@ -214,7 +238,10 @@ describe('kept reliability windows', () => {
 
   it('new periods after the run: flips and a removal since the base, back-dated flips and a late first report', async () => {
     t.clock.set(at(3 * MIN));
-    // Since the base: the young device goes offline a minute ago (its score drops by points), a device is removed now.
+    // Since the base: the young device enters maintenance and leaves it offline a minute ago (its score drops by
+    // points), a device is removed now.
+    await enterMaintenance(young.portal, young.deviceId, at(MIN));
+    await expectSameAsLive('maintenance since the base');
     await flip(young.portal, young.deviceId, 0, at(2 * MIN));
     const removed = await openDeviceOf(mine[1], at(-DAY));
     await t.database.db.execute(sql`update devices set removed_at = ${at(3 * MIN).toISOString()}::timestamptz where id = ${removed}`);

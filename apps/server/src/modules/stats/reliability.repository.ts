@@ -3,6 +3,7 @@ import { queryRows, type Executor } from '../../db/client.ts';
 import { keptScoresByPortal } from './kept-window-query.repository.ts';
 import { rolledScoresByPortal, rolledScoreTotal, rolledUntil } from './rollup-query.repository.ts';
 import { OFFLINE, ONLINE } from '../../db/codes.ts';
+import { MAINTENANCE, observed } from './observed.repository.ts';
 
 /**
  * Reliability (docs/decisions.md 27): online device-seconds / observed device-seconds x 100 over a
@@ -26,8 +27,11 @@ export interface ReliabilityWindow {
   to: Date;
 }
 
-/** Online and observed seconds per clipped period, optionally restricted by extra conditions on `p`. */
-function clippedPeriods(win: ReliabilityWindow, extra: SQL | undefined): SQL {
+/**
+ * Clipped periods restricted by `which` on `p`: `observed('p')` (and more) for the scores, so
+ * maintenance (status 2) counts neither as online nor as observed (observed.repository.ts).
+ */
+function clippedPeriods(win: ReliabilityWindow, which: SQL): SQL {
   const tenantCond = win.tenantId === undefined ? sql`true` : sql`p.tenant_id = ${win.tenantId}`;
   const from = win.from.toISOString();
   const to = win.to.toISOString();
@@ -41,7 +45,7 @@ function clippedPeriods(win: ReliabilityWindow, extra: SQL | undefined): SQL {
      where ${tenantCond}
        and p.started_at < ${to}::timestamptz
        and (p.ended_at is null or p.ended_at > ${from}::timestamptz)
-       ${extra ? sql`and ${extra}` : sql``}`;
+       and ${which}`;
 }
 
 /** SQL expression: the score from summed online/observed seconds (numeric round is half away from zero). */
@@ -106,8 +110,8 @@ export async function reliabilityByPortalLive(
   const result = new Map<number, number>();
   if (opts.portalIds && opts.portalIds.length === 0) return result;
   const portalCond = opts.portalIds
-    ? sql`p.portal_id = any(${`{${opts.portalIds.map((id) => Math.trunc(id)).join(',')}}`}::int[])`
-    : undefined;
+    ? sql`${observed('p')} and p.portal_id = any(${`{${opts.portalIds.map((id) => Math.trunc(id)).join(',')}}`}::int[])`
+    : observed('p');
   const rows = await queryRows<{ portal_id: number; score: number | string }>(
     executor,
     sql`select portal_id, ${SCORE} as score
@@ -124,7 +128,7 @@ export async function reliabilityByPortalLive(
 export async function reliabilityOfTenantLive(executor: Executor, opts: ReliabilityWindow): Promise<number> {
   const rows = await queryRows<{ score: number | string }>(
     executor,
-    sql`select ${SCORE} as score from (${clippedPeriods(opts, undefined)}) c where e > s`,
+    sql`select ${SCORE} as score from (${clippedPeriods(opts, observed('p'))}) c where e > s`,
   );
   return rows.length ? Number(rows[0].score) : -1;
 }
@@ -156,7 +160,7 @@ export async function dailyOnlineShare(
         ), parts as (
           select days.day, c.status, greatest(c.s, days.ds) as s, least(c.e, days.de) as e
             from days
-            join (${clippedPeriods(opts, sql`p.portal_id = ${opts.portalId}`)}) c
+            join (${clippedPeriods(opts, sql`${observed('p')} and p.portal_id = ${opts.portalId}`)}) c
               on c.s < days.de and c.e > days.ds
         )
         select to_char(days.day, 'YYYY-MM-DD') as day,
@@ -195,4 +199,22 @@ export async function topOfflineDevices(
     deviceType: Number(r.device_type),
     offlineSeconds: Number(r.offline_seconds),
   }));
+}
+
+/**
+ * Device-seconds of maintenance (status-2 periods) of a portal's devices in [from, to], clipped to
+ * it and at removals like every figure here: what the maintenance windows took out of the
+ * observed time (a report's `maintenanceSeconds`). Whole seconds, as `offlineSeconds`.
+ */
+export async function maintenanceSeconds(
+  executor: Executor,
+  opts: { tenantId: number; portalId: number; from: Date; to: Date },
+): Promise<number> {
+  const [row] = await queryRows<{ seconds: number | string | null }>(
+    executor,
+    sql`select round(sum(extract(epoch from (e - s))))::float8 as seconds
+          from (${clippedPeriods(opts, sql`p.portal_id = ${opts.portalId} and p.status = ${MAINTENANCE}`)}) c
+         where e > s`,
+  );
+  return row?.seconds == null ? 0 : Number(row.seconds);
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { rebuildHours } from './rollup-hours.repository.ts';
 import { ONLINE } from '../../db/codes.ts';
+import { observed } from './observed.repository.ts';
 
 /**
  * Builds the uptime rollup of one tenant (docs/uptime-rollup.md), set-based and incrementally:
@@ -180,7 +181,7 @@ async function insertDays(
         from device_status_periods p
         left join devices d on d.tenant_id = p.tenant_id and d.id = p.device_id and d.removed_at is not null
         ${o.base ? sql`left join` : sql`join`} fresh f on f.portal_id = p.portal_id
-       where p.tenant_id = ${o.tenantId} and p.started_at < ${startBefore}::timestamptz
+       where p.tenant_id = ${o.tenantId} and ${observed('p')} and p.started_at < ${startBefore}::timestamptz
          and (p.ended_at is null or p.ended_at > ${o.chunkFrom.toISOString()}::timestamptz)
     ), days as (
       select src.*, day

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { ONLINE } from '../../db/codes.ts';
+import { observed } from './observed.repository.ts';
 
 /**
  * The tenant-wide hourly rollup (uptime_rollup_hours), rebuilt from `from` (a UTC midnight
@@ -26,13 +27,13 @@ interface CountsAtStart {
   observed: number;
 }
 
-/** Periods (status, s, e) with e clipped at the device's removal, restricted by `where` on `p`. */
+/** Observed periods (status, s, e; maintenance is not: observed.repository.ts) with e clipped at the device's removal, restricted by `where` on `p`. */
 function clipped(where: SQL): SQL {
   return sql`select p.status, p.started_at as s,
                     least(coalesce(p.ended_at, 'infinity'::timestamptz), coalesce(d.removed_at, 'infinity'::timestamptz)) as e
                from device_status_periods p
                left join devices d on d.tenant_id = p.tenant_id and d.id = p.device_id and d.removed_at is not null
-              where ${where}`;
+              where ${observed('p')} and ${where}`;
 }
 
 export async function rebuildHours(tx: Executor, tenantId: number, from: Date, untilHour: Date): Promise<void> {
@@ -90,7 +91,7 @@ async function insertChunk(
               select p.status, p.started_at, d.removed_at
                 from devices d
                 join device_status_periods p on p.tenant_id = d.tenant_id and p.device_id = d.id
-               where d.tenant_id = ${T} and d.removed_at > ${c0}::timestamptz and d.removed_at <= ${c1}::timestamptz
+               where d.tenant_id = ${T} and ${observed('p')} and d.removed_at > ${c0}::timestamptz and d.removed_at <= ${c1}::timestamptz
                  and (p.ended_at is null or p.ended_at > ${c1}::timestamptz)) x
        where e > s and e > ${c0}::timestamptz and e <= ${c1}::timestamptz
     ), b as (

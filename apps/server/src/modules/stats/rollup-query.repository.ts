@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { ONLINE } from '../../db/codes.ts';
+import { observed } from './observed.repository.ts';
 
 /**
  * Reliability from the uptime rollup (docs/uptime-rollup.md), exact to the microsecond.
@@ -85,13 +86,16 @@ export function condsOf(win: RollupWindow): Conds {
   };
 }
 
-/** Periods with their end clipped at the device's removal (only removed devices are joined in). */
+/**
+ * Observed periods (maintenance is not observed time: observed.repository.ts) with their end clipped at the
+ * device's removal (only removed devices are joined in).
+ */
 function periodsFrom(where: SQL): SQL {
   return sql`select p.portal_id, p.status, p.started_at as s,
                     least(coalesce(p.ended_at, 'infinity'::timestamptz), coalesce(d.removed_at, 'infinity'::timestamptz)) as e
                from device_status_periods p
                left join devices d on d.tenant_id = p.tenant_id and d.id = p.device_id and d.removed_at is not null
-              where ${where}`;
+              where ${observed('p')} and ${where}`;
 }
 
 /** Where the counts at an instant come from: per-portal day rows, or the tenant's hour rows. */
@@ -133,7 +137,7 @@ export function edgePeriods(c: Conds, day: Date, x: Date, sign: 1 | -1): SQL {
             select p.portal_id, p.status, p.started_at, d.removed_at
               from devices d
               join device_status_periods p on p.tenant_id = d.tenant_id and p.device_id = d.id
-             where ${c.on('p')} and d.removed_at > ${D}::timestamptz and d.removed_at < ${X}::timestamptz
+             where ${c.on('p')} and ${observed('p')} and d.removed_at > ${D}::timestamptz and d.removed_at < ${X}::timestamptz
                and p.started_at < ${D}::timestamptz and (p.ended_at is null or p.ended_at >= ${X}::timestamptz)) ended
      where e > ${D}::timestamptz and e < ${X}::timestamptz
     union all
@@ -168,7 +172,7 @@ export function inProgressAt(c: Conds, x: Date, until: Date): SQL {
             select p.portal_id, p.status, p.started_at, d.removed_at
               from devices d
               join device_status_periods p on p.tenant_id = d.tenant_id and p.device_id = d.id
-             where ${c.on('p')} and d.removed_at > ${D}::timestamptz and d.removed_at <= ${X}::timestamptz
+             where ${c.on('p')} and ${observed('p')} and d.removed_at > ${D}::timestamptz and d.removed_at <= ${X}::timestamptz
                and p.started_at < ${D}::timestamptz and (p.ended_at is null or p.ended_at > ${X}::timestamptz)) ended
      where e > ${D}::timestamptz and e <= ${X}::timestamptz`;
 }

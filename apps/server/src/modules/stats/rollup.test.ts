@@ -6,13 +6,15 @@ import { runTickOnce } from '../../jobs/scheduler.ts';
 import { uptimeRollupJob } from '../../jobs/uptime-rollup.job.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { createPortal, createTenant, type TestPortal, type TestTenant } from '../../../test/factories.ts';
-import { DAY, HOUR, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
+import { DAY, HOUR, MAINTENANCE, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
 import { reliabilityByPortal, reliabilityByPortalLive, reliabilityOfTenant, reliabilityOfTenantLive } from './reliability.repository.ts';
 import { rolledUntil } from './rollup-query.repository.ts';
+import { portalTrend, tenantTrend, trendBounds } from './trend.repository.ts';
 
 // The rollup must give exactly the live answer (not just within 0.1): random histories from a
-// seeded PRNG, random windows (aligned or not to UTC days, short and long, ending now or in
-// the past or after the rollup's end), per portal, per tenant and for all tenants.
+// seeded PRNG (maintenance stretches included: not observed time), random windows (aligned or not
+// to UTC days, short and long, ending now or in the past or after the rollup's end), per portal,
+// per tenant and for all tenants.
 
 const NOW = new Date('2026-05-20T13:17:42.123Z');
 
@@ -73,6 +75,22 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('uptime rollup', () => {
+  it('has maintenance in its histories: open ones, zero-length periods, stretches across midnights and hours', async () => {
+    const [m] = await queryRows<{ n: number; open: number; zero: number; midnight: number; hour: number }>(
+      t.database.db,
+      sql`select count(*) filter (where status = ${MAINTENANCE})::int as n,
+                 count(*) filter (where status = ${MAINTENANCE} and ended_at is null)::int as open,
+                 count(*) filter (where ended_at = started_at)::int as zero,
+                 count(*) filter (where status = ${MAINTENANCE} and date_trunc('day', started_at) < date_trunc('day', coalesce(ended_at, now())))::int as midnight,
+                 count(*) filter (where status = ${MAINTENANCE} and date_trunc('hour', started_at) < date_trunc('hour', coalesce(ended_at, now())))::int as hour
+            from device_status_periods`,
+    );
+    expect(m.open).toBeGreaterThan(0);
+    expect(m.zero).toBeGreaterThan(0);
+    expect(m.midnight).toBeGreaterThan(0);
+    expect(m.hour).toBeGreaterThan(m.midnight);
+  });
+
   it('is not used before the job has run (no rolled day yet)', async () => {
     expect(await rolledUntil(t.database.db, tenantA.id)).toBeNull();
     expect(await rolledUntil(t.database.db)).toBeNull();
@@ -91,6 +109,33 @@ describe('uptime rollup', () => {
     )) as [{ hours: number }];
     expect(hours).toBe(45 * 24 + 14);
     await expectSameAsLive(40);
+  }, 120_000);
+
+  it('gives the trends (company from the hour rollup, portal from its periods) exactly the live score of each day', async () => {
+    for (const timezone of ['UTC', 'America/New_York', 'Asia/Kolkata']) {
+      const bounds = await trendBounds(t.database.db, timezone, NOW);
+      for (const tenantId of [tenantA.id, tenantB.id, undefined]) {
+        const days = await tenantTrend(t.database.db, tenantId, bounds);
+        const live = [];
+        for (const b of bounds)
+          live.push({ date: b.date, score: await reliabilityOfTenantLive(t.database.db, { tenantId, from: b.from, to: b.to }) });
+        expect(days, `${timezone} tenant ${tenantId}`).toEqual(live);
+      }
+      for (const portal of portals.slice(0, 2)) {
+        const days = await portalTrend(t.database.db, portal.tenantId, portal.id, bounds);
+        const live = [];
+        for (const b of bounds) {
+          const scores = await reliabilityByPortalLive(t.database.db, {
+            tenantId: portal.tenantId,
+            portalIds: [portal.id],
+            from: b.from,
+            to: b.to,
+          });
+          live.push({ date: b.date, score: scores.get(portal.id) });
+        }
+        expect(days, `${timezone} portal ${portal.id}`).toEqual(live);
+      }
+    }
   }, 120_000);
 
   it('picks up back-dated history: a new device first seen 20 days ago, a flip dated 6 days back', async () => {
@@ -168,24 +213,53 @@ describe('uptime rollup', () => {
     }
   }
 
-  /** An open period of the portal begun before `before`, closed at `at`, and the next one opened at `at` (as a report or the offline sweep does). */
-  async function flipAt(portal: TestPortal, at: Date, before: Date) {
-    const [open] = await queryRows<{ id: number; device_id: number; status: number }>(
+  /** The open period (observed, or maintenance) of a live device of the portal begun before `before`. */
+  async function openPeriod(portal: TestPortal, before: Date, maintenance: boolean) {
+    const [open] = await queryRows<{ id: number; device_id: number; status: number; reported: number }>(
       t.database.db,
-      sql`select p.id, p.device_id, p.status from device_status_periods p join devices d on d.id = p.device_id
+      sql`select p.id, p.device_id, p.status, d.status as reported from device_status_periods p join devices d on d.id = p.device_id
            where p.tenant_id = ${portal.tenantId} and p.portal_id = ${portal.id} and p.ended_at is null and d.removed_at is null
-             and p.started_at < ${before.toISOString()}::timestamptz
+             and p.started_at < ${before.toISOString()}::timestamptz and (p.status = ${MAINTENANCE}) = ${maintenance}
            order by p.id limit 1`,
     );
     expect(open).toBeDefined();
+    return open;
+  }
+
+  /** Closes period `id` at `at` and opens the device's next one (status `status`) then, as every writer does. */
+  async function nextPeriod(portal: TestPortal, open: { id: number; device_id: number }, status: number, at: Date) {
     await t.database.db.execute(
       sql`update device_status_periods set ended_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open.id}`,
     );
     await t.database.db
       .insert(deviceStatusPeriods)
-      .values({ tenantId: portal.tenantId, portalId: portal.id, deviceId: open.device_id, status: 1 - open.status, startedAt: at });
+      .values({ tenantId: portal.tenantId, portalId: portal.id, deviceId: open.device_id, status, startedAt: at });
+  }
+
+  /** An observed open period of the portal begun before `before`, closed at `at`, and the next one opened at `at` (as a report or the offline sweep does). */
+  async function flipAt(portal: TestPortal, at: Date, before: Date) {
+    const open = await openPeriod(portal, before, false);
+    await nextPeriod(portal, open, 1 - open.status, at);
     await t.database.db.execute(
       sql`update devices set status = ${1 - open.status}, status_since = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open.device_id}`,
+    );
+  }
+
+  /** A device entering maintenance at `at` (its observed open period closed then, a status-2 one opened), as the maintenance job does. */
+  async function enterMaintenanceAt(portal: TestPortal, at: Date, before: Date) {
+    const open = await openPeriod(portal, before, false);
+    await nextPeriod(portal, open, MAINTENANCE, at);
+    await t.database.db.execute(
+      sql`update devices set maintenance_since = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open.device_id}`,
+    );
+  }
+
+  /** A device leaving maintenance at `at`: its status-2 period closed, one of its reported status opened. */
+  async function leaveMaintenanceAt(portal: TestPortal, at: Date, before: Date) {
+    const open = await openPeriod(portal, before, true);
+    await nextPeriod(portal, open, open.reported, at);
+    await t.database.db.execute(
+      sql`update devices set maintenance_since = null, status_since = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open.device_id}`,
     );
   }
 
@@ -210,14 +284,18 @@ describe('uptime rollup', () => {
   it('rewrites what changed since the last run: changes dated before it (in flight across it), at exactly a midnight or an hour', async () => {
     // A run just after midnight rolls the day and the hour 00:00.
     const midnight = new Date('2026-05-23T00:00:00Z');
+    await enterMaintenanceAt(portals[3], new Date(midnight.getTime() - 2 * HOUR), new Date(midnight.getTime() - 2 * HOUR));
     await runJob(new Date(midnight.getTime() + 30_000));
     // Committed after that run, dated before it: a removal and a flip (requests in flight across the run),
     // a flip at exactly midnight (the rolled row's counts at start), and one back-dated by the offline sweep.
     await removeAt(portals[1], new Date(midnight.getTime() - 10_000));
     await flipAt(portals[2], new Date(midnight.getTime() - 5_000), midnight);
     await flipAt(portals[0], new Date(midnight.getTime() - 40 * 60_000), new Date(midnight.getTime() - 40 * 60_000));
-    // Tenant B's only change: nothing earlier makes the run start before midnight anyway.
+    // Tenant B: nothing earlier makes the run start before midnight anyway. Maintenance begun at exactly
+    // midnight and another left seconds before it are changes like any flip.
     await flipAt(portals[3], midnight, midnight);
+    await enterMaintenanceAt(portals[4], midnight, midnight);
+    await leaveMaintenanceAt(portals[3], new Date(midnight.getTime() - 7_000), new Date(midnight.getTime() - 7_000));
     await runJob(new Date(midnight.getTime() + 5 * 60_000 + 30_000));
     await expectExactAround(midnight);
 
@@ -227,6 +305,8 @@ describe('uptime rollup', () => {
     await removeAt(portals[0], new Date(hour.getTime() - 3_000));
     await flipAt(portals[1], new Date(hour.getTime() - 1), hour);
     await flipAt(portals[4], hour, hour);
+    await enterMaintenanceAt(portals[2], new Date(hour.getTime() - 2_000), hour);
+    await leaveMaintenanceAt(portals[4], hour, hour);
     await runJob(new Date(hour.getTime() + 5 * 60_000 + 20_000));
     await expectExactAround(hour);
     // Runs with nothing new keep it so; then the next midnight rolls the day.
@@ -236,4 +316,43 @@ describe('uptime rollup', () => {
     await expectExactAround(new Date(midnight.getTime() + DAY));
     await expectSameAsLive(5);
   }, 120_000);
+
+  it('leaves out the maintenance of a device removed inside it (its period clipped at the removal) in the edges', async () => {
+    // After the last run (00:01): maintenance from 01:30, the device removed at 02:40 with the period left
+    // open, a run at 02:50 (hour rows to 02:00), windows whose edges hold the removal.
+    const day = new Date('2026-05-24T00:00:00Z').getTime();
+    await enterMaintenanceAt(portals[2], new Date(day + 90 * 60_000), new Date(day + 90 * 60_000));
+    const [{ device_id: deviceId }] = await queryRows<{ device_id: number }>(
+      t.database.db,
+      sql`select device_id from device_status_periods where tenant_id = ${portals[2].tenantId} and portal_id = ${portals[2].id}
+             and status = ${MAINTENANCE} and ended_at is null and started_at = ${new Date(day + 90 * 60_000).toISOString()}::timestamptz`,
+    );
+    await t.database.db.execute(
+      sql`update devices set removed_at = ${new Date(day + 160 * 60_000).toISOString()}::timestamptz where tenant_id = ${portals[2].tenantId} and id = ${deviceId}`,
+    );
+    const expectExact = async (spans: number[][]) => {
+      for (const [from, to] of spans) {
+        for (const tenantId of [portals[2].tenantId, undefined]) {
+          const win = { tenantId, from: new Date(day + from * 60_000), to: new Date(day + to * 60_000) };
+          const label = `${win.from.toISOString()}..${win.to.toISOString()} tenant ${tenantId}`;
+          expect(await reliabilityOfTenant(t.database.db, win), label).toBe(await reliabilityOfTenantLive(t.database.db, win));
+          expect(await reliabilityByPortal(t.database.db, win), label).toEqual(await reliabilityByPortalLive(t.database.db, win));
+        }
+      }
+    };
+    // The removal in the edges after 02:00 (the day's and the hour's).
+    await runJob(new Date(day + 170 * 60_000));
+    await expectExact([
+      [150, 165],
+      [-24 * 60, 165],
+      [100, 170],
+    ]);
+    // The removal inside the rebuilt hour 02:00-03:00.
+    await runJob(new Date(day + 185 * 60_000));
+    await expectExact([
+      [100, 185],
+      [120, 180],
+      [-24 * 60, 185],
+    ]);
+  }, 60_000);
 });

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { ONLINE } from '../../db/codes.ts';
 import { rolledHourParts, rolledUntil } from './rollup-query.repository.ts';
+import { observed } from './observed.repository.ts';
 
 /**
  * Daily reliability trends (docs/history.md): the score of each of the 30 calendar days ending
@@ -86,7 +87,11 @@ export async function portalTrend(executor: Executor, tenantId: number, portalId
   return scoresOf(bounds, await livePerDay(executor, { tenantId, portalId }, bounds));
 }
 
-/** Online / observed microseconds per trend day from the periods (the reference, and the path before a rollup). */
+/**
+ * Online / observed microseconds per trend day from the periods (the reference, and the path before a rollup);
+ * maintenance is not observed (observed.repository.ts). The period in progress at the start skips zero-length periods:
+ * entering maintenance at the instant a period began leaves one with the same start as the next.
+ */
 async function livePerDay(
   executor: Executor,
   who: { tenantId?: number; portalId?: number },
@@ -112,7 +117,7 @@ async function livePerDay(
                  least(coalesce(p.ended_at, ${end}::timestamptz), ${end}::timestamptz, coalesce(d.removed_at, 'infinity'::timestamptz)) as e
             from device_status_periods p
             join devices d on d.tenant_id = p.tenant_id and d.id = p.device_id
-           where ${tenantCond('p')} and ${portalCond('p')}
+           where ${tenantCond('p')} and ${portalCond('p')} and ${observed('p')}
              and p.started_at >= ${start}::timestamptz and p.started_at < ${end}::timestamptz
           union all
           select q.status, q.started_at,
@@ -120,8 +125,9 @@ async function livePerDay(
             from devices d
             cross join lateral (select p.status, p.started_at, p.ended_at from device_status_periods p
                                  where p.tenant_id = d.tenant_id and p.device_id = d.id and p.started_at < ${start}::timestamptz
+                                   and (p.ended_at is null or p.ended_at > p.started_at)
                                  order by p.started_at desc limit 1) q
-           where ${tenantCond('d')} and ${portalCond('d')}
+           where ${tenantCond('d')} and ${portalCond('d')} and ${observed('q')}
              and (q.ended_at is null or q.ended_at > ${start}::timestamptz)
         ),
         parts as (
