@@ -67,3 +67,44 @@ export async function insertDemo(tx: Tx, now: Date, passwordHash: string, secret
   await insertDemoOperations(tx, tenantId, now, { adminId, pmId }, DEMO_COMMENTS);
   return tenantId;
 }
+
+/** What the demo's maintenance windows need: the demo Admin, and two portals with their first devices. */
+export interface DemoMaintenanceTargets {
+  admin: { userId: number; userName: string };
+  /** The coming Sunday 02:00 in the demo tenant's zone (this week's if still ahead). */
+  nextSunday: string;
+  weekly: number;
+  oneOff: { portalId: number; deviceIds: number[] };
+}
+
+export async function demoMaintenanceTargets(tx: Tx, tenantId: number, now: Date): Promise<DemoMaintenanceTargets> {
+  const at = now.toISOString();
+  const [row] = await queryRows<{
+    user_id: number;
+    user_name: string;
+    next_sunday: Date | string;
+    weekly: number;
+    one_off: number;
+    device_ids: number[];
+  }>(
+    tx,
+    sql`with sunday as (
+          select (date_trunc('week', ${at}::timestamptz at time zone t.timezone) + interval '6 days 2 hours') at time zone t.timezone as s
+            from tenants t where t.id = ${tenantId}
+        ), ps as (
+          select p.id, row_number() over (order by p.name) as n from portals p where p.tenant_id = ${tenantId} and p.name in (${DEMO_PORTALS[5].name}, ${DEMO_PORTALS[7].name})
+        )
+        select u.id as user_id, u.name as user_name,
+               (select case when s < ${at}::timestamptz then s + interval '7 days' else s end from sunday) as next_sunday,
+               (select id from ps where n = 1) as weekly, (select id from ps where n = 2) as one_off,
+               array(select d.id from devices d where d.tenant_id = ${tenantId} and d.portal_id = (select id from ps where n = 2)
+                      order by d.id limit 2) as device_ids
+          from users u where u.tenant_id = ${tenantId} and u.email = ${DEMO_USERS[1].email}`,
+  );
+  return {
+    admin: { userId: Number(row.user_id), userName: row.user_name },
+    nextSunday: new Date(row.next_sunday).toISOString(),
+    weekly: Number(row.weekly),
+    oneOff: { portalId: Number(row.one_off), deviceIds: row.device_ids.map(Number) },
+  };
+}

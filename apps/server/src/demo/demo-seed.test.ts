@@ -56,10 +56,12 @@ describe('demo seed', () => {
     const offline = await count(sql`select count(*) as n from devices where status = 0`);
     expect(offline).toBeGreaterThan(0);
     expect(offline).toBeLessThan(devices * 0.2);
-    // current state agrees with the open period of every device
+    // current state agrees with the open period of every device (a status-2 one from maintenance_since in maintenance)
     expect(
       await count(
-        sql`select count(*) as n from devices d join device_status_periods p on p.device_id = d.id and p.ended_at is null where p.status <> d.status or p.started_at <> d.status_since`,
+        sql`select count(*) as n from devices d join device_status_periods p on p.device_id = d.id and p.ended_at is null
+             where p.status <> case when d.maintenance_since is null then d.status else 2 end
+                or p.started_at <> coalesce(d.maintenance_since, d.status_since)`,
       ),
     ).toBe(0);
     expect(
@@ -115,6 +117,19 @@ describe('demo seed', () => {
       await count(sql`select count(*) as n from licenses where end_date >= ${today}::date and end_date <= ${today}::date + 90`),
     ).toBeGreaterThan(0);
     expect(await count(sql`select count(*) as n from reports`)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('schedules weekly firmware updates and a camera replacement in progress on two devices', async () => {
+    const windows = await queryRows<{ recurrence: number; device_count: number; reason: string; created_by_name: string }>(
+      t.database.db,
+      sql`select recurrence, cardinality(device_ids) as device_count, reason, created_by_name from maintenance_windows order by id`,
+    );
+    expect(windows).toEqual([
+      { recurrence: 2, device_count: 0, reason: 'Weekly firmware updates', created_by_name: 'Dana Whitfield' },
+      { recurrence: 0, device_count: 2, reason: 'Lobby camera replacement', created_by_name: 'Dana Whitfield' },
+    ]);
+    expect(await count(sql`select count(*) as n from devices where maintenance_since is not null`)).toBe(2);
+    expect(await count(sql`select count(*) as n from device_status_periods where status = 2 and ended_at is null`)).toBe(2);
   });
 });
 

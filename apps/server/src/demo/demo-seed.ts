@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { allTenants, inScope } from '../db/scope.ts';
 import type { AppDeps } from '../deps.ts';
+import { createWindow } from '../modules/maintenance/index.ts';
 import { createDefaultChannel, insertChannelAs } from '../modules/notifications/index.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { DEMO_USERS } from './demo-data.ts';
-import { insertDemo } from './demo-seed.repository.ts';
+import { demoMaintenanceTargets, insertDemo } from './demo-seed.repository.ts';
 
 export interface SeededDemo {
   tenantId: number;
@@ -25,6 +26,7 @@ export async function seedDemo(deps: AppDeps, password = demoPassword()): Promis
     const tenantId = await insertDemo(tx, now, passwordHash, deps.secretBox);
     if (tenantId === null) return null;
     await insertDemoChannels(deps, tx, tenantId, now);
+    await insertDemoMaintenance(deps, tx, tenantId, now);
     return { tenantId, password, emails: DEMO_USERS.map((u) => u.email) };
   });
 }
@@ -57,6 +59,33 @@ async function insertDemoChannels(
     },
     now,
   );
+}
+
+/**
+ * The demo's maintenance windows (docs/maintenance.md): weekly firmware updates of a whole portal on
+ * Sunday nights, and a camera replacement in progress on two devices of another portal, so the portal
+ * pages, the devices tables and the device pages show maintenance from the first sign-in.
+ */
+async function insertDemoMaintenance(deps: AppDeps, tx: Parameters<typeof createWindow>[1], tenantId: number, now: Date): Promise<void> {
+  const targets = await demoMaintenanceTargets(tx, tenantId, now);
+  const user = { ...targets.admin, tenantId };
+  const hour = 3_600_000;
+  await createWindow(deps, tx, user, {
+    customerId: targets.weekly,
+    deviceIds: [],
+    startsAt: targets.nextSunday,
+    endsAt: new Date(Date.parse(targets.nextSunday) + 2 * hour).toISOString(),
+    recurrence: 'weekly',
+    reason: 'Weekly firmware updates',
+  });
+  await createWindow(deps, tx, user, {
+    customerId: targets.oneOff.portalId,
+    deviceIds: targets.oneOff.deviceIds,
+    startsAt: new Date(now.getTime() - hour).toISOString(),
+    endsAt: new Date(now.getTime() + 3 * hour).toISOString(),
+    recurrence: 'none',
+    reason: 'Lobby camera replacement',
+  });
 }
 
 /** Where the demo's on-call channel mails (the local outbox when SMTP_URL is unset). */
