@@ -185,4 +185,36 @@ export async function measurePulseCalls(ctx: BenchContext, server: BenchServer):
   } catch (err) {
     ctx.results.fail('Pulse whole page', err);
   }
+
+  // The trend card's cost on the page (docs/history.md): the page with its trend call against the same page
+  // without it, loads interleaved so both see the same machine.
+  try {
+    const withTrend = PULSE_CALLS;
+    const withoutTrend = PULSE_CALLS.filter(([name]) => name !== 'reliability-trend');
+    const load = (calls: [string, string][]) => async () => {
+      const started = performance.now();
+      await Promise.all(calls.map(([, path]) => getJson(`${server.url}${path}`, token)));
+      return performance.now() - started;
+    };
+    const rounds = Math.max(5, ctx.size.samples);
+    const [a, b]: number[][] = [[], []];
+    for (let i = 0; i < rounds; i++) {
+      a.push(await load(withTrend)());
+      b.push(await load(withoutTrend)());
+    }
+    const ratio = median(a) / median(b);
+    ctx.results.add({
+      group: `Pulse call (${portals} portals)`,
+      name: 'whole page with the reliability trend, against the page without it',
+      value: median(a),
+      unit: 'ms p50',
+      detail: `${rounds} loads of each, interleaved; max ${round(Math.max(...a))} ms against ${round(Math.max(...b))} ms`,
+      baseline: { name: `the ${withoutTrend.length} calls without the trend`, value: median(b), unit: 'ms p50' },
+      ratio,
+      target: '<= 1.1x the page without it',
+      met: ratio <= 1.1,
+    });
+  } catch (err) {
+    ctx.results.fail('Pulse page with the trend', err);
+  }
 }
