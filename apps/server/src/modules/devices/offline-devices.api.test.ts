@@ -5,7 +5,7 @@ import { queryRows } from '../../db/client.ts';
 import { sweepOfflineDevices } from './offline-sweep.service.ts';
 import { createCast, createPortal, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { removed, reported, sendWebhook } from '../../../test/kits/webhooks/webhook-test-kit.ts';
+import { deviceIdOf, removed, reported, sendWebhook } from '../../../test/kits/webhooks/webhook-test-kit.ts';
 import { renewTokens } from '../../../test/kits/cases/operations-test-support.ts';
 import { maintenanceJob } from '../../jobs/maintenance.job.ts';
 import { runTickOnce } from '../../jobs/scheduler.ts';
@@ -56,15 +56,7 @@ const fromPeriods = async () =>
     ),
   );
 
-const idOf = async (portal: TestPortal, externalId: string) =>
-  Number(
-    (
-      await queryRows<{ id: number }>(
-        t.database.db,
-        sql`select id from devices where portal_id = ${portal.id} and external_id = ${externalId}`,
-      )
-    )[0].id,
-  );
+const idOf = (portal: TestPortal, externalId: string) => deviceIdOf(t, portal, externalId);
 
 /**
  * The open-period invariant (docs/monitoring.md), with maintenance (docs/maintenance.md): a device not
@@ -202,6 +194,7 @@ describe('offline devices through their open offline periods', () => {
       [north, 'n2'],
       [north, 'n3'],
     ];
+    const everyDevice: [TestPortal, string][] = [...maintained, [south, 's1'], [south, 's2']];
     await expectOffline(
       [
         [north, 'n3'],
@@ -231,44 +224,17 @@ describe('offline devices through their open offline periods', () => {
     // The sweep turns the silent n1 offline, also without a period.
     await setClock(at(27));
     expect(await sweepOfflineDevices(t.deps, at(27))).toBe(1);
-    await expectOffline(
-      [
-        [north, 'n1'],
-        [north, 'n2'],
-        [north, 'n3'],
-        [south, 's1'],
-        [south, 's2'],
-      ],
-      maintained,
-    );
+    await expectOffline(everyDevice, maintained);
 
     // Removal in maintenance, then a return (outside maintenance until the job's next tick puts it back).
     await setClock(at(28));
     expect((await sendWebhook(t, north, removed('n3'))).status).toBe(202);
     await setClock(at(29));
     await report(north, [{ externalId: 'n3', status: 0, at: at(29) }]);
-    await expectOffline(
-      [
-        [north, 'n1'],
-        [north, 'n2'],
-        [north, 'n3'],
-        [south, 's1'],
-        [south, 's2'],
-      ],
-      maintained.slice(0, 2),
-    );
+    await expectOffline(everyDevice, maintained.slice(0, 2));
     await setClock(at(30));
     expect(await runTickOnce(t.deps, maintenanceJob)).toBe(true);
-    await expectOffline(
-      [
-        [north, 'n1'],
-        [north, 'n2'],
-        [north, 'n3'],
-        [south, 's1'],
-        [south, 's2'],
-      ],
-      maintained,
-    );
+    await expectOffline(everyDevice, maintained);
 
     // Deleting the window ends maintenance now: the offline devices are offline periods again.
     await setClock(at(31));

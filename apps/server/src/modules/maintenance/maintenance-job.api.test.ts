@@ -10,7 +10,7 @@ import { createCast, createDevices, createPortal, createTenant, createUser, type
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { renewTokens } from '../../../test/kits/cases/operations-test-support.ts';
 import { announceAndSend, deliveryRows } from '../../../test/kits/notifications/notify-test-kit.ts';
-import { reported, removed, sendWebhook } from '../../../test/kits/webhooks/webhook-test-kit.ts';
+import { deviceIdOf, reported, removed, sendWebhook } from '../../../test/kits/webhooks/webhook-test-kit.ts';
 
 /**
  * Maintenance materialised into status history (docs/maintenance.md), driven through the API, the
@@ -44,15 +44,7 @@ async function tick(job: typeof maintenanceJob, when: Date): Promise<void> {
   expect(await runTickOnce(t.deps, job)).toBe(true);
 }
 
-const idOf = async (portal: TestPortal, externalId: string) =>
-  Number(
-    (
-      await queryRows<{ id: number }>(
-        t.database.db,
-        sql`select id from devices where portal_id = ${portal.id} and external_id = ${externalId}`,
-      )
-    )[0].id,
-  );
+const idOf = (portal: TestPortal, externalId: string) => deviceIdOf(t, portal, externalId);
 
 /** A device's periods as [status, start, end | null], oldest first. */
 async function periodsOf(deviceId: number): Promise<[number, string, string | null][]> {

@@ -125,3 +125,12 @@ export async function countRows(
   const [row] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from ${sql.identifier(table)} ${where}`);
   return Number(row.n);
 }
+
+/** The id of the device a portal knows by `externalId` (reported through the webhook first). */
+export async function deviceIdOf(t: TestApp, portal: { id: number }, externalId: string): Promise<number> {
+  const [row] = await queryRows<{ id: number }>(
+    t.database.db,
+    sql`select id from devices where portal_id = ${portal.id} and external_id = ${externalId}`,
+  );
+  return Number(row.id);
+}
