@@ -1,4 +1,4 @@
-import { DeleteOutlined, EditOutlined, ToolOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, ScheduleOutlined } from '@ant-design/icons';
 import { Button, Card, Popconfirm, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { useMemo, useState } from 'react';
 import { MAINT_MSG, type MaintenanceWindow } from '@vigil/contracts';
@@ -49,7 +49,7 @@ export function MaintenanceCard({ customerId, deviceId }: { customerId: number; 
       title: 'Devices',
       key: 'deviceIds',
       dataIndex: 'deviceIds',
-      width: 120,
+      width: 110,
       render: (ids: number[]) =>
         ids.length === 0 ? (
           <span style={nowrap}>{devicesText(ids)}</span>
@@ -74,7 +74,7 @@ export function MaintenanceCard({ customerId, deviceId }: { customerId: number; 
     {
       title: 'State',
       key: 'inForce',
-      width: 190,
+      width: 175,
       render: (_v, w) => {
         const more = occurrenceText(w, tz);
         return (
@@ -88,12 +88,21 @@ export function MaintenanceCard({ customerId, deviceId }: { customerId: number; 
       },
     },
     {
+      // One line per window: a long reason shows whole on hover.
       title: 'Reason',
       key: 'reason',
       dataIndex: 'reason',
-      render: (r: string) => (r ? <span style={{ wordBreak: 'break-word' }}>{r}</span> : <SecondaryText>-</SecondaryText>),
+      ellipsis: { showTitle: false },
+      render: (r: string) =>
+        r ? (
+          <Tooltip title={r} placement="topLeft">
+            <span>{r}</span>
+          </Tooltip>
+        ) : (
+          <SecondaryText>-</SecondaryText>
+        ),
     },
-    { title: 'Created by', key: 'createdByName', dataIndex: 'createdByName', width: 130, render: (n: string) => n || '-' },
+    { title: 'Created by', key: 'createdByName', dataIndex: 'createdByName', width: 125, ellipsis: true, render: (n: string) => n || '-' },
     ...(writer
       ? [
           {
@@ -131,7 +140,7 @@ export function MaintenanceCard({ customerId, deviceId }: { customerId: number; 
       data-testid="maintenance-card"
       extra={
         writer && (
-          <Button icon={<ToolOutlined />} onClick={() => setDialog({})} disabled={!zone.ready}>
+          <Button icon={<ScheduleOutlined />} onClick={() => setDialog({})} disabled={!zone.ready}>
             Schedule Maintenance
           </Button>
         )
@@ -150,7 +159,8 @@ export function MaintenanceCard({ customerId, deviceId }: { customerId: number; 
           loading={windows.isFetching && !windows.isLoading}
           pagination={tablePagination(list, windows.data?.data.count, { quickJumper: false, sizeChanger: false, hideOnSinglePage: true })}
           onChange={list.onTableChange}
-          scroll={{ x: writer ? 1000 : 900 }}
+          // A floor that leaves the reason about 200 px: the table fits its card at 1440 px and scrolls inside it at 769.
+          scroll={{ x: writer ? 1070 : 970 }}
           locale={{
             emptyText: (
               <EmptyState

@@ -6,6 +6,7 @@ import { SecondaryText } from '../../../components/Text.tsx';
 import { messageOf } from '../../../lib/errors.ts';
 import { validated } from '../../../lib/forms.ts';
 import { notify } from '../../../lib/notify.ts';
+import { useAppSelector } from '../../../lib/state/hooks.ts';
 import { useCreateMaintenanceWindowMutation, usePortalDeviceOptionsQuery, useUpdateMaintenanceWindowMutation } from '../api.ts';
 import {
   createBodyOf,
@@ -64,6 +65,8 @@ export function MaintenanceDialog({
   const [serverError, setServerError] = useState<string>();
   const editing = edited !== undefined;
   const tz = zone.zone;
+  // The native date picker's icon and popup follow the page's theme (dark icon on a dark field otherwise).
+  const colorScheme = useAppSelector((st) => st.theme.mode);
 
   useEffect(() => {
     if (!open) return;
@@ -151,7 +154,7 @@ export function MaintenanceDialog({
             style={{ flex: '1 1 220px', minWidth: 0 }}
             rules={[check(() => startProblem(values(), tz))]}
           >
-            <Input type="datetime-local" aria-label="Starts" />
+            <Input type="datetime-local" aria-label="Starts" style={{ colorScheme }} />
           </Form.Item>
           <Form.Item
             label={`Ends (${zoneNote})`}
@@ -160,7 +163,7 @@ export function MaintenanceDialog({
             dependencies={['startsAt', 'recurrence']}
             rules={[check(() => endProblem(values(), tz, currentTime()))]}
           >
-            <Input type="datetime-local" aria-label="Ends" />
+            <Input type="datetime-local" aria-label="Ends" style={{ colorScheme }} />
           </Form.Item>
         </div>
         <Form.Item
