@@ -7,7 +7,7 @@ import { MAINT_MSG, type MaintenanceWindow, type Role } from '@vigil/contracts';
 import { api } from '../../lib/api/apiSlice.ts';
 import { notify } from '../../lib/notify.ts';
 import { authReducer, signedOutState, type AuthState } from '../../lib/session/authSlice.ts';
-import { pageInfoReducer } from '../../lib/state/uiSlices.ts';
+import { pageInfoReducer, themeReducer } from '../../lib/state/uiSlices.ts';
 import { MaintenanceCard } from './components/MaintenanceCard.tsx';
 
 // Generous waits: the machine running the suite is shared and antd's first render is slow there.
@@ -102,7 +102,7 @@ describe('maintenance card (web)', { timeout: 60_000 }, () => {
 
   function mount(roles: Role[], deviceId?: number) {
     const store = configureStore({
-      reducer: { auth: authReducer, pageInfo: pageInfoReducer, [api.reducerPath]: api.reducer },
+      reducer: { auth: authReducer, pageInfo: pageInfoReducer, theme: themeReducer, [api.reducerPath]: api.reducer },
       preloadedState: {
         auth: { ...signedOutState, accessTaken: 'token', roles, tenantId: 42, tenantName: 'Acme', userId: 7 } satisfies AuthState,
       },
