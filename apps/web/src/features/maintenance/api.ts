@@ -13,7 +13,7 @@ import { api, request } from '../../lib/api/apiSlice.ts';
 type M = typeof maintenanceEndpoints;
 
 /**
- * Maintenance windows (docs/web-pages.md "Maintenance windows", decisions §12 of the feature). A change
+ * Maintenance windows (docs/web-pages.md "Maintenance windows"). A change
  * puts devices into or out of maintenance at once (the server applies it in the request), so it also
  * refreshes the device rows, the counts and the reliability figures ('Device', 'Stats', 'Portal').
  */
