@@ -28,8 +28,6 @@ export interface MaintenanceFormValues {
 /** Shown when "Chosen devices" is picked with none: the server would read an empty list as the whole portal. */
 export const CHOOSE_DEVICES = 'Choose at least one device, or the whole portal.';
 
-export const RECURRENCE_LABEL: Record<MaintenanceRecurrence, string> = { none: 'None', daily: 'Daily', weekly: 'Weekly' };
-
 /** A new window: from the next whole hour for two hours, one-off; prefilled with `deviceId` when given. */
 export function newWindowForm(now: number, timeZone: string, deviceId?: number): MaintenanceFormValues {
   const start = Math.ceil(now / 3_600_000) * 3_600_000;

@@ -1,5 +1,17 @@
-import type { MaintenanceWindow } from '@vigil/contracts';
+import type { MaintenanceRecurrence, MaintenanceWindow } from '@vigil/contracts';
 import { formatInZone } from './zone.ts';
+
+/**
+ * The contract's texts the card shows (MAINT_MSG), copied so that reading the list does not load the
+ * contract's schemas (zod) on the portal and device pages; maintenance.test.ts checks they are the same.
+ * The dialog, loaded when it first opens, uses the contract itself.
+ */
+export const CARD_TEXT = {
+  deleteConfirm: 'Are you sure you want to delete this maintenance window?',
+  deleted: 'Maintenance window deleted.',
+} as const;
+
+export const RECURRENCE_LABEL: Record<MaintenanceRecurrence, string> = { none: 'None', daily: 'Daily', weekly: 'Weekly' };
 
 /** Words of the maintenance list (docs/web-pages.md "Maintenance windows"). */
 export const STATE_LABEL = { inForce: 'In progress', scheduled: 'Scheduled' } as const;

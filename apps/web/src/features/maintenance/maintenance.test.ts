@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAINT_MSG, type MaintenanceWindow } from '@vigil/contracts';
+import { MAINT_MSG, MAINTENANCE_RECURRENCES, type MaintenanceWindow } from '@vigil/contracts';
 import {
   CHOOSE_DEVICES,
   createBodyOf,
@@ -11,7 +11,7 @@ import {
   updateBodyOf,
   type MaintenanceFormValues,
 } from './form.ts';
-import { deviceNames, devicesText, occurrenceText, stateOf } from './labels.ts';
+import { CARD_TEXT, deviceNames, devicesText, occurrenceText, RECURRENCE_LABEL, stateOf } from './labels.ts';
 import { formatInZone, fromZonedInput, offsetAt, toZonedInput } from './zone.ts';
 
 const NY = 'America/New_York';
@@ -136,6 +136,11 @@ function window_(over: Partial<MaintenanceWindow> = {}): MaintenanceWindow {
 }
 
 describe('maintenance list words', () => {
+  it("the card's copies of the contract's texts are the contract's", () => {
+    expect(CARD_TEXT).toEqual({ deleteConfirm: MAINT_MSG.deleteConfirm, deleted: MAINT_MSG.deleted });
+    expect(Object.keys(RECURRENCE_LABEL)).toEqual([...MAINTENANCE_RECURRENCES]);
+  });
+
   it('names the devices, the state and the occurrence', () => {
     expect(devicesText([])).toBe('All devices');
     expect(devicesText([4])).toBe('1 device');

@@ -1,6 +1,6 @@
 import { useCan } from '../../lib/session/permissions.ts';
 import { useAuth } from '../../lib/state/hooks.ts';
-import { useTenantQuery } from '../tenants/index.ts';
+import { useTenantZoneQuery } from './api.ts';
 import { browserZone } from './zone.ts';
 
 export interface TenantZone {
@@ -21,8 +21,8 @@ export interface TenantZone {
 export function useTenantZone(): TenantZone {
   const auth = useAuth();
   const readsTenant = useCan('tenants:own') && auth.tenantId > 0;
-  const tenant = useTenantQuery(auth.tenantId, { skip: !readsTenant });
-  const zone = tenant.data?.data.timezone;
+  const tenant = useTenantZoneQuery(auth.tenantId, { skip: !readsTenant });
+  const zone = tenant.data;
   const ready = !readsTenant || !tenant.isLoading;
   return zone ? { zone, isTenant: true, ready } : { zone: browserZone(), isTenant: false, ready };
 }

@@ -1,6 +1,5 @@
 import { Card, Col, Descriptions, Radio, Row, Skeleton, Statistic, Table, theme } from 'antd';
 import { useMemo, useState } from 'react';
-import { PERIOD_STATUS } from '@vigil/contracts';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError } from '../../../components/DetailLoadError.tsx';
 import { deviceTypeLabel } from '../../../components/deviceColumns.tsx';
@@ -13,6 +12,9 @@ import { MaintenanceCard } from '../../maintenance/index.ts';
 import { useDeviceHistoryQuery, useDeviceQuery } from '../api.ts';
 import { StatusTimeline, TimelineLegend } from '../charts/StatusTimeline.tsx';
 import { clip, DAY_MS, formatLength, RANGES, scoreOf, scoreText, STATUS_WORD, type Period, type RangeKey } from '../history.ts';
+
+/** A status-2 period: the contract's PERIOD_STATUS.maintenance, written here so the page does not load the contract's schemas. */
+const MAINTENANCE_PERIOD = 2;
 
 /** How many status changes the page lists, newest first. */
 const RECENT_CHANGES = 10;
@@ -174,7 +176,7 @@ export default function DevicePage() {
               key: 'status',
               dataIndex: 'status',
               render: (s: number) => (
-                <StatusDot status={s === PERIOD_STATUS.maintenance ? 'maintenance' : deviceDotStatus(s)} label={STATUS_WORD[s]} />
+                <StatusDot status={s === MAINTENANCE_PERIOD ? 'maintenance' : deviceDotStatus(s)} label={STATUS_WORD[s]} />
               ),
             },
             { title: 'From', key: 'from', dataIndex: 'from', render: (v: string) => formatDateTime(v) },
@@ -184,7 +186,7 @@ export default function DevicePage() {
               dataIndex: 'to',
               // The open period ends at the time of the call: shown as Now. In maintenance it is the status-2 one.
               render: (v: string, p, i) =>
-                i === 0 && d && p.status === (d.inMaintenance ? PERIOD_STATUS.maintenance : d.status) && Date.parse(v) >= now - 60_000
+                i === 0 && d && p.status === (d.inMaintenance ? MAINTENANCE_PERIOD : d.status) && Date.parse(v) >= now - 60_000
                   ? 'Now'
                   : formatDateTime(v),
             },

@@ -1,7 +1,7 @@
 import { DeleteOutlined, EditOutlined, ScheduleOutlined } from '@ant-design/icons';
 import { Button, Card, Popconfirm, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
-import { useMemo, useState } from 'react';
-import { MAINT_MSG, type MaintenanceWindow } from '@vigil/contracts';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import type { MaintenanceWindow } from '@vigil/contracts';
 import { SecondaryText } from '../../../components/Text.tsx';
 import { EmptyState, TableState } from '../../../components/TableStates.tsx';
 import { notify } from '../../../lib/notify.ts';
@@ -9,11 +9,11 @@ import { useCan } from '../../../lib/session/permissions.ts';
 import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
 import { useDeleteMaintenanceWindowMutation, useMaintenanceWindowsQuery, usePortalDeviceOptionsQuery } from '../api.ts';
-import { RECURRENCE_LABEL } from '../form.ts';
-import { deviceNames, devicesText, occurrenceText, stateOf } from '../labels.ts';
+import { CARD_TEXT, deviceNames, devicesText, occurrenceText, RECURRENCE_LABEL, stateOf } from '../labels.ts';
 import { useTenantZone } from '../useTenantZone.ts';
 import { formatInZone } from '../zone.ts';
-import { MaintenanceDialog } from './MaintenanceDialog.tsx';
+
+const MaintenanceDialog = lazy(() => import('./MaintenanceDialog.tsx'));
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
 
@@ -36,12 +36,18 @@ export function MaintenanceCard({ customerId, deviceId }: { customerId: number; 
   const names = useMemo(() => new Map((options.data?.data.list ?? []).map((d) => [d.id, d.name])), [options.data]);
   const [remove] = useDeleteMaintenanceWindowMutation();
   const [dialog, setDialog] = useState<{ window?: MaintenanceWindow }>();
+  // The dialog's chunk loads on the first Schedule or Edit and then stays mounted (it animates its closing).
+  const [dialogLoaded, setDialogLoaded] = useState(false);
+  const openDialog = (d: { window?: MaintenanceWindow }) => {
+    setDialogLoaded(true);
+    setDialog(d);
+  };
   const tz = zone.zone;
   const sortable = (key: string) => ({ key, dataIndex: key, sorter: true, sortOrder: list.sortOrderOf(key) });
 
   const del = async (w: MaintenanceWindow) => {
     const result = await remove(w.id);
-    if (result.data) notify.success(MAINT_MSG.deleted);
+    if (result.data) notify.success(CARD_TEXT.deleted);
   };
 
   const columns: TableColumnsType<MaintenanceWindow> = [
@@ -117,10 +123,10 @@ export function MaintenanceCard({ customerId, deviceId }: { customerId: number; 
                     type="text"
                     icon={<EditOutlined />}
                     aria-label={`Edit maintenance window ${w.id}`}
-                    onClick={() => setDialog({ window: w })}
+                    onClick={() => openDialog({ window: w })}
                   />
                 </Tooltip>
-                <Popconfirm title={MAINT_MSG.deleteConfirm} okText="Yes" cancelText="No" onConfirm={() => del(w)}>
+                <Popconfirm title={CARD_TEXT.deleteConfirm} okText="Yes" cancelText="No" onConfirm={() => del(w)}>
                   <Button danger type="text" icon={<DeleteOutlined />} aria-label={`Delete maintenance window ${w.id}`} />
                 </Popconfirm>
               </Space>
@@ -140,7 +146,7 @@ export function MaintenanceCard({ customerId, deviceId }: { customerId: number; 
       data-testid="maintenance-card"
       extra={
         writer && (
-          <Button icon={<ScheduleOutlined />} onClick={() => setDialog({})} disabled={!zone.ready}>
+          <Button icon={<ScheduleOutlined />} onClick={() => openDialog({})} disabled={!zone.ready}>
             Schedule Maintenance
           </Button>
         )
@@ -170,15 +176,17 @@ export function MaintenanceCard({ customerId, deviceId }: { customerId: number; 
           }}
         />
       </TableState>
-      {writer && (
-        <MaintenanceDialog
-          open={dialog !== undefined}
-          customerId={customerId}
-          window={dialog?.window}
-          deviceId={deviceId}
-          zone={zone}
-          onClose={() => setDialog(undefined)}
-        />
+      {writer && dialogLoaded && (
+        <Suspense fallback={null}>
+          <MaintenanceDialog
+            open={dialog !== undefined}
+            customerId={customerId}
+            window={dialog?.window}
+            deviceId={deviceId}
+            zone={zone}
+            onClose={() => setDialog(undefined)}
+          />
+        </Suspense>
       )}
     </Card>
   );

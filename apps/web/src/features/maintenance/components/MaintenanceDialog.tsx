@@ -16,11 +16,11 @@ import {
   formOfWindow,
   newWindowForm,
   reasonProblem,
-  RECURRENCE_LABEL,
   startProblem,
   updateBodyOf,
   type MaintenanceFormValues,
 } from '../form.ts';
+import { RECURRENCE_LABEL } from '../labels.ts';
 import type { TenantZone } from '../useTenantZone.ts';
 
 /** The time a check runs at (a one-off window must not be over by then). */
@@ -38,9 +38,10 @@ const check = (problem: () => string | undefined): Rule => ({
  * Schedule / Edit Maintenance (docs/web-pages.md "Maintenance windows"): the whole portal or chosen
  * devices (searchable), start and end in the tenant's zone (named in the labels), Repeats and Reason.
  * The fields are checked with the server's rules and texts; a refusal by the server shows under its
- * field (or above the form) besides the error toast.
+ * field (or above the form) besides the error toast. Loaded when first opened (the card's lazy chunk):
+ * it brings the form, the modal and the contract's schemas, which reading the list does not need.
  */
-export function MaintenanceDialog({
+export default function MaintenanceDialog({
   open,
   customerId,
   window: edited,
