@@ -107,8 +107,7 @@ async function shootCardAndDialog(page: Page): Promise<void> {
       await card(page).screenshot({ path: path.join(SCREENSHOT_DIR, `maintenance-card-${width}-${mode}.png`) });
       const dialog = await openDialog(page, card(page).getByRole('button', { name: 'Schedule Maintenance' }), 'Repeats');
       await dialog
-        .locator('.ant-modal-container, .ant-modal-content')
-        .first()
+        .locator('.ant-modal-container')
         .screenshot({ path: path.join(SCREENSHOT_DIR, `maintenance-dialog-${width}-${mode}.png`) });
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await poll(() => page.getByRole('dialog').filter({ hasText: 'Repeats' }).isVisible()).toBe(false);

@@ -12,6 +12,7 @@ import {
   type MaintenanceFormValues,
 } from './form.ts';
 import { CARD_TEXT, deviceNames, devicesText, occurrenceText, RECURRENCE_LABEL, stateOf } from './labels.ts';
+import { nextBoundary } from './useBoundaryRefresh.ts';
 import { formatInZone, fromZonedInput, offsetAt, toZonedInput } from './zone.ts';
 
 const NY = 'America/New_York';
@@ -151,5 +152,15 @@ describe('maintenance list words', () => {
     expect(occurrenceText(window_({ inForce: true }), NY)).toBe('Until 11/27/26 12:00 PM');
     expect(occurrenceText(window_(), NY)).toBeUndefined();
     expect(occurrenceText(window_({ recurrence: 'daily', nextStartsAt: '2026-11-28T15:00:00Z' }), NY)).toBe('Next: 11/28/26 10:00 AM');
+  });
+
+  it('finds the next start or end of the listed windows, for the refresh at that moment', () => {
+    const now = Date.parse('2026-11-27T16:00:00Z');
+    const ending = window_({ inForce: true, nextEndsAt: '2026-11-27T17:00:00Z' });
+    const starting = window_({ id: 2, nextStartsAt: '2026-11-27T16:30:00Z', nextEndsAt: '2026-11-27T18:00:00Z' });
+    expect(nextBoundary([ending, starting], now)).toBe(Date.parse('2026-11-27T16:30:00Z'));
+    expect(nextBoundary([ending], now)).toBe(Date.parse('2026-11-27T17:00:00Z'));
+    expect(nextBoundary([window_({ nextStartsAt: null, nextEndsAt: null })], now)).toBeUndefined();
+    expect(nextBoundary([], now)).toBeUndefined();
   });
 });

@@ -10,6 +10,7 @@ import { tablePagination } from '../../../lib/tablePagination.ts';
 import { useListState } from '../../../lib/useListState.ts';
 import { useDeleteMaintenanceWindowMutation, useMaintenanceWindowsQuery, usePortalDeviceOptionsQuery } from '../api.ts';
 import { CARD_TEXT, deviceNames, devicesText, occurrenceText, RECURRENCE_LABEL, stateOf } from '../labels.ts';
+import { useBoundaryRefresh } from '../useBoundaryRefresh.ts';
 import { useTenantZone } from '../useTenantZone.ts';
 import { formatInZone } from '../zone.ts';
 
@@ -29,7 +30,8 @@ export function MaintenanceCard({ customerId, deviceId }: { customerId: number; 
   const list = useListState({ prefix: 'mw.', pageSize: 5, sort: ['startsAt', 'ASC'] });
   const filter = deviceId ? { deviceId, current: true } : { customerId, current: true };
   const windows = useMaintenanceWindowsQuery({ ...list.query, filter: { ...list.filter, ...filter } });
-  const rows = windows.data?.data.list ?? [];
+  const rows = useMemo(() => windows.data?.data.list ?? [], [windows.data]);
+  useBoundaryRefresh(rows);
   // Device names only for windows that list devices (the tooltip behind "N devices").
   const listsDevices = rows.some((w) => w.deviceIds.length > 0);
   const options = usePortalDeviceOptionsQuery(customerId, { skip: !listsDevices });
