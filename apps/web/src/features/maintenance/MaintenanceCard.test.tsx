@@ -196,9 +196,15 @@ describe('maintenance card (web)', { timeout: 60_000 }, () => {
     await click(await screen.findByRole('button', { name: 'Edit maintenance window 2' }));
     const dialog = await dialogOf('Edit Maintenance');
     expect(within(dialog).getByLabelText<HTMLInputElement>('Starts').value).toBe('2026-11-30T09:00');
+    // Saving unchanged asks nothing of the server.
+    await click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(lastCall('PATCH', '/v0/api/maintenance-windows/2')).toBeUndefined();
+    await click(screen.getByRole('button', { name: 'Edit maintenance window 2' }));
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Lens cleaning' } });
     await click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText(MAINT_MSG.unknownDevice)).toBeTruthy();
-    expect(lastCall('PATCH', '/v0/api/maintenance-windows/2')!.body).toMatchObject({ deviceIds: [5, 6], recurrence: 'weekly' });
+    // Only what changed is sent.
+    expect(lastCall('PATCH', '/v0/api/maintenance-windows/2')!.body).toEqual({ reason: 'Lens cleaning' });
     expect(notify.success).not.toHaveBeenCalled();
   });
 });

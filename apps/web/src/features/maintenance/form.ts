@@ -102,6 +102,23 @@ export function updateBodyOf(v: MaintenanceFormValues, timeZone: string): Requir
   };
 }
 
+/**
+ * The edit body: only what the user changed. A time left alone is not sent back as the minute the field
+ * shows (a window made through the API may start at seconds past it), and the server re-checks the
+ * merged window anyway.
+ */
+export function changedBodyOf(before: MaintenanceFormValues, v: MaintenanceFormValues, timeZone: string): UpdateMaintenanceInput {
+  const all = updateBodyOf(v, timeZone);
+  const was = updateBodyOf(before, timeZone);
+  const body: UpdateMaintenanceInput = {};
+  if (v.startsAt !== before.startsAt) body.startsAt = all.startsAt;
+  if (v.endsAt !== before.endsAt) body.endsAt = all.endsAt;
+  if (all.recurrence !== was.recurrence) body.recurrence = all.recurrence;
+  if (all.reason !== was.reason) body.reason = all.reason;
+  if (all.deviceIds.join() !== was.deviceIds.join()) body.deviceIds = all.deviceIds;
+  return body;
+}
+
 /** Server answers that belong to one field: shown under it as well as in the error toast. */
 export const FIELD_OF_MESSAGE: Record<string, keyof MaintenanceFormValues> = {
   [MAINT_MSG.instant]: 'startsAt',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAINT_MSG, MAINTENANCE_RECURRENCES, type MaintenanceWindow } from '@vigil/contracts';
 import {
+  changedBodyOf,
   CHOOSE_DEVICES,
   createBodyOf,
   devicesProblem,
@@ -111,9 +112,18 @@ describe('maintenance dialog values', () => {
     });
   });
 
-  it('edits a window in the zone it is shown in', () => {
+  it('edits a window in the zone it is shown in, sending only what changed', () => {
     const w = window_({ startsAt: '2026-11-27T15:00:00Z', endsAt: '2026-11-27T17:00:00Z', deviceIds: [9] });
-    expect(formOfWindow(w, NY)).toEqual(form({ scope: 'devices', deviceIds: [9], reason: 'Firmware' }));
+    const before = formOfWindow(w, NY);
+    expect(before).toEqual(form({ scope: 'devices', deviceIds: [9], reason: 'Firmware' }));
+    // A start at seconds past the minute stays as it is when its field is left alone.
+    const odd = formOfWindow(window_({ startsAt: '2026-11-27T15:00:42.5Z' }), NY);
+    expect(changedBodyOf(odd, { ...odd, reason: 'Firmware, again ' }, NY)).toEqual({ reason: 'Firmware, again' });
+    expect(changedBodyOf(before, { ...before, endsAt: '2026-11-27T13:00', scope: 'portal' }, NY)).toEqual({
+      endsAt: '2026-11-27T18:00:00.000Z',
+      deviceIds: [],
+    });
+    expect(changedBodyOf(before, before, NY)).toEqual({});
   });
 });
 

@@ -9,6 +9,7 @@ import { notify } from '../../../lib/notify.ts';
 import { useAppSelector } from '../../../lib/state/hooks.ts';
 import { useCreateMaintenanceWindowMutation, usePortalDeviceOptionsQuery, useUpdateMaintenanceWindowMutation } from '../api.ts';
 import {
+  changedBodyOf,
   createBodyOf,
   devicesProblem,
   endProblem,
@@ -17,7 +18,6 @@ import {
   newWindowForm,
   reasonProblem,
   startProblem,
-  updateBodyOf,
   type MaintenanceFormValues,
 } from '../form.ts';
 import { RECURRENCE_LABEL } from '../labels.ts';
@@ -77,12 +77,19 @@ export default function MaintenanceDialog({
 
   const values = () => form.getFieldsValue(true) as MaintenanceFormValues;
 
+  const close = () => {
+    setServerError(undefined);
+    onClose();
+  };
+
   const submit = async () => {
     setServerError(undefined);
     if (!(await validated(form))) return; // the messages show under the fields
     // Every value, also those of a field the chosen scope hides.
     const v = values();
-    const result = edited ? await update({ id: edited.id, body: updateBodyOf(v, tz) }) : await create(createBodyOf(customerId, v, tz));
+    const changes = edited && changedBodyOf(formOfWindow(edited, tz), v, tz);
+    if (changes && Object.keys(changes).length === 0) return close(); // nothing to save
+    const result = edited && changes ? await update({ id: edited.id, body: changes }) : await create(createBodyOf(customerId, v, tz));
     if (result.error) {
       const text = messageOf(result.error);
       const field = FIELD_OF_MESSAGE[text];
@@ -91,11 +98,6 @@ export default function MaintenanceDialog({
       return;
     }
     notify.success(editing ? MAINT_MSG.updated : MAINT_MSG.created);
-    onClose();
-  };
-
-  const close = () => {
-    setServerError(undefined);
     onClose();
   };
 
