@@ -24,6 +24,7 @@ const COLLECTION_KIND: Record<string, IdKind> = {
   reports: 'report',
   billings: 'billing',
   'notification-channels': 'channel',
+  'maintenance-windows': 'maintenance',
 };
 
 /** Named parameters; `userId` in a path is "as whom", the caller's own id when acting normally. */
@@ -138,6 +139,12 @@ const BODY_EXAMPLES: Record<string, BodyExample> = {
     target: ['sweep@example.test'],
   }),
   'PATCH /v0/api/notification-channels/:id': () => ({ name: 'Renamed channel' }),
+  'POST /v0/api/maintenance-windows': (_p, tenant) => ({
+    customerId: tenant.ids.portal[0],
+    startsAt: '2090-02-01T00:00:00.000Z',
+    endsAt: '2090-02-01T01:00:00.000Z',
+  }),
+  'PATCH /v0/api/maintenance-windows/:id': () => ({ reason: 'Rescheduled' }),
   'POST /v0/api/tenants': () => ({
     name: 'Sweep Tenant',
     contactName: 'C',

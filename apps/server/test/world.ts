@@ -7,6 +7,7 @@ import {
   deviceEndpoints,
   licenseEndpoints,
   notificationChannelEndpoints,
+  maintenanceEndpoints,
   portalEndpoints,
   reportEndpoints,
   tenantsEndpoints,
@@ -38,6 +39,7 @@ export const ID_KINDS = [
   'report',
   'billing',
   'channel',
+  'maintenance',
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -304,6 +306,17 @@ async function buildTenant(t: TestApp, superAdmin: TestUser, label: 'Alpha' | 'B
     `channels of ${label}`,
   ).body.data.list;
   ids.channel = channels.map((c) => c.id).sort((x, y) => x - y);
+
+  // A maintenance window far ahead (it changes no device now), scheduled by the Project Manager.
+  const window = expectStatus(
+    await t.call(maintenanceEndpoints.create, {
+      token: users['Project Manager'].token,
+      body: { customerId: portal1, startsAt: '2090-01-01T00:00:00.000Z', endsAt: '2090-01-01T02:00:00.000Z', reason: `${label} upgrade` },
+    }),
+    [201],
+    `maintenance window of ${label}`,
+  ).body.data;
+  ids.maintenance.push(window.id);
 
   return {
     label,

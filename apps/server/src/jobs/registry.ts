@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps.ts';
 import { licenseScanJob } from './license-scan.job.ts';
+import { maintenanceJob } from './maintenance.job.ts';
 import { notificationAnnounceJob } from './notification-announce.job.ts';
 import { offlineAlertsJob } from './offline-alerts.job.ts';
 import { offlineSweepJob } from './offline-sweep.job.ts';
@@ -23,6 +24,7 @@ import { uptimeRollupJob } from './uptime-rollup.job.ts';
  * | offline-alerts           | 5 s    | Device Offline alerts open and resolve (also after status events) |
  * | license-scan             | 1 h    | License Renewal Pending alerts                                    |
  * | notification-announce    | 2 s    | alert announcements stored as deliveries, then sent               |
+ * | maintenance-windows      | 5 s    | devices enter and leave maintenance as their windows say          |
  */
 export const PERIODIC_JOBS: readonly Job[] = [
   offlineSweepJob,
@@ -33,6 +35,7 @@ export const PERIODIC_JOBS: readonly Job[] = [
   offlineAlertsJob,
   licenseScanJob,
   notificationAnnounceJob,
+  maintenanceJob,
 ];
 
 /** Jobs that only the embedded database needs (PostgreSQL has autovacuum). */

@@ -16,6 +16,7 @@ import { reportsModule } from './reports/reports.routes.ts';
 import { billingModule } from './billing/billing.routes.ts';
 import { clientConfigModule } from './client-config/client-config.routes.ts';
 import { notificationsModule } from './notifications/notifications.routes.ts';
+import { maintenanceModule } from './maintenance/maintenance.routes.ts';
 
 /** Feature modules in registration order. Each adds its routes through http/route.ts. */
 export const modules: AppModule[] = [
@@ -36,4 +37,5 @@ export const modules: AppModule[] = [
   billingModule,
   clientConfigModule,
   notificationsModule,
+  maintenanceModule,
 ];

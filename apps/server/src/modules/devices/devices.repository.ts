@@ -67,10 +67,15 @@ function deviceOnly(f: DeviceFilter): SQL {
       sql`exists (select 1 from alert_devices ad where ad.tenant_id = d.tenant_id and ad.alert_id = ${f.alertId} and ad.device_id = d.id)`,
     );
   if (f.status !== undefined) parts.push(sql`d.status = ${f.status}`);
-  // No index names status (schema/monitoring.ts): the (few) offline devices are found through their open offline periods.
+  // No index names status (schema/monitoring.ts): the (few) offline devices are found through their open offline periods,
+  // and those in maintenance (whose open period is a status-2 one, docs/maintenance.md) through devices_maintenance_idx:
+  // the filter is about the reported status, as the kept counts are.
   if (f.status === DEVICE_STATUS.offline)
     parts.push(
-      sql`(d.tenant_id, d.portal_id, d.id) in (select op.tenant_id, op.portal_id, op.device_id from ${OFFLINE_PERIODS} where ${IS_OPEN_OFFLINE})`,
+      sql`(d.tenant_id, d.portal_id, d.id) in (select op.tenant_id, op.portal_id, op.device_id from ${OFFLINE_PERIODS} where ${IS_OPEN_OFFLINE}
+            union all
+            select m.tenant_id, m.portal_id, m.id from devices m
+             where m.maintenance_since is not null and ${tenantCondition(f.scope, sql`m.tenant_id`)})`,
     );
   if (f.deviceType !== undefined) parts.push(sql`d.device_type = ${f.deviceType}`);
   if (f.q) parts.push(sql`d.name ilike ${containsPattern(f.q)}`);

@@ -16,6 +16,8 @@ export interface Candidate {
   id: number;
   portal_id: number;
   status_since: Date | string;
+  /** Set while a maintenance window covers the device: its status moves, its history does not. */
+  maintenance_since: Date | string | null;
   off_at: Date | string;
 }
 
@@ -28,8 +30,9 @@ export function lockOverdue(tx: Executor, now: Date): Promise<Candidate[]> {
   const nowText = now.toISOString();
   return queryRows<Candidate>(
     tx,
-    sql`select d.tenant_id, d.id, d.portal_id, d.status_since,
-               d.last_report_at + make_interval(mins => t.heartbeat_timeout) as off_at
+    sql`select d.tenant_id, d.id, d.portal_id, d.status_since, d.maintenance_since,
+               -- never before status_since: a device that left maintenance after its last report goes offline then at the earliest
+               greatest(d.last_report_at + make_interval(mins => t.heartbeat_timeout), d.status_since) as off_at
           from devices d
           join tenants t on t.id = d.tenant_id
           join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id
@@ -42,22 +45,27 @@ export function lockOverdue(tx: Executor, now: Date): Promise<Candidate[]> {
   );
 }
 
-/** Closes each online period and opens the offline one at `off_at`; the open period starts at `status_since`. */
+/**
+ * Closes each online period and opens the offline one at `off_at`; the open period starts at `status_since`.
+ * A device in maintenance (docs/maintenance.md) keeps its open status-2 period: only its row goes offline.
+ */
 export async function markOffline(tx: Executor, rows: Candidate[], now: Date): Promise<void> {
   const iso = (v: Date | string) => new Date(v).toISOString();
   await tx.execute(sql`
     with s as (
       select * from unnest(${sql.param(rows.map((r) => r.tenant_id))}::int[], ${sql.param(rows.map((r) => r.id))}::int[],
                            ${sql.param(rows.map((r) => r.portal_id))}::int[], ${sql.param(rows.map((r) => iso(r.off_at)))}::timestamptz[],
-                           ${sql.param(rows.map((r) => iso(r.status_since)))}::timestamptz[])
-             as s(tenant_id, id, portal_id, off_at, status_since)
+                           ${sql.param(rows.map((r) => iso(r.status_since)))}::timestamptz[],
+                           ${sql.param(rows.map((r) => r.maintenance_since !== null && r.maintenance_since !== undefined))}::boolean[])
+             as s(tenant_id, id, portal_id, off_at, status_since, in_maintenance)
     ), closed as (
       update device_status_periods p set ended_at = s.off_at
         from s
-       where p.tenant_id = s.tenant_id and p.device_id = s.id and p.started_at >= s.status_since and (p.ended_at + interval '0') is null -- via periods_device_idx, as in webhooks/ingest.repository.ts
+       where not s.in_maintenance
+         and p.tenant_id = s.tenant_id and p.device_id = s.id and p.started_at >= s.status_since and (p.ended_at + interval '0') is null -- via periods_device_idx, as in webhooks/ingest.repository.ts
     ), opened as (
       insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
-      select tenant_id, id, portal_id, ${OFFLINE}, off_at from s
+      select tenant_id, id, portal_id, ${OFFLINE}, off_at from s where not s.in_maintenance
     )
     update devices d set status = ${OFFLINE}, status_since = s.off_at, updated_at = ${now.toISOString()}::timestamptz
       from s

@@ -240,7 +240,7 @@ export async function applyReportRound(executor: Executor, now: Date, round: Rep
                                ${sql.param(round.statuses)}::smallint[], ${sql.param(round.ats)}::timestamptz[])
                  as r(tenant_id, portal_id, device_id, status, at)
         ), cur as (
-          select d.tenant_id, r.portal_id, d.id, d.status as old_status, d.status_since, d.removed_at, r.status, r.at,
+          select d.tenant_id, r.portal_id, d.id, d.status as old_status, d.status_since, d.maintenance_since, d.removed_at, r.status, r.at,
                  (r.at > d.last_report_at and (d.removed_at is null or r.at > d.removed_at)) as fresh
             from r join devices d on d.tenant_id = r.tenant_id and d.id = r.device_id
         ), late as (
@@ -272,18 +272,23 @@ export async function applyReportRound(executor: Executor, now: Date, round: Rep
 
 /**
  * The CTEs `closed` and `opened` shared by applyReportRound and the one-pass statement: for each row
- * of a CTE `changed` (tenant_id, id, portal_id, status, at, status_since: a device whose status
- * changes at `at`), the open period is closed at `at` and the new one opened. The open period is
- * found through periods_device_idx (see applyReportRound). To follow a CTE, before another.
+ * of a CTE `changed` (tenant_id, id, portal_id, status, at, status_since, maintenance_since: a device
+ * whose status changes at `at`), the open period is closed at `at` and the new one opened. The open
+ * period is found through periods_device_idx (see applyReportRound). A device in maintenance
+ * (maintenance_since set, docs/maintenance.md) keeps its open status-2 period: its row moves, its
+ * history does not (maintenance/reconcile.repository.ts writes the period of its status when it leaves).
+ * A removed device has no maintenance (removal clears it), so a return always opens a period.
+ * To follow a CTE, before another.
  */
 export const PERIOD_CHANGES = sql`closed as (
           update device_status_periods p set ended_at = c.at
             from changed c
-           where p.tenant_id = c.tenant_id and p.device_id = c.id and p.started_at >= c.status_since
+           where c.maintenance_since is null
+             and p.tenant_id = c.tenant_id and p.device_id = c.id and p.started_at >= c.status_since
              and (p.ended_at + interval '0') is null
         ), opened as (
           insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
-          select tenant_id, id, portal_id, status, at from changed
+          select tenant_id, id, portal_id, status, at from changed where maintenance_since is null
         )`;
 
 /**
@@ -300,15 +305,22 @@ export async function removeDevice(
   const now = scope.now.toISOString();
   const [row] = await queryRows<{ id: number }>(
     executor,
-    sql`with removed as (
-          update devices d
-             set removed_at = greatest(${now}::timestamptz, d.status_since), updated_at = ${now}::timestamptz
+    sql`with old as (
+          select d.id, d.status_since, d.maintenance_since from devices d
            where d.tenant_id = ${tenantId} and d.portal_id = ${portalId} and d.external_id = ${externalId} and d.removed_at is null
-          returning d.id, d.status_since, d.removed_at
+        ), removed as (
+          -- a device in maintenance leaves it: its open (status-2) period is the one closed (docs/maintenance.md)
+          update devices d
+             set removed_at = greatest(${now}::timestamptz, d.status_since, coalesce(d.maintenance_since, d.status_since)),
+                 maintenance_since = null, updated_at = ${now}::timestamptz
+            from old o
+           where d.tenant_id = ${tenantId} and d.id = o.id and d.removed_at is null
+          returning d.id, d.removed_at
         ), closed as (
           update device_status_periods p set ended_at = r.removed_at
-            from removed r
-           where p.tenant_id = ${tenantId} and p.device_id = r.id and p.started_at >= r.status_since
+            from removed r join old o on o.id = r.id
+           where p.tenant_id = ${tenantId} and p.device_id = r.id
+             and p.started_at >= least(o.status_since, coalesce(o.maintenance_since, o.status_since))
              and (p.ended_at + interval '0') is null -- through periods_device_idx (see applyReportRound)
         )
         select id from removed`,

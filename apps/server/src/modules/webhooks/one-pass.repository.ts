@@ -63,7 +63,7 @@ export async function recordAndApply(
                  as r(tenant_id, portal_id, external_id, name, device_type, device_model, status, at)
            where (select ok from go)
         ), cur as (
-          select r.*, d.id, d.status as old_status, d.status_since, d.removed_at,
+          select r.*, d.id, d.status as old_status, d.status_since, d.maintenance_since, d.removed_at,
                  (r.at > d.last_report_at and (d.removed_at is null or r.at > d.removed_at)) as fresh,
                  (d.name, d.device_type, d.device_model) is distinct from (r.name, r.device_type, r.device_model) as renamed
             from r left join devices d on d.tenant_id = r.tenant_id and d.portal_id = r.portal_id and d.external_id = r.external_id

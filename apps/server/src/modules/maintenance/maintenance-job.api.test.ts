@@ -1,0 +1,353 @@
+import { deviceEndpoints, maintenanceEndpoints as mw, notificationChannelEndpoints } from '@vigil/contracts';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client.ts';
+import { maintenanceJob } from '../../jobs/maintenance.job.ts';
+import { offlineAlertsJob } from '../../jobs/offline-alerts.job.ts';
+import { runTickOnce } from '../../jobs/scheduler.ts';
+import { sweepOfflineDevices } from '../devices/index.ts';
+import { createCast, createDevices, createPortal, createTenant, createUser, type TestPortal } from '../../../test/factories.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { renewTokens } from '../../../test/kits/cases/operations-test-support.ts';
+import { announceAndSend, deliveryRows } from '../../../test/kits/notifications/notify-test-kit.ts';
+import { reported, removed, sendWebhook } from '../../../test/kits/webhooks/webhook-test-kit.ts';
+
+/**
+ * Maintenance materialised into status history (docs/maintenance.md), driven through the API, the
+ * webhooks and the jobs' ticks with the fake clock: a covered device gets a status-2 period exactly over
+ * the occurrence, opens no alert and sends nothing meanwhile, and counts as a new offline device when its
+ * window ends while it is still offline.
+ */
+let t: TestApp;
+let cast: Awaited<ReturnType<typeof createCast>>;
+const START = new Date('2026-11-22T06:00:00.000Z');
+const MIN = 60_000;
+const at = (minutes: number, seconds = 0) => new Date(START.getTime() + minutes * MIN + seconds * 1000);
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { NOTIFY_ALLOW_PRIVATE_TARGETS: '1' } });
+  t.clock.set(at(0));
+  cast = await createCast(t);
+  await t.database.exec(`update tenants set heartbeat_timeout = 10 where id = ${cast.tenant.id}`);
+});
+afterAll(() => t.close());
+
+/** Moves the fake clock; the cast's access tokens are signed again so they stay valid. */
+async function setClock(when: Date): Promise<void> {
+  t.clock.set(when);
+  await renewTokens(t, [cast.admin, cast.pm]);
+}
+
+/** Runs a job's tick at `when` (each call a new tick: the claims are per 5 s). */
+async function tick(job: typeof maintenanceJob, when: Date): Promise<void> {
+  await setClock(when);
+  expect(await runTickOnce(t.deps, job)).toBe(true);
+}
+
+const idOf = async (portal: TestPortal, externalId: string) =>
+  Number(
+    (
+      await queryRows<{ id: number }>(
+        t.database.db,
+        sql`select id from devices where portal_id = ${portal.id} and external_id = ${externalId}`,
+      )
+    )[0].id,
+  );
+
+/** A device's periods as [status, start, end | null], oldest first. */
+async function periodsOf(deviceId: number): Promise<[number, string, string | null][]> {
+  const rows = await queryRows<{ status: number; started_at: Date | string; ended_at: Date | string | null }>(
+    t.database.db,
+    sql`select status, started_at, ended_at from device_status_periods where device_id = ${deviceId} order by started_at, id`,
+  );
+  return rows.map((r) => [
+    Number(r.status),
+    new Date(r.started_at).toISOString(),
+    r.ended_at === null ? null : new Date(r.ended_at).toISOString(),
+  ]);
+}
+
+/**
+ * The open-period invariant with maintenance: a device not removed has exactly one open period, which
+ * starts at maintenance_since with status 2 while in maintenance, else at status_since with its status.
+ */
+async function expectInvariant(tenantId: number): Promise<void> {
+  const broken = await queryRows<{ id: number }>(
+    t.database.db,
+    sql`select d.id from devices d
+         where d.tenant_id = ${tenantId} and d.removed_at is null
+           and (select count(*) from device_status_periods p where p.tenant_id = d.tenant_id and p.device_id = d.id and p.ended_at is null) <> 1
+            or d.tenant_id = ${tenantId} and d.removed_at is null and not exists (
+                 select 1 from device_status_periods p
+                  where p.tenant_id = d.tenant_id and p.device_id = d.id and p.ended_at is null
+                    and p.started_at = coalesce(d.maintenance_since, d.status_since)
+                    and p.status = case when d.maintenance_since is null then d.status else 2 end)
+            or d.tenant_id = ${tenantId} and d.removed_at is not null
+               and (d.maintenance_since is not null
+                    or exists (select 1 from device_status_periods p where p.tenant_id = d.tenant_id and p.device_id = d.id and p.ended_at is null))`,
+  );
+  expect(broken).toEqual([]);
+}
+
+async function deviceRow(deviceId: number) {
+  const res = await t.call(deviceEndpoints.get, { token: cast.admin.token, params: { id: deviceId } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
+const openAlertsOf = (portal: TestPortal) =>
+  queryRows<{ id: number; device_ids: number[] }>(
+    t.database.db,
+    sql`select a.id, array(select ad.device_id from alert_devices ad where ad.tenant_id = a.tenant_id and ad.alert_id = a.id order by ad.device_id) as device_ids
+          from alerts a where a.tenant_id = ${portal.tenantId} and a.portal_id = ${portal.id} and a.resolved_at is null`,
+  );
+
+async function report(portal: TestPortal, devices: { externalId: string; status: 0 | 1; at: Date }[]): Promise<void> {
+  expect((await sendWebhook(t, portal, reported(devices))).status).toBe(202);
+}
+
+describe('maintenance through the job', () => {
+  it('writes a status-2 period exactly over the occurrence, and no alert or notification during it', async () => {
+    const portal = await createPortal(t, cast.tenant, 'Harbor');
+    const channel = await t.call(notificationChannelEndpoints.create, {
+      token: cast.admin.token,
+      body: { name: 'Ops now', type: 'email', target: ['ops@example.test'], delayMinutes: 0, customerIds: [portal.id] },
+    });
+    expect(channel.status, JSON.stringify(channel.body)).toBe(201);
+    const deliveriesOfChannel = async () => (await deliveryRows(t.database)).filter((d) => Number(d.channel_id) === channel.body.data.id);
+
+    await report(
+      portal,
+      ['a', 'b', 'c', 's', 'e'].map((externalId) => ({ externalId, status: 1 as const, at: at(0) })),
+    );
+    const [a, b, c, s, e] = await Promise.all(['a', 'b', 'c', 's', 'e'].map((x) => idOf(portal, x)));
+    const created = await t.call(mw.create, {
+      token: cast.admin.token,
+      body: { customerId: portal.id, startsAt: at(10).toISOString(), endsAt: at(40).toISOString(), reason: 'Panel swap' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.data.inForce).toBe(false);
+
+    // c goes offline just before the window; no rule run happens before the window starts.
+    await setClock(at(9));
+    await report(portal, [{ externalId: 'c', status: 0, at: at(9) }]);
+    await tick(maintenanceJob, at(9, 30));
+    expect((await deviceRow(c)).inMaintenance).toBe(false);
+
+    await tick(maintenanceJob, at(10, 2));
+    for (const id of [a, b, c, s, e]) expect((await deviceRow(id)).inMaintenance).toBe(true);
+    await expectInvariant(cast.tenant.id);
+    await tick(offlineAlertsJob, at(10, 3));
+    expect(await openAlertsOf(portal)).toEqual([]);
+
+    // During the window: a report moves the status (b offline, a and e stay online) and writes no period; the
+    // sweep turns the silent s offline, again without a period.
+    await setClock(at(10, 30));
+    await report(portal, [{ externalId: 'e', status: 1, at: at(10, 30) }]);
+    await setClock(at(12));
+    await report(portal, [
+      { externalId: 'b', status: 0, at: at(12) },
+      { externalId: 'a', status: 1, at: at(12) },
+    ]);
+    await setClock(at(14));
+    await report(portal, [{ externalId: 'b', status: 1, at: at(14) }]);
+    expect(await sweepOfflineDevices(t.deps, at(15, 10))).toBe(1);
+    await setClock(at(16));
+    await report(portal, [{ externalId: 'b', status: 0, at: at(16) }]);
+    await setClock(at(34));
+    await report(portal, [{ externalId: 'a', status: 1, at: at(34) }]);
+    expect(await deviceRow(b)).toMatchObject({ status: 0, inMaintenance: true });
+    expect(await deviceRow(s)).toMatchObject({ status: 0, inMaintenance: true });
+    expect(await periodsOf(b)).toEqual([
+      [1, at(0).toISOString(), at(10).toISOString()],
+      [2, at(10).toISOString(), null],
+    ]);
+    await expectInvariant(cast.tenant.id);
+    // The offline filter is about the reported status: b, c and s, though no open offline period holds them.
+    const offline = await t.call(deviceEndpoints.list, {
+      token: cast.admin.token,
+      query: { filter: { status: 0, customerId: portal.id } },
+    });
+    expect(offline.body.data.list.map((d) => d.id).sort((x, y) => x - y)).toEqual([b, c, s].sort((x, y) => x - y));
+    await tick(offlineAlertsJob, at(34, 20));
+    expect(await openAlertsOf(portal)).toEqual([]);
+    await announceAndSend(t);
+    expect(await deliveriesOfChannel()).toEqual([]);
+
+    // The window ends at 40: ticks before change nothing; the first tick after writes the end at 40 exactly.
+    await tick(maintenanceJob, at(39, 58));
+    expect((await deviceRow(a)).inMaintenance).toBe(true);
+    await tick(maintenanceJob, at(40, 3));
+    for (const id of [a, b, c, s, e]) expect((await deviceRow(id)).inMaintenance).toBe(false);
+    await expectInvariant(cast.tenant.id);
+    expect(await periodsOf(a)).toEqual([
+      [1, at(0).toISOString(), at(10).toISOString()],
+      [2, at(10).toISOString(), at(40).toISOString()],
+      [1, at(40).toISOString(), null],
+    ]);
+    expect(await periodsOf(c)).toEqual([
+      [1, at(0).toISOString(), at(9).toISOString()],
+      [0, at(9).toISOString(), at(10).toISOString()],
+      [2, at(10).toISOString(), at(40).toISOString()],
+      [0, at(40).toISOString(), null],
+    ]);
+    const history = await t.call(deviceEndpoints.history, {
+      token: cast.admin.token,
+      params: { id: b },
+      query: { from: at(-10).toISOString(), to: at(41).toISOString() },
+    });
+    expect(history.status, JSON.stringify(history.body)).toBe(200);
+    expect(history.body.data.periods).toContainEqual({ status: 2, from: at(10).toISOString(), to: at(40).toISOString() });
+
+    // Still offline at the end: new offline devices then, so the rule opens an alert and it is announced.
+    await tick(offlineAlertsJob, at(40, 5));
+    expect(await openAlertsOf(portal)).toEqual([{ id: expect.any(Number) as number, device_ids: [b, c, s].sort((x, y) => x - y) }]);
+    await announceAndSend(t);
+    expect((await deliveriesOfChannel()).map((d) => d.event)).toEqual(['alert.opened']);
+
+    // e's last report is older than its timeout: it goes offline when its maintenance ended, not before.
+    expect(await sweepOfflineDevices(t.deps, at(41))).toBe(1);
+    expect(await deviceRow(a)).toMatchObject({ status: 1 });
+    expect(await periodsOf(e)).toEqual([
+      [1, at(0).toISOString(), at(10).toISOString()],
+      [2, at(10).toISOString(), at(40).toISOString()],
+      [1, at(40).toISOString(), at(40).toISOString()],
+      [0, at(40).toISOString(), null],
+    ]);
+    await expectInvariant(cast.tenant.id);
+  });
+
+  it('takes effect in the request that creates a window covering now, and ends now when it is deleted', async () => {
+    const portal = await createPortal(t, cast.tenant, 'Quay');
+    await setClock(at(100));
+    await report(portal, [
+      { externalId: 'q1', status: 0, at: at(90) },
+      { externalId: 'q2', status: 1, at: at(100) },
+    ]);
+    const [q1, q2] = await Promise.all(['q1', 'q2'].map((e) => idOf(portal, e)));
+    const created = await t.call(mw.create, {
+      token: cast.pm.token,
+      body: { customerId: portal.id, deviceIds: [q1], startsAt: at(95).toISOString(), endsAt: at(200).toISOString() },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.data.inForce).toBe(true);
+    expect(await deviceRow(q1)).toMatchObject({ inMaintenance: true, status: 0 });
+    expect((await deviceRow(q2)).inMaintenance).toBe(false);
+    // History is kept up to the device's open period: maintenance from the window's start.
+    expect(await periodsOf(q1)).toEqual([
+      [0, at(90).toISOString(), at(95).toISOString()],
+      [2, at(95).toISOString(), null],
+    ]);
+
+    // Editing the window to the whole portal covers q2 from now (its status began after the window's start).
+    await setClock(at(110));
+    const edited = await t.call(mw.update, { token: cast.admin.token, params: { id: created.body.data.id }, body: { deviceIds: [] } });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect((await deviceRow(q2)).inMaintenance).toBe(true);
+    expect(await periodsOf(q2)).toEqual([
+      [1, at(100).toISOString(), at(100).toISOString()],
+      [2, at(100).toISOString(), null],
+    ]);
+
+    // Removal during maintenance closes the maintenance period; a return opens a period of its status.
+    await setClock(at(120));
+    expect((await sendWebhook(t, portal, removed('q2'))).status).toBe(202);
+    expect(await periodsOf(q2)).toEqual([
+      [1, at(100).toISOString(), at(100).toISOString()],
+      [2, at(100).toISOString(), at(120).toISOString()],
+    ]);
+    await expectInvariant(cast.tenant.id);
+
+    await setClock(at(130));
+    const deleted = await t.call(mw.remove, { token: cast.admin.token, params: { id: created.body.data.id } });
+    expect(deleted.status).toBe(200);
+    expect(await deviceRow(q1)).toMatchObject({ inMaintenance: false, status: 0 });
+    expect(await periodsOf(q1)).toEqual([
+      [0, at(90).toISOString(), at(95).toISOString()],
+      [2, at(95).toISOString(), at(130).toISOString()],
+      [0, at(130).toISOString(), null],
+    ]);
+    await report(portal, [{ externalId: 'q2', status: 1, at: at(131) }]);
+    expect(await periodsOf(q2)).toEqual([
+      [1, at(100).toISOString(), at(100).toISOString()],
+      [2, at(100).toISOString(), at(120).toISOString()],
+      [1, at(131).toISOString(), null],
+    ]);
+    await expectInvariant(cast.tenant.id);
+  });
+
+  it('ends maintenance now, not at a past end, when an edit takes the occurrence away', async () => {
+    const portal = await createPortal(t, cast.tenant, 'Pier');
+    await setClock(at(200));
+    await report(portal, [{ externalId: 'r1', status: 1, at: at(195) }]);
+    const r1 = await idOf(portal, 'r1');
+    const created = await t.call(mw.create, {
+      token: cast.admin.token,
+      body: { customerId: portal.id, startsAt: at(190).toISOString(), endsAt: at(260).toISOString(), recurrence: 'daily' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await setClock(at(210));
+    const edited = await t.call(mw.update, {
+      token: cast.admin.token,
+      params: { id: created.body.data.id },
+      body: { endsAt: at(205).toISOString() },
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.data.inForce).toBe(false);
+    expect(await periodsOf(r1)).toEqual([
+      [1, at(195).toISOString(), at(195).toISOString()],
+      [2, at(195).toISOString(), at(210).toISOString()],
+      [1, at(210).toISOString(), null],
+    ]);
+    // The next tick leaves it alone until the next day's occurrence.
+    await tick(maintenanceJob, at(215));
+    expect((await deviceRow(r1)).inMaintenance).toBe(false);
+    await expectInvariant(cast.tenant.id);
+  });
+
+  it('repeats a daily window at its local wall-clock time across a DST change (America/New_York)', async () => {
+    const tenant = await createTenant(t, { timezone: 'America/New_York' });
+    const admin = await createUser(t, { tenant, roles: ['Admin'] });
+    const portal = await createPortal(t, tenant, 'Boston');
+    t.clock.set(new Date('2026-10-29T12:00:00.000Z'));
+    const [device] = await createDevices(t, portal, [{ since: new Date('2026-10-29T00:00:00.000Z') }]);
+    // 12:00-14:00 New York time, daily from 30 October (EDT, UTC-4); DST ends on 1 November (EST, UTC-5).
+    const created = await t.call(mw.create, {
+      token: admin.token,
+      body: { customerId: portal.id, startsAt: '2026-10-30T16:00:00.000Z', endsAt: '2026-10-30T18:00:00.000Z', recurrence: 'daily' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const inMaintenance = async () =>
+      (
+        await queryRows<{ since: Date | string | null }>(
+          t.database.db,
+          sql`select maintenance_since as since from devices where id = ${device.id}`,
+        )
+      )[0].since !== null;
+
+    await tick(maintenanceJob, new Date('2026-10-30T16:00:04.000Z'));
+    expect(await inMaintenance()).toBe(true);
+    await tick(maintenanceJob, new Date('2026-10-30T18:00:04.000Z'));
+    expect(await inMaintenance()).toBe(false);
+    // 2 November: 16:30 UTC is 11:30 EST (outside), 17:00 UTC is noon EST.
+    await tick(maintenanceJob, new Date('2026-11-02T16:30:00.000Z'));
+    expect(await inMaintenance()).toBe(false);
+    const get = await t.call(mw.get, { token: admin.token, params: { id: created.body.data.id } });
+    expect(get.body.data).toMatchObject({
+      inForce: false,
+      nextStartsAt: '2026-11-02T17:00:00.000Z',
+      nextEndsAt: '2026-11-02T19:00:00.000Z',
+    });
+    await tick(maintenanceJob, new Date('2026-11-02T17:00:03.000Z'));
+    expect(await inMaintenance()).toBe(true);
+    await tick(maintenanceJob, new Date('2026-11-02T18:59:55.000Z'));
+    expect(await inMaintenance()).toBe(true);
+    await tick(maintenanceJob, new Date('2026-11-02T19:00:01.000Z'));
+    expect(await inMaintenance()).toBe(false);
+    expect((await periodsOf(device.id)).filter(([status]) => status === 2)).toEqual([
+      [2, '2026-10-30T16:00:00.000Z', '2026-10-30T18:00:00.000Z'],
+      [2, '2026-11-02T17:00:00.000Z', '2026-11-02T19:00:00.000Z'],
+    ]);
+    await expectInvariant(tenant.id);
+  });
+});
