@@ -1,4 +1,4 @@
-import type { TableColumnsType } from 'antd';
+import { Tooltip, type TableColumnsType } from 'antd';
 import { DEVICE_STATUS, DEVICE_TYPES } from '@vigil/contracts';
 import { Link } from 'react-router';
 import { deviceDotStatus, StatusDot } from './StatusDot.tsx';
@@ -10,6 +10,8 @@ export interface DeviceRow {
   deviceType: number;
   deviceModel: string;
   status: number;
+  /** A maintenance window covers the device now: the third status (docs/web-pages.md "Maintenance windows"). */
+  inMaintenance?: boolean;
   lastOnline: string | null;
 }
 
@@ -18,8 +20,9 @@ export const deviceTypeLabel = (code: number) => DEVICE_TYPES[code] ?? 'Unknown'
 type SortOrderOf = (field: string) => 'ascend' | 'descend' | null;
 
 /**
- * The devices columns (docs/web-pages.md "Pages"): status dot (online green, offline faint, with
- * an Online/Offline filter), Name (a link to the device page), Type, Model, Last Check-in. Sorting and the filter
+ * The devices columns (docs/web-pages.md "Pages"): status dot (online green, offline faint, maintenance
+ * blue with the reported status on hover; an Online/Offline filter, which like the sort reads the
+ * reported status), Name (a link to the device page), Type, Model, Last Check-in. Sorting and the filter
  * come from the URL list state.
  */
 export function deviceColumns<T extends DeviceRow>(sortOrderOf: SortOrderOf, statusFilter: unknown): TableColumnsType<T> {
@@ -28,14 +31,24 @@ export function deviceColumns<T extends DeviceRow>(sortOrderOf: SortOrderOf, sta
     {
       title: 'Status',
       ...sortable('status'),
-      width: 110,
+      // Wide enough for "Maintenance" on one line.
+      width: 140,
       filters: [
         { text: 'Online', value: DEVICE_STATUS.online },
         { text: 'Offline', value: DEVICE_STATUS.offline },
       ],
       filterMultiple: false,
       filteredValue: statusFilter === DEVICE_STATUS.offline || statusFilter === DEVICE_STATUS.online ? [statusFilter] : null,
-      render: (status: number) => <StatusDot status={deviceDotStatus(status)} faint />,
+      render: (status: number, d: T) =>
+        d.inMaintenance ? (
+          <Tooltip title={`In a maintenance window; reports ${status === DEVICE_STATUS.online ? 'Online' : 'Offline'}`}>
+            <span tabIndex={0} style={{ whiteSpace: 'nowrap' }}>
+              <StatusDot status={deviceDotStatus(status, true)} />
+            </span>
+          </Tooltip>
+        ) : (
+          <StatusDot status={deviceDotStatus(status)} faint />
+        ),
     },
     // The name opens the device page (docs/history.md).
     { title: 'Name', ...sortable('name'), render: (name: string, d: T) => <Link to={`/dashboards/devices/${d.id}`}>{name}</Link> },

@@ -7,6 +7,8 @@ export const STATUS_COLORS = {
   offline: '#ff4d4f',
   offlineFaint: '#d9a3a3',
   warning: '#faad14',
+  /** A device in a maintenance window (status 2 of its history): the timeline's blue too. */
+  maintenance: '#1677ff',
   unknown: '#bfbfbf',
 } as const;
 

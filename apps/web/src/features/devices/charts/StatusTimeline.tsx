@@ -7,7 +7,7 @@ import { formatDateTime } from '../../../lib/dates.ts';
 import { formatLength, periodAt, STATUS_WORD, type Period } from '../history.ts';
 import { useUPlot } from './useUPlot.ts';
 
-export const TIMELINE_COLORS: Record<number, string> = { 1: STATUS_COLORS.online, 0: STATUS_COLORS.offline, 2: '#1677ff' };
+export const TIMELINE_COLORS: Record<number, string> = { 1: STATUS_COLORS.online, 0: STATUS_COLORS.offline, 2: STATUS_COLORS.maintenance };
 const HEIGHT = 64;
 
 interface Props {

@@ -8,17 +8,21 @@ import { deviceDotStatus, StatusDot } from '../../../components/StatusDot.tsx';
 import { EmptyState } from '../../../components/TableStates.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { caseLink, portalLink } from '../../../lib/links.ts';
+import { MaintenanceCard } from '../../maintenance/index.ts';
 import { useDeviceHistoryQuery, useDeviceQuery } from '../api.ts';
 import { StatusTimeline, TimelineLegend } from '../charts/StatusTimeline.tsx';
 import { clip, DAY_MS, formatLength, RANGES, scoreOf, scoreText, STATUS_WORD, type Period, type RangeKey } from '../history.ts';
+
+/** A status-2 period: the contract's PERIOD_STATUS.maintenance, written here so the page does not load the contract's schemas. */
+const MAINTENANCE_PERIOD = 2;
 
 /** How many status changes the page lists, newest first. */
 const RECENT_CHANGES = 10;
 
 /**
  * Device page (docs/history.md): identity with links to its portal, open case and open alert; a status
- * timeline for 24 h / 7 d / 30 d / 90 d; the reliability over each range; the recent status changes.
- * One history call (the last 90 days) feeds the timeline, the four scores and the changes.
+ * timeline for 24 h / 7 d / 30 d / 90 d; the reliability over each range; the recent status changes; the
+ * maintenance windows covering it (docs/web-pages.md "Maintenance windows"). One history call (the last 90 days) feeds the timeline, the four scores and the changes.
  */
 export default function DevicePage() {
   const id = Number(useParams().id);
@@ -57,8 +61,20 @@ export default function DevicePage() {
         ) : (
           <Descriptions column={{ xs: 1, sm: 2, lg: 3 }} size="small">
             <Descriptions.Item label="Status">
-              <StatusDot status={deviceDotStatus(d.status)} />
-              <span style={{ marginLeft: 6, color: token.colorTextSecondary }}>since {formatDateTime(d.statusSince)}</span>
+              {d.inMaintenance ? (
+                // In a window the device still reports; that status is what "since" dates.
+                <span data-testid="device-status">
+                  <StatusDot status="maintenance" label="In maintenance" />
+                  <span style={{ marginLeft: 6, color: token.colorTextSecondary }}>
+                    reports {STATUS_WORD[d.status] ?? 'Unknown'} since {formatDateTime(d.statusSince)}
+                  </span>
+                </span>
+              ) : (
+                <span data-testid="device-status">
+                  <StatusDot status={deviceDotStatus(d.status)} />
+                  <span style={{ marginLeft: 6, color: token.colorTextSecondary }}>since {formatDateTime(d.statusSince)}</span>
+                </span>
+              )}
             </Descriptions.Item>
             <Descriptions.Item label="Type">{deviceTypeLabel(d.deviceType)}</Descriptions.Item>
             <Descriptions.Item label="Model">{d.deviceModel || '-'}</Descriptions.Item>
@@ -139,6 +155,12 @@ export default function DevicePage() {
         )}
       </Card>
 
+      {d && (
+        <div style={{ marginBottom: 16 }}>
+          <MaintenanceCard customerId={d.customerId} deviceId={d.id} />
+        </div>
+      )}
+
       <Card title="Recent Status Changes">
         <Table<Period>
           rowKey="from"
@@ -153,16 +175,20 @@ export default function DevicePage() {
               title: 'Status',
               key: 'status',
               dataIndex: 'status',
-              render: (s: number) => <StatusDot status={s === 2 ? 'warning' : deviceDotStatus(s)} label={STATUS_WORD[s]} />,
+              render: (s: number) => (
+                <StatusDot status={s === MAINTENANCE_PERIOD ? 'maintenance' : deviceDotStatus(s)} label={STATUS_WORD[s]} />
+              ),
             },
             { title: 'From', key: 'from', dataIndex: 'from', render: (v: string) => formatDateTime(v) },
             {
               title: 'To',
               key: 'to',
               dataIndex: 'to',
-              // The open period ends at the time of the call: shown as Now.
+              // The open period ends at the time of the call: shown as Now. In maintenance it is the status-2 one.
               render: (v: string, p, i) =>
-                i === 0 && d && p.status === d.status && Date.parse(v) >= now - 60_000 ? 'Now' : formatDateTime(v),
+                i === 0 && d && p.status === (d.inMaintenance ? MAINTENANCE_PERIOD : d.status) && Date.parse(v) >= now - 60_000
+                  ? 'Now'
+                  : formatDateTime(v),
             },
             { title: 'Length', key: 'length', render: (_v, p) => formatLength(Date.parse(p.to) - Date.parse(p.from)) },
           ]}

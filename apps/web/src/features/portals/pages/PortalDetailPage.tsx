@@ -19,11 +19,12 @@ import { tenantOnly } from '../../../lib/tenantOnly.ts';
 import { usePaymentMarker } from '../usePaymentMarker.ts';
 import { useMay } from '../../../lib/session/permissions.ts';
 import { ConnectWebhookCard } from '../components/ConnectWebhookCard.tsx';
+import { MaintenanceCard } from '../../maintenance/index.ts';
 
 /**
- * Portal detail (docs/web-pages.md "Pages"): the customer's devices (8), open cases (8), licenses (3),
- * Portal Pulse and reliability; Report, Edit Portal, View Cases; Add License; Open Case
- * from the offline devices.
+ * Portal detail (docs/web-pages.md "Pages"): the customer's devices (8), its current maintenance windows,
+ * open cases (8), licenses (3), Portal Pulse and reliability; Report, Edit Portal, View Cases; Add License;
+ * Open Case from the offline devices; Schedule Maintenance.
  */
 export default function PortalDetailPage() {
   const id = Number(useParams().id);
@@ -108,6 +109,9 @@ export default function PortalDetailPage() {
           <div style={{ marginTop: 16 }}>
             <PortalTrendCard customerId={id} />
           </div>
+        </Col>
+        <Col xs={24}>
+          <MaintenanceCard customerId={id} />
         </Col>
         <Col xs={24} xxl={12}>
           <Card

@@ -100,6 +100,12 @@ export default function ReportView({ content }: { content: ReportContent }) {
                   )}
                 </Col>
               </Row>
+              {/* Device time in maintenance windows counts neither online nor offline (docs/web-pages.md "Maintenance windows"). */}
+              {reliability.maintenanceSeconds > 0 && (
+                <p data-testid="maintenance-excluded" style={{ marginTop: -4 }}>
+                  Maintenance excluded: {formatDuration(reliability.maintenanceSeconds)}
+                </p>
+              )}
               <Table
                 rowKey="id"
                 size="small"
