@@ -166,6 +166,8 @@ export const profile = z.object({
   roles: z.array(z.enum(ROLES)),
   tenantId: z.number().int().describe('-1 when the user has no tenant yet'),
   tenantName: z.string(),
+  /** The tenant's IANA time zone (the one its days, reports and recurring maintenance follow); 'UTC' without a tenant. */
+  tenantTimezone: z.string(),
   emailVerified: z.boolean(),
 });
 export type Profile = z.infer<typeof profile>;

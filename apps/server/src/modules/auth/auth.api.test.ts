@@ -153,7 +153,7 @@ describe('POST /v0/auth/login', () => {
 
 describe('GET and PATCH /v0/auth/me', () => {
   it('answers the profile with the name split into first and last name', async () => {
-    const tenant = await createTenant(t, { name: 'Profile Co' });
+    const tenant = await createTenant(t, { name: 'Profile Co', timezone: 'America/Chicago' });
     const user = await createUser(t, { tenant, roles: ['Admin'], name: 'Mary Ann Evans' });
     const res = await t.call(ep.me, { token: user.token });
     expect(res.status).toBe(200);
@@ -167,6 +167,7 @@ describe('GET and PATCH /v0/auth/me', () => {
       roles: ['Admin'],
       tenantId: tenant.id,
       tenantName: 'Profile Co',
+      tenantTimezone: 'America/Chicago',
       emailVerified: true,
     });
   });
@@ -188,6 +189,7 @@ describe('GET and PATCH /v0/auth/me', () => {
       phone: '555-7777',
       tenantId: -1,
       tenantName: '',
+      tenantTimezone: 'UTC',
     });
     const whole = await t.call(ep.updateMe, { token: user.token, body: { name: '  Brand   New  ' } });
     expect(whole.body.data).toMatchObject({ name: 'Brand New', firstName: 'Brand', lastName: 'New' });

@@ -12,6 +12,7 @@ export interface AccountRow {
   roles: string[];
   tenantId: number | null;
   tenantName: string | null;
+  tenantTimezone: string | null;
   passwordHash: string | null;
   emailVerifiedAt: Date | null;
   deactivatedAt: Date | null;
@@ -26,6 +27,7 @@ const accountColumns = {
   roles: users.roles,
   tenantId: users.tenantId,
   tenantName: tenants.name,
+  tenantTimezone: tenants.timezone,
   passwordHash: users.passwordHash,
   emailVerifiedAt: users.emailVerifiedAt,
   deactivatedAt: users.deactivatedAt,

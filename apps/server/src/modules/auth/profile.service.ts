@@ -25,6 +25,7 @@ function toProfile(a: AccountRow): Profile {
     roles: a.roles.filter((r): r is Role => (ROLES as readonly string[]).includes(r)),
     tenantId: a.tenantId ?? -1,
     tenantName: a.tenantName ?? '',
+    tenantTimezone: a.tenantTimezone ?? 'UTC',
     emailVerified: a.emailVerifiedAt !== null,
   };
 }

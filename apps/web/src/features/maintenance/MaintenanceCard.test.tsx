@@ -67,7 +67,7 @@ describe('maintenance card (web)', { timeout: 60_000 }, () => {
         calls.push(call);
         const custom = answers[`${req.method} ${url.pathname}`];
         if (custom) return custom(call);
-        if (url.pathname === '/v0/api/tenants/42') return json({ data: { id: 42, timezone: 'America/New_York' } });
+        if (url.pathname === '/v0/auth/me') return json({ data: { id: 7, tenantId: 42, tenantTimezone: 'America/New_York' } });
         if (url.pathname === '/v0/api/maintenance-windows') return json({ data: { list: [inForce, weekly], count: 2 } });
         if (url.pathname === '/v0/api/devices')
           return json({
@@ -141,13 +141,20 @@ describe('maintenance card (web)', { timeout: 60_000 }, () => {
     expect(JSON.parse(list.search.get('filter')!)).toEqual({ customerId: 11, current: true });
   });
 
-  it('a Salesman reads the windows in the browser zone, without Schedule, Edit or Delete, and never asks for the tenant', async () => {
+  it("a Salesman reads the windows in the tenant's zone too, without Schedule, Edit or Delete", async () => {
     mount(['Salesman']);
     expect(await screen.findByText('Firmware upgrade')).toBeTruthy();
-    expect(screen.getByText(/this browser’s time zone/)).toBeTruthy();
+    expect(await screen.findByText(/Times in America\/New_York, the tenant/)).toBeTruthy();
+    expect(screen.getByText('11/30/26 9:00 AM')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Schedule Maintenance/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /maintenance window/ })).toBeNull();
-    expect(calls.some((c) => c.path.startsWith('/v0/api/tenants'))).toBe(false);
+  });
+
+  it("names the browser's zone when the profile cannot be read", async () => {
+    answers['GET /v0/auth/me'] = () => json({ error: { code: 'INTERNAL', msg: 'down' } }, 500);
+    mount(['Salesman']);
+    expect(await screen.findByText('Firmware upgrade')).toBeTruthy();
+    expect(await screen.findByText(/this browser’s time zone/)).toBeTruthy();
   });
 
   it('the device page lists the windows covering the device', async () => {

@@ -5,10 +5,9 @@ import {
   type ListQueryInput,
   type maintenanceEndpoints,
   type ResponseOf,
-  type tenantsEndpoints,
   type UpdateMaintenanceInput,
 } from '@vigil/contracts';
-import { deviceRoutes, maintenanceRoutes, tenantsRoutes } from '@vigil/contracts/routes';
+import { deviceRoutes, maintenanceRoutes } from '@vigil/contracts/routes';
 import { api, request } from '../../lib/api/apiSlice.ts';
 
 type M = typeof maintenanceEndpoints;
@@ -45,16 +44,6 @@ export const maintenanceApi = api.enhanceEndpoints({ addTagTypes: ['Maintenance'
         request(deviceRoutes.list, { list: { range: [0, LIMITS.pageSizeMax], sort: ['name', 'ASC'], filter: { customerId } } }),
       providesTags: ['Device'],
     }),
-    /**
-     * The tenant's time zone (docs/web-pages.md "Maintenance windows"), from the tenant's record. Asked here
-     * rather than through features/tenants, whose surface brings the tenant form into the portal and
-     * device pages; the 'Tenant' tag keeps it fresh when Settings changes the zone.
-     */
-    tenantZone: build.query<string, number>({
-      query: (id) => request(tenantsRoutes.get, { params: { id } }),
-      transformResponse: (body: ResponseOf<typeof tenantsEndpoints.get>) => body.data.timezone,
-      providesTags: (_r, _e, id) => [{ type: 'Tenant', id }],
-    }),
   }),
 });
 
@@ -64,5 +53,4 @@ export const {
   useUpdateMaintenanceWindowMutation,
   useDeleteMaintenanceWindowMutation,
   usePortalDeviceOptionsQuery,
-  useTenantZoneQuery,
 } = maintenanceApi;

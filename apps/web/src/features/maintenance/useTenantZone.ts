@@ -1,6 +1,4 @@
-import { useCan } from '../../lib/session/permissions.ts';
-import { useAuth } from '../../lib/state/hooks.ts';
-import { useTenantZoneQuery } from './api.ts';
+import { useMeQuery } from '../auth/index.ts';
 import { browserZone } from './zone.ts';
 
 export interface TenantZone {
@@ -14,15 +12,13 @@ export interface TenantZone {
 
 /**
  * The zone maintenance times are shown and entered in (docs/web-pages.md "Maintenance windows"): the
- * tenant's `timezone`, which the server repeats recurring windows in. Only roles that read the tenant's
- * settings (`tenants:own`) get it from the server; others use the browser's zone, which the card and
- * the dialog name, so a time is never read in an unnamed zone. The instants are exact either way.
+ * tenant's `timezone`, which the server repeats recurring windows in, from the signed-in user's profile
+ * (`tenantTimezone`, every role reads its own profile). Until the profile has loaded, or if it cannot
+ * be read, the browser's zone, which the card and the dialog then name, so a time is never read in an
+ * unnamed zone. The instants are exact either way.
  */
 export function useTenantZone(): TenantZone {
-  const auth = useAuth();
-  const readsTenant = useCan('tenants:own') && auth.tenantId > 0;
-  const tenant = useTenantZoneQuery(auth.tenantId, { skip: !readsTenant });
-  const zone = tenant.data;
-  const ready = !readsTenant || !tenant.isLoading;
-  return zone ? { zone, isTenant: true, ready } : { zone: browserZone(), isTenant: false, ready };
+  const me = useMeQuery();
+  const zone = me.data?.data.tenantTimezone;
+  return zone ? { zone, isTenant: true, ready: true } : { zone: browserZone(), isTenant: false, ready: !me.isLoading };
 }
