@@ -370,4 +370,46 @@ describe('maintenance through the job', () => {
     expect((await deviceRow(q3)).inMaintenance).toBe(true);
     await expectInvariant(cast.tenant.id);
   });
+  it('keeps a device covered by overlapping windows in one maintenance period, from the first start to the last end', async () => {
+    const portal = await createPortal(t, cast.tenant, 'Overlap');
+    await setClock(at(190));
+    await report(portal, [
+      { externalId: 'x', status: 1, at: at(190) },
+      { externalId: 'y', status: 0, at: at(190) },
+    ]);
+    const [x, y] = [await idOf(portal, 'x'), await idOf(portal, 'y')];
+    const schedule = async (body: { deviceIds?: number[]; from: number; to: number }) => {
+      const res = await t.call(mw.create, {
+        token: cast.admin.token,
+        body: {
+          customerId: portal.id,
+          deviceIds: body.deviceIds ?? [],
+          startsAt: at(body.from).toISOString(),
+          endsAt: at(body.to).toISOString(),
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    };
+    await schedule({ from: 200, to: 230 });
+    await schedule({ deviceIds: [x], from: 220, to: 260 });
+    for (const [when, xIn, yIn] of [
+      [at(200, 3), true, true],
+      [at(220, 3), true, true],
+      [at(230, 3), true, false],
+      [at(259, 58), true, false],
+      [at(260, 3), false, false],
+    ] as const) {
+      await tick(maintenanceJob, when);
+      expect([(await deviceRow(x)).inMaintenance, (await deviceRow(y)).inMaintenance], when.toISOString()).toEqual([xIn, yIn]);
+    }
+    expect((await periodsOf(x)).slice(1)).toEqual([
+      [2, at(200).toISOString(), at(260).toISOString()],
+      [1, at(260).toISOString(), null],
+    ]);
+    expect((await periodsOf(y)).slice(1)).toEqual([
+      [2, at(200).toISOString(), at(230).toISOString()],
+      [0, at(230).toISOString(), null],
+    ]);
+    await expectInvariant(cast.tenant.id);
+  });
 });
