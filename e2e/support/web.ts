@@ -70,6 +70,8 @@ export async function signIn(page: Page, base: string, email: string, password: 
 }
 
 export async function signOut(page: Page): Promise<void> {
+  // Toasts stack at the top right, over the account menu (and a hovered stack stays): close them first.
+  await closeToasts(page);
   await page
     .getByRole('button', { name: /Account menu/ })
     .first()
@@ -78,11 +80,18 @@ export async function signOut(page: Page): Promise<void> {
   await poll(() => new URL(page.url()).pathname).toBe('/');
 }
 
+/** Closes every toast and waits until none is left on the page. */
+export async function closeToasts(page: Page): Promise<void> {
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => document.querySelectorAll<HTMLElement>('.ant-notification-notice-close').forEach((b) => b.click()));
+  await poll(() => page.locator('.ant-notification-notice').count()).toBe(0);
+}
+
 /** Screenshots of the current page at 1440 px and 769 px wide (saved to .artifacts/screenshots/). */
 export async function shootBoth(page: Page, name: string): Promise<void> {
   const original = page.viewportSize() ?? { width: 1440, height: 900 };
   // Close the toasts so they do not hide the header in the picture.
-  await page.evaluate(() => document.querySelectorAll<HTMLElement>('.ant-notification-notice-close').forEach((b) => b.click()));
+  await closeToasts(page);
   for (const width of [1440, 769]) {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForTimeout(400);

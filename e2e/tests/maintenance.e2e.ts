@@ -5,8 +5,8 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { MAINT_MSG } from '@vigil/contracts';
 import { launchBrowser, SCREENSHOT_DIR } from '../support/browser.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
-import { apiPost, apiToken, openDialog, poll, signIn, signOut, watchErrors } from '../support/web.ts';
-import { ADMIN_PASSWORD, createPortal, reportDevices, ROOT, setUpTenant, type Portal } from './web2-support.ts';
+import { apiPost, openDialog, poll, signIn, signOut, watchErrors } from '../support/web.ts';
+import { ADMIN_PASSWORD, createPortal, reportDevices, ROOT, setUpTenant, type Portal, addUser, tenantIdOf } from './web2-support.ts';
 
 /**
  * Maintenance windows in Chromium against the real console (docs/web-pages.md "Maintenance windows"): an
@@ -22,24 +22,6 @@ let salesmanEmail: string;
 let harbor: Portal;
 const SALESMAN_PASSWORD = 'maint-sales-pass-1';
 
-const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { tenantId: number };
-
-/** The invitation token mailed to `email`, read from the server log (a loop: this runs in beforeAll). */
-async function invitationToken(email: string): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const line = server
-      .output()
-      .split('\n')
-      .filter((l) => l.includes('/auth/password-confirmation?token=') && l.includes(email))
-      .at(-1);
-    const match = line?.match(/\/auth\/password-confirmation\?token=([A-Za-z0-9_\-.~%]+)/);
-    if (match) return decodeURIComponent(match[1]);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no invitation mailed to ${email}`);
-}
-
 beforeAll(async () => {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   server = await startConsole({ LOG_LEVEL: 'info', SUPERADMIN_EMAIL: ROOT.email, SUPERADMIN_PASSWORD: ROOT.password });
@@ -50,22 +32,14 @@ beforeAll(async () => {
     { externalId: 'cam-gate', name: 'Gate Camera', deviceType: 0, deviceModel: 'Axis P3245', status: 1 },
     { externalId: 'int-lobby', name: 'Lobby Intercom', deviceType: 1, deviceModel: '2N IP Verso', status: 0 },
   ]);
-  const root = await apiToken(server.url, ROOT.email, ROOT.password);
   salesmanEmail = `sales-${Date.now()}@maint.test`;
-  await apiPost(server.url, '/v0/api/users', root, {
-    tenantId: claimsOf(admin.token).tenantId,
+  await addUser(server, tenantIdOf(admin.token), {
     name: 'Sid Seller',
     email: salesmanEmail,
     phone: '+1 555 0102',
     roles: ['Salesman'],
+    password: SALESMAN_PASSWORD,
   });
-  const token = await invitationToken(salesmanEmail);
-  const res = await fetch(`${server.url}/v0/auth/password-confirmation`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, newPassword: SALESMAN_PASSWORD, confirmPassword: SALESMAN_PASSWORD }),
-  });
-  if (!res.ok) throw new Error(`password confirmation failed: ${res.status} ${await res.text()}`);
 }, 180_000);
 
 afterAll(async () => {

@@ -6,8 +6,8 @@ import { NOTIFY_MSG } from '@vigil/contracts';
 import { launchBrowser } from '../support/browser.ts';
 import { freePort } from '../support/free-port.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
-import { apiPost, apiToken, openDialog, poll, signIn, signOut, watchErrors } from '../support/web.ts';
-import { ADMIN_PASSWORD, ROOT, setUpTenant } from './web2-support.ts';
+import { openDialog, poll, signIn, signOut, watchErrors } from '../support/web.ts';
+import { ADMIN_PASSWORD, ROOT, setUpTenant, addUser, tenantIdOf } from './web2-support.ts';
 
 /**
  * Notification channels in Chromium against the real console (docs/web-pages.md "Notifications"): an Admin
@@ -23,24 +23,6 @@ let adminEmail: string;
 let salesmanEmail: string;
 const SALESMAN_PASSWORD = 'notify-sales-pass-1';
 const received: { headers: Record<string, string>; body: string }[] = [];
-
-const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { tenantId: number };
-
-/** The invitation token mailed to `email`, read from the server log (a loop, not expect.poll: this runs in beforeAll). */
-async function invitationToken(email: string): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const line = server
-      .output()
-      .split('\n')
-      .filter((l) => l.includes('/auth/password-confirmation?token=') && l.includes(email))
-      .at(-1);
-    const match = line?.match(/\/auth\/password-confirmation\?token=([A-Za-z0-9_\-.~%]+)/);
-    if (match) return decodeURIComponent(match[1]);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no invitation mailed to ${email}`);
-}
 
 beforeAll(async () => {
   const port = await freePort();
@@ -65,22 +47,14 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const admin = await setUpTenant(server, 'Beacon Alarms');
   adminEmail = admin.email;
-  const root = await apiToken(server.url, ROOT.email, ROOT.password);
   salesmanEmail = `sales-${Date.now()}@notify.test`;
-  await apiPost(server.url, '/v0/api/users', root, {
-    tenantId: claimsOf(admin.token).tenantId,
+  await addUser(server, tenantIdOf(admin.token), {
     name: 'Sid Seller',
     email: salesmanEmail,
     phone: '+1 555 0102',
     roles: ['Salesman'],
+    password: SALESMAN_PASSWORD,
   });
-  const token = await invitationToken(salesmanEmail);
-  const res = await fetch(`${server.url}/v0/auth/password-confirmation`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, newPassword: SALESMAN_PASSWORD, confirmPassword: SALESMAN_PASSWORD }),
-  });
-  if (!res.ok) throw new Error(`password confirmation failed: ${res.status} ${await res.text()}`);
 }, 180_000);
 
 afterAll(async () => {

@@ -31,22 +31,37 @@ export async function setUpTenant(server: StartedServer, tenantName: string): Pr
     freeTier: true,
   });
   const email = `admin-${Date.now()}@web2.test`;
-  await apiPost(server.url, '/v0/api/users', root, {
-    tenantId: tenant.data.id,
+  await addUser(server, tenant.data.id, {
     name: 'Dana Whitfield',
     email,
     phone: '+1 555 0101',
     roles: ['Admin'],
+    password: ADMIN_PASSWORD,
   });
-  const token = await invitationToken(server, email);
+  return { email, token: await apiToken(server.url, email, ADMIN_PASSWORD) };
+}
+
+/** A user of a tenant, added by the superAdmin and with the password set through the mailed invitation. */
+export async function addUser(
+  server: StartedServer,
+  tenantId: number,
+  user: { name: string; email: string; phone: string; roles: string[]; password: string },
+): Promise<void> {
+  const root = await apiToken(server.url, ROOT.email, ROOT.password);
+  const { password, ...fields } = user;
+  await apiPost(server.url, '/v0/api/users', root, { tenantId, ...fields });
+  const token = await invitationToken(server, user.email);
   const res = await fetch(`${server.url}/v0/auth/password-confirmation`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, newPassword: ADMIN_PASSWORD, confirmPassword: ADMIN_PASSWORD }),
+    body: JSON.stringify({ token, newPassword: password, confirmPassword: password }),
   });
   if (!res.ok) throw new Error(`password confirmation failed: ${res.status} ${await res.text()}`);
-  return { email, token: await apiToken(server.url, email, ADMIN_PASSWORD) };
 }
+
+/** The tenant id in an access token's claims. */
+export const tenantIdOf = (token: string): number =>
+  (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { tenantId: number }).tenantId;
 
 /** The invitation token mailed to `email` (read from the server log; usable outside a test, in beforeAll). */
 async function invitationToken(server: StartedServer, email: string): Promise<string> {
