@@ -80,7 +80,7 @@ async function startPageProfile(page: Page): Promise<{ stop(): Promise<void> }> 
       const dir = mkdtempSync(path.join(tmpdir(), 'vigil-bench-web-prof-'));
       writeFileSync(path.join(dir, 'pulse-cold-load.cpuprofile'), JSON.stringify(profile));
       writeFileSync(path.join(dir, 'pulse-cold-load.trace.json'), traceJson);
-      const summary = summarizeProfiles(dir, 25);
+      const summary = summarizeProfiles(dir, [], 25);
       console.log(`browser main-thread profile of one cold load (${dir}), share of busy time:`);
       console.log(
         `  by file: ${Object.entries(summary.categories)
