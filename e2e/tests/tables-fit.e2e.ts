@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath } from '../support/browser.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
 import { signIn } from '../support/web.ts';
+import { contrastProblems } from './contrast-check.ts';
 import { layoutProblems, settled } from './layout-check.ts';
 import { buildWorld, passwordOf, ROOT, routesOf, type Who, type World } from './roles-support.ts';
 
@@ -12,6 +13,7 @@ import { buildWorld, passwordOf, ROOT, routesOf, type Who, type World } from './
  * Every dashboard route as every kind of user at 1440 px and 769 px: no table cut off in its card
  * (at 1440 px every table fits; at 769 px a table may scroll inside its card with a visible
  * scrollbar), no page wider than the window, no error toast and no red error panel from a page load.
+ * Every page again in dark mode at 1440 px, and both themes' text readable (contrast-check.ts).
  * With SHOTS_DIR set, a screenshot of each (1440, 769 and 1440 dark).
  */
 const SHOTS = process.env.SHOTS_DIR;
@@ -69,19 +71,24 @@ describe('every route fits at 1440 px and 769 px', () => {
         for (const t of errorToasts) found.push(`${route} @1440 [toast] ${t}`);
         const panels = await page.locator('.ant-alert-error').allTextContents();
         for (const t of panels) found.push(`${route} @1440 [error panel] ${t}`);
+        for (const c of await contrastProblems(page))
+          found.push(`${route} @1440 [contrast ${c.ratio}] "${c.text}" ${c.where}: ${c.colors}`);
         if (SHOTS) await page.screenshot({ path: shotName(who, at === route ? route : `${route}->${at}`, '1440'), fullPage: true });
         await page.setViewportSize({ width: 769, height: 900 });
         await settled(page);
         for (const p of await layoutProblems(page, false)) found.push(`${route} @769 [${p.kind}] ${p.detail}`);
-        if (SHOTS) {
-          await page.screenshot({ path: shotName(who, route, '769'), fullPage: true });
-          await setTheme(page, 'dark');
-          await page.setViewportSize({ width: 1440, height: 900 });
-          await page.reload();
-          await settled(page);
-          await page.screenshot({ path: shotName(who, route, '1440-dark'), fullPage: true });
-          await setTheme(page, 'light');
-        }
+        if (SHOTS) await page.screenshot({ path: shotName(who, route, '769'), fullPage: true });
+        // Dark mode: the same page must stay readable (contrast-check.ts).
+        await setTheme(page, 'dark');
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await page.reload();
+        await settled(page);
+        if (!(await page.evaluate(() => document.documentElement.dataset.theme === 'dark')))
+          found.push(`${route} [dark] the dark theme is not applied`);
+        for (const c of await contrastProblems(page))
+          found.push(`${route} @1440 dark [contrast ${c.ratio}] "${c.text}" ${c.where}: ${c.colors}`);
+        if (SHOTS) await page.screenshot({ path: shotName(who, route, '1440-dark'), fullPage: true });
+        await setTheme(page, 'light');
       }
       await context.close();
       expect(found).toEqual([]);

@@ -13,6 +13,8 @@ export const STATUS_COLORS = {
 } as const;
 
 export const BRAND = '#0f766e';
+/** The brand's seed for the dark theme (see themeOf). */
+export const BRAND_ON_DARK = '#0d9488';
 export const SIDER_WIDTH = 250;
 export const SIDER_COLLAPSED_WIDTH = 80;
 export const HEADER_HEIGHT = 100;
@@ -27,7 +29,10 @@ export function themeOf(mode: ThemeMode): ThemeConfig {
     zeroRuntime: true,
     algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
     token: {
-      colorPrimary: BRAND,
+      // On dark, antd's algorithm darkens the seed: the brand's own teal gave active tabs and the current
+      // page number 2.75:1 on the dark background; this lighter seed gives 3.9:1 and keeps white text on
+      // primary buttons at 4.75:1 (e2e/tests/contrast-check.ts).
+      colorPrimary: mode === 'dark' ? BRAND_ON_DARK : BRAND,
       // Links follow the brand (antd derives them from the info colour otherwise); lighter on dark for contrast.
       colorLink: mode === 'dark' ? '#2dd4bf' : BRAND,
       colorSuccess: STATUS_COLORS.online,

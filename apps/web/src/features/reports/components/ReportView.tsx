@@ -94,7 +94,7 @@ export default function ReportView({ content }: { content: ReportContent }) {
                 </Col>
                 <Col xs={24} md={12} style={{ display: 'flex', alignItems: 'center' }}>
                   {reliability.score >= 0 && (
-                    <Tag color={reliability.meetsGoal ? 'success' : 'warning'}>
+                    <Tag color={reliability.meetsGoal ? 'green' : 'orange'}>
                       {reliability.meetsGoal ? 'Meets the goal' : 'Below the goal'}
                     </Tag>
                   )}

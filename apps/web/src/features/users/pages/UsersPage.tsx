@@ -42,7 +42,7 @@ export default function UsersPage() {
           {name}
           {u.invited && (
             <Tooltip title="Invited: has not chosen a password yet">
-              <Tag color="gold" style={{ marginInlineStart: 8 }}>
+              <Tag color="orange" style={{ marginInlineStart: 8 }}>
                 Invited
               </Tag>
             </Tooltip>
