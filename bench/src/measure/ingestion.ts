@@ -11,7 +11,6 @@
  */
 import type { AutocannonRequest } from 'autocannon';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../../apps/server/src/db/client.ts';
@@ -21,32 +20,7 @@ import { runLoad, type LoadResult } from '../lib/load.ts';
 import type { BenchServer } from '../lib/server.ts';
 import { deviceExternalId, reportsFor, signedReport } from '../lib/webhook.ts';
 import { PULSE_CALLS } from './dashboard.ts';
-
-/**
- * CPU seconds the server process has used (user + system, all its threads), from /proc; undefined
- * where there is no /proc. Per message it says what the server's own work costs, which a machine
- * shared with other work does not change much (the rate in messages per second it does).
- */
-function serverCpuSeconds(pid: number): number | undefined {
-  const file = `/proc/${pid}/stat`;
-  if (!existsSync(file)) return undefined;
-  const stat = readFileSync(file, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of /proc/pid/stat, in clock ticks (100 per second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** The run's messages per CPU-second of the server process (on PostgreSQL the database's own CPU is not in it). */
-async function withServerCpu<T extends { ok: number }>(
-  server: BenchServer,
-  run: () => Promise<T>,
-): Promise<T & { perServerCpuSecond?: number }> {
-  const before = serverCpuSeconds(server.pid);
-  const result = await run();
-  const after = serverCpuSeconds(server.pid);
-  const used = before !== undefined && after !== undefined ? after - before : 0;
-  return used > 0 ? { ...result, perServerCpuSecond: result.ok / used } : result;
-}
+import { withServerCpu } from '../lib/server-cpu.ts';
 
 /** Messages sent so far per batch size (per bench context): every run continues its walk over the portals. */
 const sentSoFar = new WeakMap<BenchContext, Map<number, number>>();

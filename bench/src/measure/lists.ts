@@ -13,6 +13,7 @@
  */
 import type { BenchContext } from '../lib/context.ts';
 import { runLoad, type LoadResult } from '../lib/load.ts';
+import { withServerCpu } from '../lib/server-cpu.ts';
 import type { BenchServer } from '../lib/server.ts';
 import { round } from '../lib/stats.ts';
 
@@ -117,7 +118,7 @@ export async function measureLists(ctx: BenchContext, server: BenchServer): Prom
       try {
         await drain(ctx, server);
         const token = await ctx.sign(ctx.main);
-        const r = await loadOf(c.path, connections, token, c.paths);
+        const r = await withServerCpu(server, () => loadOf(c.path, connections, token, c.paths));
         if (c.variant === 'first page') firstPages.set(c.resource, r);
         const first = firstPages.get(c.resource);
         const targets: string[] = [];
@@ -139,7 +140,7 @@ export async function measureLists(ctx: BenchContext, server: BenchServer): Prom
           name: `${c.resource}: ${c.variant}`,
           value: r.reqPerSec,
           unit: 'req/s',
-          detail: `p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx ? `, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}` : ''}`,
+          detail: `p50 ${r.p50} ms, p99 ${r.p99} ms${r.perServerCpuSecond ? `, ${Math.round(r.perServerCpuSecond)} req per server CPU-second` : ''}${r.non2xx ? `, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}` : ''}`,
           baseline: { name: '/healthz', value: trivial.reqPerSec, unit: 'req/s' },
           ratio: round(r.reqPerSec / trivial.reqPerSec, 3),
           target: targets.join(', ') || undefined,

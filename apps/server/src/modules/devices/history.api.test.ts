@@ -234,4 +234,30 @@ describe('reliability trends', () => {
     expect(all.body.data.days[0].date).toBe('2026-10-24');
     expect(all.body.data.days.at(-1)!.date).toBe('2026-11-22');
   });
+  it('keeps the settled days until the rollup runs again, then answers the history it rolled up anew', async () => {
+    await rollUpAllTenants(t.database, NOW);
+    const first = await t.call(statsEndpoints.reliabilityTrend, { token: cast.admin.token });
+    expect(first.body.data.days).toEqual(expectedDays());
+    // A stretch offline reported late (periods dated Nov 15, 10:00-16:00 UTC), for the steady device.
+    const [from, to] = [new Date('2026-11-15T10:00:00Z'), new Date('2026-11-15T16:00:00Z')];
+    const [open] = await t.database.db
+      .select({ id: deviceStatusPeriods.id, endedAt: deviceStatusPeriods.endedAt })
+      .from(deviceStatusPeriods)
+      .where(eq(deviceStatusPeriods.deviceId, steady))
+      .orderBy(deviceStatusPeriods.startedAt)
+      .limit(1);
+    await t.database.db.update(deviceStatusPeriods).set({ endedAt: from }).where(eq(deviceStatusPeriods.id, open.id));
+    await t.database.db.insert(deviceStatusPeriods).values([
+      { tenantId: cast.tenant.id, portalId: portal.id, deviceId: steady, status: 0, startedAt: from, endedAt: to },
+      { tenantId: cast.tenant.id, portalId: portal.id, deviceId: steady, status: 1, startedAt: to, endedAt: open.endedAt },
+    ]);
+    // Before the rollup's run the settled days are the rolled ones, kept or not.
+    expect((await t.call(statsEndpoints.reliabilityTrend, { token: cast.admin.token })).body.data.days).toEqual(expectedDays());
+    // The run at the same instant sees the new periods: Nov 15 in Chicago is 42 online hours of 48.
+    await rollUpAllTenants(t.database, NOW);
+    const days = expectedDays();
+    days.find((d) => d.date === '2026-11-15')!.score = 87.5;
+    expect((await t.call(statsEndpoints.reliabilityTrend, { token: cast.admin.token })).body.data.days).toEqual(days);
+    expect((await t.call(statsEndpoints.reliabilityTrend, { token: cast.salesman.token })).body.data.days).toEqual(days);
+  });
 });

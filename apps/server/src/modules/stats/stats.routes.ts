@@ -10,9 +10,12 @@ import {
   typeTotals,
   windowOf,
 } from './stats.service.ts';
+import { createTrendCache } from './trend-cache.ts';
 
 /** Pulse and portal statistics (docs/decisions.md 27; every role reads, superAdmin across tenants). */
 export const statsModule: AppModule = (app, deps) => {
+  // This app's settled trend days (trend-cache.ts): per app, so apps on different databases never share it.
+  const trends = createTrendCache();
   route(app, deps, statsEndpoints.pulseSummary, {
     permission: 'monitoring:read',
     handler: async ({ query, scope, readTx }) => ({
@@ -62,7 +65,7 @@ export const statsModule: AppModule = (app, deps) => {
   route(app, deps, statsEndpoints.reliabilityTrend, {
     permission: 'monitoring:read',
     handler: async ({ scope, readTx }) => ({
-      data: await readTx((reader) => companyTrend(reader, tenantOf(scope), deps.clock.now())),
+      data: await readTx((reader) => companyTrend(reader, tenantOf(scope), deps.clock.now(), trends)),
     }),
   });
 };

@@ -3,7 +3,16 @@ import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../http/errors.ts';
 import { reliabilityByPortal, reliabilityOfTenant } from './reliability.repository.ts';
 import { findPortal, statusCounts, tenantGoalScore, typeTotals } from './stats.repository.ts';
-import { portalTrend, tenantTrend, tenantTrendSettings, trendBounds, type TrendDay } from './trend.repository.ts';
+import type { TrendCache } from './trend-cache.ts';
+import {
+  portalTrend,
+  tenantTrend,
+  tenantTrendFrame,
+  tenantTrendScores,
+  tenantTrendSettings,
+  trendBounds,
+  type TrendDay,
+} from './trend.repository.ts';
 
 /** What the routes serve as the repository answers it. */
 export { deviceStatsPage, typeTotals } from './stats.repository.ts';
@@ -62,12 +71,39 @@ export interface Trend {
 /**
  * The company-wide daily trend (docs/history.md "Trends"): 30 days ending today in the tenant's time
  * zone, with its goal. Across all tenants (superAdmin) the days are UTC days and the goal the default.
+ * A tenant's settled days come from `cache` when the rollup has not run since (trend-cache.ts).
  */
-export async function companyTrend(tx: Executor, tenantId: number | undefined, now: Date): Promise<Trend> {
-  const settings = tenantId === undefined ? undefined : await tenantTrendSettings(tx, tenantId);
-  if (tenantId !== undefined && !settings) throw notFound();
-  const bounds = await trendBounds(tx, settings?.timezone ?? 'UTC', now);
-  return { goal: settings?.goal ?? LIMITS.goalScoreDefault, days: await tenantTrend(tx, tenantId, bounds) };
+export async function companyTrend(tx: Executor, tenantId: number | undefined, now: Date, cache?: TrendCache): Promise<Trend> {
+  if (tenantId === undefined) {
+    const bounds = await trendBounds(tx, 'UTC', now);
+    return { goal: LIMITS.goalScoreDefault, days: await tenantTrend(tx, undefined, bounds) };
+  }
+  const frame = await tenantTrendFrame(tx, tenantId, now);
+  if (!frame) throw notFound();
+  const { bounds, until } = frame;
+  const all = bounds.map((_, i) => i);
+  if (!until || !frame.rollupVersion || !cache) {
+    const scores = await tenantTrendScores(tx, tenantId, bounds, until, all);
+    return { goal: frame.goal, days: bounds.map((b, i) => ({ date: b.date, score: scores.get(i) ?? -1 })) };
+  }
+  // Settled: wholly before the rollup's hour, on whole hours (no edge read from the periods).
+  const wholeHour = (d: Date) => d.getTime() % 3_600_000 === 0;
+  let settled = 0;
+  while (settled < bounds.length && bounds[settled].to <= until.hour && wholeHour(bounds[settled].from) && wholeHour(bounds[settled].to))
+    settled++;
+  const key = `${frame.timezone}|${bounds[0].date}|${until.hour.toISOString()}|${frame.rollupVersion}`;
+  const kept = cache.settled(tenantId, key, settled);
+  const scores = await tenantTrendScores(tx, tenantId, bounds, until, kept ? all.slice(settled) : all);
+  if (!kept)
+    cache.keep(
+      tenantId,
+      key,
+      all.slice(0, settled).map((i) => scores.get(i)),
+    );
+  return {
+    goal: frame.goal,
+    days: bounds.map((b, i) => ({ date: b.date, score: (i < settled && kept ? kept[i] : scores.get(i)) ?? -1 })),
+  };
 }
 
 /** A portal's daily trend in its tenant's time zone, with the tenant's goal. */

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { ONLINE } from '../../db/codes.ts';
-import { rolledHourParts, rolledUntil } from './rollup-query.repository.ts';
+import { rolledHourParts, rolledUntil, type RolledUntil } from './rollup-query.repository.ts';
 import { observed } from './observed.repository.ts';
 
 /**
@@ -33,27 +33,80 @@ export async function tenantTrendSettings(executor: Executor, tenantId: number):
   return row ? { goal: Number(row.goal_score), timezone: row.timezone } : undefined;
 }
 
+/** The 30 local days ending with the one holding `now` in the zone `timezone` names: (day, ds, de) rows, oldest first. */
+function trendDaysSql(timezone: SQL, now: Date): SQL {
+  return sql`select to_char(d, 'YYYY-MM-DD') as day,
+                    (d::timestamp at time zone ${timezone}) as ds,
+                    ((d + 1)::timestamp at time zone ${timezone}) as de
+               from generate_series(0, ${TREND_DAYS - 1}::int) i,
+                    lateral (select ((${now.toISOString()}::timestamptz at time zone ${timezone})::date - ${TREND_DAYS - 1}::int + i) as d) x`;
+}
+
+const boundsOf = (rows: { day: string; ds: Date | string; de: Date | string }[], now: Date): TrendBound[] =>
+  rows.map((r) => {
+    const to = new Date(r.de);
+    return { date: r.day, from: new Date(r.ds), to: to > now ? now : to };
+  });
+
 /** The 30 local days ending with the one holding `now` in `timezone`, as UTC instants. */
 export async function trendBounds(executor: Executor, timezone: string, now: Date): Promise<TrendBound[]> {
   const rows = await queryRows<{ day: string; ds: Date | string; de: Date | string }>(
     executor,
-    sql`select to_char(d, 'YYYY-MM-DD') as day,
-               (d::timestamp at time zone ${timezone}) as ds,
-               ((d + 1)::timestamp at time zone ${timezone}) as de
-          from generate_series(0, ${TREND_DAYS - 1}::int) i,
-               lateral (select ((${now.toISOString()}::timestamptz at time zone ${timezone})::date - ${TREND_DAYS - 1}::int + i) as d) x
-         order by d`,
+    sql`select day, ds, de from (${trendDaysSql(sql`${timezone}`, now)}) days order by day`,
   );
-  return rows.map((r) => {
-    const to = new Date(r.de);
-    return { date: r.day, from: new Date(r.ds), to: to > now ? now : to };
-  });
+  return boundsOf(rows, now);
+}
+
+/** What a tenant's trend needs before its scores: the goal, the zone, the days and the rollup's state. */
+export interface TrendFrame {
+  goal: number;
+  timezone: string;
+  bounds: TrendBound[];
+  /** Where the tenant's rollup is complete; null before its first run. */
+  until: RolledUntil | null;
+  /** Changes whenever the rollup's run changes its rows (its run's time and the last period it saw). */
+  rollupVersion: string | null;
+}
+
+/**
+ * The tenant's trend frame in one statement (one round trip instead of three: settings, bounds,
+ * rollup state); undefined when the tenant is gone. jit off for the transaction, as rolledUntil.
+ */
+export async function tenantTrendFrame(executor: Executor, tenantId: number, now: Date): Promise<TrendFrame | undefined> {
+  const [row] = await queryRows<{
+    goal_score: number;
+    timezone: string;
+    until: Date | string | null;
+    hour: Date | string | null;
+    run: Date | string | null;
+    mark: number | string | null;
+    days: { day: string; ds: string; de: string }[];
+  }>(
+    executor,
+    sql`select set_config('jit', 'off', true) as jit, t.goal_score, t.timezone,
+               s.rolled_until as until, s.hours_rolled_until as hour, s.updated_at as run, s.period_id_mark as mark,
+               (select json_agg(json_build_object('day', day, 'ds', ds, 'de', de) order by day)
+                  from (${trendDaysSql(sql`t.timezone`, now)}) days) as days
+          from tenants t left join uptime_rollup_state s on s.tenant_id = t.id
+         where t.id = ${tenantId} and t.deleted_at is null`,
+  );
+  if (!row) return undefined;
+  const until = row.until && row.hour ? { day: new Date(row.until), hour: new Date(row.hour) } : null;
+  return {
+    goal: Number(row.goal_score),
+    timezone: row.timezone,
+    bounds: boundsOf(row.days, now),
+    until,
+    rollupVersion: until && row.run ? `${new Date(row.run).toISOString()}#${row.mark}` : null,
+  };
 }
 
 const SCORE = sql`case when sum(obs_us) > 0 then round(100 * sum(on_us) / sum(obs_us), 1)::float8 else -1 end`;
 
+const scoreMap = (rows: { i: number | string; score: number | string }[]) => new Map(rows.map((r) => [Number(r.i), Number(r.score)]));
+
 function scoresOf(bounds: TrendBound[], rows: { i: number | string; score: number | string }[]): TrendDay[] {
-  const byDay = new Map(rows.map((r) => [Number(r.i), Number(r.score)]));
+  const byDay = scoreMap(rows);
   return bounds.map((b, i) => ({ date: b.date, score: byDay.get(i) ?? -1 }));
 }
 
@@ -65,16 +118,38 @@ function scoresOf(bounds: TrendBound[], rows: { i: number | string; score: numbe
  */
 export async function tenantTrend(executor: Executor, tenantId: number | undefined, bounds: TrendBound[]): Promise<TrendDay[]> {
   const until = await rolledUntil(executor, tenantId);
-  if (!until) return scoresOf(bounds, await livePerDay(executor, { tenantId }, bounds));
-  const parts = bounds.map(
-    (b, i) =>
-      sql`select ${i}::int as i, on_us, obs_us from (${rolledHourParts({ tenantId, from: b.from, to: b.to }, until.hour)}) x${sql.raw(String(i))}`,
+  const scores = await tenantTrendScores(
+    executor,
+    tenantId,
+    bounds,
+    until,
+    bounds.map((_, i) => i),
+  );
+  return bounds.map((b, i) => ({ date: b.date, score: scores.get(i) ?? -1 }));
+}
+
+/**
+ * The scores of the trend days at `indexes` (index into `bounds`; a day with nothing observed is
+ * absent), given the rollup's state as `rolledUntil` read it.
+ */
+export async function tenantTrendScores(
+  executor: Executor,
+  tenantId: number | undefined,
+  bounds: TrendBound[],
+  until: RolledUntil | null,
+  indexes: number[],
+): Promise<Map<number, number>> {
+  if (!indexes.length) return new Map();
+  if (!until) return scoreMap(await livePerDay(executor, { tenantId }, bounds));
+  const parts = indexes.map(
+    (i) =>
+      sql`select ${i}::int as i, on_us, obs_us from (${rolledHourParts({ tenantId, from: bounds[i].from, to: bounds[i].to }, until.hour)}) x${sql.raw(String(i))}`,
   );
   const rows = await queryRows<{ i: number; score: number | string }>(
     executor,
     sql`select i, ${SCORE} as score from (${sql.join(parts, sql` union all `)}) parts group by i`,
   );
-  return scoresOf(bounds, rows);
+  return scoreMap(rows);
 }
 
 /**
