@@ -214,4 +214,40 @@ describe('maintenance card (web)', { timeout: 60_000 }, () => {
     expect(lastCall('PATCH', '/v0/api/maintenance-windows/2')!.body).toEqual({ reason: 'Lens cleaning' });
     expect(notify.success).not.toHaveBeenCalled();
   });
+  it('a portal with more devices than one page: the picker searches the server, and the chosen device is sent', async () => {
+    let posted: unknown;
+    answers['POST /v0/api/maintenance-windows'] = (call) => {
+      posted = call.body;
+      return json({ data: { ...inForce, id: 4 } }, 201);
+    };
+    answers['GET /v0/api/devices'] = (call) => {
+      const filter = JSON.parse(call.search.get('filter')!) as { q?: string };
+      return filter.q === 'Roof'
+        ? json({ data: { list: [{ id: 1203, name: 'Roof Camera 1203' }], count: 1 } })
+        : json({ data: { list: [{ id: 5, name: 'Gate Camera' }], count: 1500 } });
+    };
+    mount(['Admin']);
+    await screen.findByText(/Times in America\/New_York/);
+    await click(screen.getByRole('button', { name: /Schedule Maintenance/ }));
+    const dialog = await dialogOf('Schedule Maintenance');
+    await click(within(dialog).getByText('Chosen devices'));
+    expect(await within(dialog).findByText(/the first by name; type to search them all/)).toBeTruthy();
+    fireEvent.change(within(dialog).getByRole('combobox'), { target: { value: 'Roof' } });
+    await vi.waitFor(
+      () => expect(calls.some((c) => c.path === '/v0/api/devices' && c.search.get('filter')?.includes('"q":"Roof"'))).toBe(true),
+      {
+        timeout: 8000,
+      },
+    );
+    await click(await screen.findByText('Roof Camera 1203', { selector: '.ant-select-item-option-content' }));
+    // Once the search is cleared the options are the first page again, and the chosen device keeps its name.
+    await screen.findByText('Gate Camera', { selector: '.ant-select-item-option-content' });
+    expect(screen.getByText('Roof Camera 1203', { selector: '.ant-select-item-option-content' })).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Starts'), { target: { value: '2099-07-01T10:00' } });
+    fireEvent.change(within(dialog).getByLabelText('Ends'), { target: { value: '2099-07-01T12:00' } });
+    await click(within(dialog).getByRole('button', { name: 'Schedule' }));
+    await vi.waitFor(() => expect(posted).toBeDefined(), { timeout: 8000 });
+    expect((posted as { deviceIds: number[] }).deviceIds).toEqual([1203]);
+    expect(JSON.parse(lastCall('GET', '/v0/api/devices')!.search.get('filter')!)).toMatchObject({ customerId: 11 });
+  });
 });

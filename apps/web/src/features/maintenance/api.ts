@@ -37,11 +37,13 @@ export const maintenanceApi = api.enhanceEndpoints({ addTagTypes: ['Maintenance'
     }),
     /**
      * A portal's devices by name, for the dialog's device picker and the names behind "N devices": one page
-     * of the largest size the list allows (a portal with more devices shows the first ones by name).
+     * of the largest size the list allows, those whose name contains `q` when given (useDeviceOptions.ts).
      */
-    portalDeviceOptions: build.query<ResponseOf<typeof deviceEndpoints.list>, number>({
-      query: (customerId) =>
-        request(deviceRoutes.list, { list: { range: [0, LIMITS.pageSizeMax], sort: ['name', 'ASC'], filter: { customerId } } }),
+    portalDeviceOptions: build.query<ResponseOf<typeof deviceEndpoints.list>, { customerId: number; q?: string }>({
+      query: ({ customerId, q }) =>
+        request(deviceRoutes.list, {
+          list: { range: [0, LIMITS.pageSizeMax], sort: ['name', 'ASC'], filter: q ? { customerId, q } : { customerId } },
+        }),
       providesTags: ['Device'],
     }),
   }),

@@ -34,7 +34,7 @@ export function MaintenanceCard({ customerId, deviceId }: { customerId: number; 
   useBoundaryRefresh(rows);
   // Device names only for windows that list devices (the tooltip behind "N devices").
   const listsDevices = rows.some((w) => w.deviceIds.length > 0);
-  const options = usePortalDeviceOptionsQuery(customerId, { skip: !listsDevices });
+  const options = usePortalDeviceOptionsQuery({ customerId }, { skip: !listsDevices });
   const names = useMemo(() => new Map((options.data?.data.list ?? []).map((d) => [d.id, d.name])), [options.data]);
   const [remove] = useDeleteMaintenanceWindowMutation();
   const [dialog, setDialog] = useState<{ window?: MaintenanceWindow }>();

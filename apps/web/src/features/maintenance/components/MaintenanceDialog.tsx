@@ -7,7 +7,7 @@ import { messageOf } from '../../../lib/errors.ts';
 import { validated } from '../../../lib/forms.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useAppSelector } from '../../../lib/state/hooks.ts';
-import { useCreateMaintenanceWindowMutation, usePortalDeviceOptionsQuery, useUpdateMaintenanceWindowMutation } from '../api.ts';
+import { useCreateMaintenanceWindowMutation, useUpdateMaintenanceWindowMutation } from '../api.ts';
 import {
   changedBodyOf,
   createBodyOf,
@@ -21,6 +21,7 @@ import {
   type MaintenanceFormValues,
 } from '../form.ts';
 import { RECURRENCE_LABEL } from '../labels.ts';
+import { useDeviceOptions } from '../useDeviceOptions.ts';
 import type { TenantZone } from '../useTenantZone.ts';
 
 /** The time a check runs at (a one-off window must not be over by then). */
@@ -62,7 +63,8 @@ export default function MaintenanceDialog({
   const scope = Form.useWatch('scope', form);
   const [create, creation] = useCreateMaintenanceWindowMutation();
   const [update, updating] = useUpdateMaintenanceWindowMutation();
-  const devices = usePortalDeviceOptionsQuery(customerId, { skip: !open });
+  const chosen = Form.useWatch('deviceIds', form);
+  const devices = useDeviceOptions(customerId, open, chosen);
   const [serverError, setServerError] = useState<string>();
   const editing = edited !== undefined;
   const tz = zone.zone;
@@ -133,16 +135,18 @@ export default function MaintenanceDialog({
             label="Chosen devices"
             dependencies={['scope']}
             rules={[check(() => devicesProblem(values()))]}
-            extra={`The devices of this portal${(devices.data?.data.count ?? 0) > (devices.data?.data.list.length ?? 0) ? ' (the first by name)' : ''}.`}
+            extra={`The devices of this portal${devices.partial ? ' (the first by name; type to search them all)' : ''}.`}
           >
             <Select
               mode="multiple"
               allowClear
-              showSearch={{ optionFilterProp: 'label' }}
-              loading={devices.isLoading}
+              // A portal with more devices than one page: the server filters by what is typed.
+              showSearch={devices.partial ? { filterOption: false, onSearch: devices.onSearch } : { optionFilterProp: 'label' }}
+              loading={devices.loading}
               placeholder="Search the portal's devices"
               maxTagCount="responsive"
-              options={(devices.data?.data.list ?? []).map((d) => ({ value: d.id, label: d.name }))}
+              options={devices.options}
+              onSelect={devices.onSelect}
             />
           </Form.Item>
         ) : (
