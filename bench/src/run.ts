@@ -5,7 +5,8 @@
  * portals), then L on PostgreSQL when BENCH_DATABASE_URL is set. M (PGlite, maintenance under load only) runs
  * when asked by name (a throwaway
  * database: it is emptied), as does storm (PGlite, the notifications outage storm only: 100 portals of 10 devices). BENCH_SIZE=tiny (or --size tiny) is the CI smoke run: every
- * measurement at toy scale in a few seconds, so the harness cannot rot.
+ * measurement at toy scale in a few seconds, so the harness cannot rot. BENCH_RUNS=3 repeats the whole
+ * plan three times and prints each figure's median and spread (lib/runs.ts).
  *
  * Order per size: seed (server stopped) -> database phases (baselines straight into the tables;
  * PGlite is single-process, so only while the server is stopped) -> start the server as a child
@@ -35,7 +36,8 @@ import { tokenSigner } from './lib/auth.ts';
 import type { BenchContext, DbMeasurement, HttpMeasurement } from './lib/context.ts';
 import { cpuPlan, pinTo } from './lib/cpu.ts';
 import { monotonicMicros, summarizeProfiles, type ProfileWindow } from './lib/profile.ts';
-import { markdownTable, Results, writeResults } from './lib/results.ts';
+import { markdownTable, Results, writeResults, type ResultRow } from './lib/results.ts';
+import { markdownRuns, summarizeRuns } from './lib/runs.ts';
 import { startBenchServer, waitForFirstJobTicks } from './lib/server.ts';
 import { SIZES, type SizeSpec } from './lib/sizes.ts';
 import { measureNaiveDashboard, measurePulseCalls } from './measure/dashboard.ts';
@@ -280,8 +282,28 @@ async function main(): Promise<void> {
     plan.push([SIZES.S, undefined], [SIZES.S1000, undefined]);
     if (pgUrl) plan.push([SIZES.L, pgUrl]);
   }
+  // BENCH_RUNS=3: that many whole runs of the plan, one after another, then each size's figures as
+  // medians with their spread and the targets judged on the runs (lib/runs.ts).
+  const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 1) || 1);
   let failures = 0;
-  for (const [size, url] of plan) failures += (await benchSize(size, url, only)).failures.length;
+  const rowsOf = new Map<string, ResultRow[][]>();
+  for (let run = 1; run <= runs; run++) {
+    if (runs > 1) console.log(`\n==== whole run ${run} of ${runs} ====`);
+    for (const [size, url] of plan) {
+      const results = await benchSize(size, url, only);
+      failures += results.failures.length;
+      const key = `${size.name}-${url ? 'postgres' : 'pglite'}`;
+      rowsOf.set(key, [...(rowsOf.get(key) ?? []), results.rows]);
+    }
+  }
+  if (runs > 1) {
+    for (const [key, perRun] of rowsOf) {
+      const summary = summarizeRuns(perRun);
+      const file = writeResults(`${key}-runs`, { runs: perRun.length, at: new Date().toISOString(), rows: summary });
+      console.log(`\n== ${key}: ${perRun.length} whole runs ==\n${markdownRuns(summary, perRun.length)}\n`);
+      console.log(`summary written to ${path.relative(process.cwd(), file)}`);
+    }
+  }
   // The smoke run fails when a measurement could not run at all (targets missed do not fail it).
   process.exit(failures > 0 ? 1 : 0);
 }
