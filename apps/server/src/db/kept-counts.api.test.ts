@@ -279,3 +279,81 @@ describe('pages read from the end', () => {
     }
   });
 });
+
+describe('later pages asked with their total in one statement', () => {
+  /** Every page of `size` rows from offset 1 on equals that slice of the whole list, with the whole list's count. */
+  async function expectEveryPage(endpoint: Endpoint, token: string, extra: Record<string, unknown>, size: number) {
+    const ask = async (range: [number, number]) => {
+      const res = await t.call(endpoint as typeof deviceEndpoints.list, { token, query: { range, ...extra } as never });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data;
+    };
+    const whole = await ask([0, 1000]);
+    const ids = whole.list.map((r) => r.id);
+    expect(ids.length).toBe(whole.count);
+    for (let from = 1; from <= whole.count + 1; from++) {
+      const page = await ask([from, size]);
+      expect(
+        page.list.map((r) => r.id),
+        `${endpoint.path} ${JSON.stringify(extra)} [${from}, ${size}]`,
+      ).toEqual(ids.slice(from, from + size));
+      expect(page.count).toBe(whole.count);
+    }
+    return ids;
+  }
+
+  const lists: [Endpoint, Record<string, unknown>][] = [
+    [deviceEndpoints.list, {}],
+    [deviceEndpoints.list, { sort: ['lastOnline', 'DESC'] }],
+    [deviceEndpoints.list, { filter: { status: DEVICE_STATUS.online } }],
+    [deviceEndpoints.list, { filter: { customerId: 0, deviceType: 1 } }],
+    [alertEndpoints.list, {}],
+    [alertEndpoints.list, { sort: ['createdAt', 'ASC'] }],
+    [alertEndpoints.list, { filter: { alertType: 0 } }],
+    [caseEndpoints.list, {}],
+    [caseEndpoints.list, { filter: { open: true } }],
+  ];
+  const withPortal = (extra: Record<string, unknown>) =>
+    JSON.parse(JSON.stringify(extra).replace('"customerId":0', `"customerId":${north.id}`)) as Record<string, unknown>;
+
+  it('answer every page from either end as the whole list does, for a tenant and for the superAdmin', async () => {
+    t.clock.set(at(14.5));
+    for (const [endpoint, extra] of lists) {
+      for (const size of [10, 3]) await expectEveryPage(endpoint, cast.admin.token, withPortal(extra), size);
+      await expectEveryPage(endpoint, cast.superAdmin.token, withPortal(extra), 7);
+    }
+  });
+
+  it('leave out a deleted portal (asked in two rounds then) and follow rows added and removed', async () => {
+    t.clock.set(at(14.6));
+    const before = await expectEveryPage(alertEndpoints.list, cast.admin.token, {}, 10);
+    await t.database.exec(`update portals set deleted_at = now() where id = ${south.id}`);
+    try {
+      for (const [endpoint, extra] of lists) {
+        const ids = await expectEveryPage(endpoint, cast.admin.token, withPortal(extra), 10);
+        const rows = (
+          await t.call(endpoint as typeof deviceEndpoints.list, {
+            token: cast.admin.token,
+            query: { range: [0, 1000], ...withPortal(extra) } as never,
+          })
+        ).body.data.list as { customerId: number }[];
+        expect(rows.every((r) => r.customerId !== south.id)).toBe(true);
+        expect(ids.length).toBe(rows.length);
+      }
+    } finally {
+      await t.database.exec(`update portals set deleted_at = null where id = ${south.id}`);
+    }
+    // A new alert is counted and shifts every later page by one; removing it shifts them back.
+    await t.database.exec(
+      `insert into alerts (tenant_id, portal_id, alert_type, offline_count, created_at, updated_at)
+       values (${cast.tenant.id}, ${north.id}, 1, 0, now(), now())`,
+    );
+    const added = await expectEveryPage(alertEndpoints.list, cast.admin.token, {}, 10);
+    expect(added.slice(1)).toEqual(before);
+    await t.database.exec(`delete from alerts where tenant_id = ${cast.tenant.id} and id = ${added[0]}`);
+    expect(await expectEveryPage(alertEndpoints.list, cast.admin.token, {}, 10)).toEqual(added.slice(1));
+    // The other tenant's list holds none of these rows.
+    const others = await expectEveryPage(alertEndpoints.list, cast.otherAdmin.token, {}, 10);
+    expect(others.filter((id) => added.includes(id))).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@ import { queryRows, type Executor } from './client.ts';
 import { DEVICE_COUNT_PREFIXES } from './schema/counts.ts';
 import type { Scope } from './scope.ts';
 import { tenantCondition } from './sql-fragments.ts';
+import { bothEnds, trimReversed, type BothEnds } from './sql-list.ts';
 
 /**
  * Totals read from the kept count tables (db/schema/counts.ts, maintained by triggers) instead of
@@ -136,4 +137,32 @@ export async function firstPageWithTotal<R>(
   // hasDeletedPortal is not known here; the first page's query did not need it.
   const count = Number(rows[0].kept_total);
   return { rows: rows.map(({ kept_total: _total, ...row }) => row as R), kept: { count, hasDeletedPortal: true } };
+}
+
+/**
+ * A later page (offset > 0) and its kept total in one statement, the page read from the nearer end
+ * (sql-list.ts bothEnds): `page` builds the statement from the two ends (their gates to put into
+ * each branch's row-skipping scan, see gatedTenant) and the total column (`kept_total`); its rows must
+ * come in the requested order. Both gates are closed when the scope has a deleted portal, so the
+ * row-skipping branches need no portal check (as with `hasDeletedPortal` false).
+ *
+ * Undefined when the statement answered no row: an empty page, or a scope with a deleted portal. The
+ * caller then asks the total and the page as before, in two rounds.
+ */
+export async function laterPageWithTotal<R>(
+  executor: Executor,
+  total: KeptTotalQuery,
+  q: { offset: number; limit: number },
+  page: (ends: BothEnds, keptTotalColumn: SQL) => SQL,
+): Promise<{ rows: R[]; kept: KeptTotal } | undefined> {
+  const n = sql`(select n from kept)`;
+  const ends = bothEnds(q, n, sql`not (select deleted from kept)`);
+  const rows = await queryRows<R & { kept_total: number | string }>(
+    executor,
+    sql`with kept as (${total}) ${page(ends, sql`${n} as kept_total`)}`,
+  );
+  if (rows.length === 0) return undefined;
+  const count = Number(rows[0].kept_total);
+  const list = rows.map(({ kept_total: _total, ...row }) => row as R);
+  return { rows: trimReversed(q, count, list), kept: { count, hasDeletedPortal: false } };
 }

@@ -12,7 +12,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import * as history from './history.repository.ts';
 import { toIso, toIsoOrNull } from '../../db/sql-fragments.ts';
 import * as repo from './devices.repository.ts';
-import { firstPageWithTotal, keptDeviceTotal, runKeptTotal } from '../../db/kept-counts.ts';
+import { firstPageWithTotal, keptDeviceTotal, laterPageWithTotal, runKeptTotal } from '../../db/kept-counts.ts';
 
 function present(row: repo.DeviceRow): Device {
   return {
@@ -46,7 +46,11 @@ export async function listDevices(tx: Executor, scope: Scope, query: DeviceListQ
     const { rows, kept } = await firstPageWithTotal<repo.DeviceRow>(tx, total, (column) => repo.listDevicesSql(page, column).query);
     return { list: rows.map(present), count: kept.count };
   }
-  // A later page: the total first, so a page nearer the end is read from the end.
+  // A later page: with its total in one statement, read from the nearer end (without a deleted portal).
+  const later = repo.laterDevicesSql(page);
+  const both = later && (await laterPageWithTotal<repo.DeviceRow>(tx, total, page, later));
+  if (both) return { list: both.rows.map(present), count: both.kept.count };
+  // Otherwise the total first, so a page nearer the end is read from the end.
   const kept = await runKeptTotal(tx, total);
   const rows = await repo.listDevices(tx, { ...page, total: kept.count, hasDeletedPortal: kept.hasDeletedPortal });
   const count = kept.count;
