@@ -348,9 +348,16 @@ describe('later pages asked with their total in one statement', () => {
       `insert into alerts (tenant_id, portal_id, alert_type, offline_count, created_at, updated_at)
        values (${cast.tenant.id}, ${north.id}, 1, 0, now(), now())`,
     );
+    // Pages asked before anything read the new total: the end is chosen from the total last seen,
+    // the rows still follow the new one.
+    const ask = async (from: number) =>
+      (await t.call(alertEndpoints.list, { token: cast.admin.token, query: { range: [from, 10] } })).body.data.list.map((r) => r.id);
+    const stale = [await ask(before.length - 2), await ask(before.length), await ask(1)];
     const added = await expectEveryPage(alertEndpoints.list, cast.admin.token, {}, 10);
+    expect(stale).toEqual([added.slice(before.length - 2), added.slice(before.length), added.slice(1, 11)]);
     expect(added.slice(1)).toEqual(before);
     await t.database.exec(`delete from alerts where tenant_id = ${cast.tenant.id} and id = ${added[0]}`);
+    expect(await ask(added.length - 3)).toEqual(added.slice(added.length - 2));
     expect(await expectEveryPage(alertEndpoints.list, cast.admin.token, {}, 10)).toEqual(added.slice(1));
     // The other tenant's list holds none of these rows.
     const others = await expectEveryPage(alertEndpoints.list, cast.otherAdmin.token, {}, 10);

@@ -4,7 +4,7 @@ import { queryRows, type Executor } from './client.ts';
 import { DEVICE_COUNT_PREFIXES } from './schema/counts.ts';
 import type { Scope } from './scope.ts';
 import { tenantCondition } from './sql-fragments.ts';
-import { bothEnds, trimReversed, type BothEnds } from './sql-list.ts';
+import { pageEnd, pageFromTotal, type PageEnd } from './sql-list.ts';
 
 /**
  * Totals read from the kept count tables (db/schema/counts.ts, maintained by triggers) instead of
@@ -120,7 +120,7 @@ export function portalNotDeleted(alias: string, hasDeletedPortal: boolean): SQL 
 
 /**
  * A first page and its kept total in one statement: `page` is run with the total as an extra column
- * (`kept_total`, a CTE read once). The row-skipping query must not rely on "no deleted portal"
+ * (`kept_total`, a CTE read once); the total is remembered under `key` (see lastTotals). The row-skipping query must not rely on "no deleted portal"
  * (there is nothing to skip on a first page, so checking each row's portal costs nothing). An empty
  * page carries no total: then the total is asked on its own.
  */
@@ -128,6 +128,7 @@ export async function firstPageWithTotal<R>(
   executor: Executor,
   total: KeptTotalQuery,
   page: (keptTotalColumn: SQL) => SQL,
+  key?: string,
 ): Promise<{ rows: R[]; kept: KeptTotal }> {
   const rows = await queryRows<R & { kept_total: number | string }>(
     executor,
@@ -136,33 +137,53 @@ export async function firstPageWithTotal<R>(
   if (rows.length === 0) return { rows: [], kept: await runKeptTotal(executor, total) };
   // hasDeletedPortal is not known here; the first page's query did not need it.
   const count = Number(rows[0].kept_total);
+  if (key !== undefined) rememberTotal(key, count);
   return { rows: rows.map(({ kept_total: _total, ...row }) => row as R), kept: { count, hasDeletedPortal: true } };
 }
 
 /**
- * A later page (offset > 0) and its kept total in one statement, the page read from the nearer end
- * (sql-list.ts bothEnds): `page` builds the statement from the two ends (their gates to put into
- * each branch's row-skipping scan, see gatedTenant) and the total column (`kept_total`); its rows must
- * come in the requested order. Both gates are closed when the scope has a deleted portal, so the
- * row-skipping branches need no portal check (as with `hasDeletedPortal` false).
+ * The last total each list (and filter) answered, in this process: only to choose the end a later page
+ * is read from (sql-list.ts pageEnd), never as an answer. Cleared when it grows past its bound.
+ */
+const lastTotals = new Map<string, number>();
+const LAST_TOTALS_MAX = 10_000;
+
+/** Records a list's total as answered (see lastTotals). */
+export function rememberTotal(listKey: string, count: number): void {
+  if (lastTotals.size >= LAST_TOTALS_MAX) lastTotals.clear();
+  lastTotals.set(listKey, count);
+}
+
+/** The key of a list's total in lastTotals: the list, the caller's scope and the filter (the sort does not change the total). */
+export const listKey = (list: string, scope: Scope, filter: unknown): string =>
+  `${list} ${scope.kind === 'tenant' ? scope.tenantId : 'all'} ${JSON.stringify(filter)}`;
+
+/**
+ * A later page (offset > 0) and its kept total in one statement, read from the end nearer by the last
+ * total seen for `list` (a key naming the list, its scope and filter): `page` builds the statement
+ * from the end (its order flag and limit) and two columns (`kept_total`, `kept_deleted`); its rows
+ * must come in the requested order. The row-skipping read assumes the scope has no deleted portal
+ * (no portal check per skipped row, index-only); when the kept total says otherwise the rows are
+ * dropped.
  *
- * Undefined when the statement answered no row: an empty page, or a scope with a deleted portal. The
+ * Undefined when the statement answered no row (an empty page) or the scope has a deleted portal: the
  * caller then asks the total and the page as before, in two rounds.
  */
 export async function laterPageWithTotal<R>(
   executor: Executor,
   total: KeptTotalQuery,
+  listKey: string,
   q: { offset: number; limit: number },
-  page: (ends: BothEnds, keptTotalColumn: SQL) => SQL,
+  page: (end: PageEnd, keptColumns: SQL) => SQL,
 ): Promise<{ rows: R[]; kept: KeptTotal } | undefined> {
-  const n = sql`(select n from kept)`;
-  const ends = bothEnds(q, n, sql`not (select deleted from kept)`);
-  const rows = await queryRows<R & { kept_total: number | string }>(
+  const end = pageEnd(q, sql`(select n from kept)`, lastTotals.get(listKey));
+  const rows = await queryRows<R & { kept_total: number | string; kept_deleted: boolean }>(
     executor,
-    sql`with kept as (${total}) ${page(ends, sql`${n} as kept_total`)}`,
+    sql`with kept as (${total}) ${page(end, sql`(select n from kept) as kept_total, (select deleted from kept) as kept_deleted`)}`,
   );
-  if (rows.length === 0) return undefined;
+  if (rows.length === 0 || rows[0].kept_deleted === true) return undefined;
   const count = Number(rows[0].kept_total);
-  const list = rows.map(({ kept_total: _total, ...row }) => row as R);
-  return { rows: trimReversed(q, count, list), kept: { count, hasDeletedPortal: false } };
+  rememberTotal(listKey, count);
+  const page_ = rows.map(({ kept_total: _total, kept_deleted: _deleted, ...row }) => row as R);
+  return { rows: pageFromTotal(q, end, count, page_), kept: { count, hasDeletedPortal: false } };
 }

@@ -5,7 +5,7 @@ import type { Scope } from '../../db/scope.ts';
 import type { EventBus } from '../../events/bus.ts';
 import { TOPICS, type AlertOpenedEvent } from '../../events/topics.ts';
 import { DEVICE_COLUMNS, DEVICE_SORT, deviceConditions, toServiceDevice, type DeviceListQuery } from '../../db/service-devices.ts';
-import { firstPageWithTotal, keptAlertTotal, laterPageWithTotal, portalNotDeleted, runKeptTotal } from '../../db/kept-counts.ts';
+import { firstPageWithTotal, keptAlertTotal, laterPageWithTotal, listKey, portalNotDeleted, runKeptTotal } from '../../db/kept-counts.ts';
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 import { OPEN_OFFLINE_ALERT } from './offline-alert-rule.repository.ts';
 import {
@@ -15,8 +15,6 @@ import {
   limitOf,
   pageOrder,
   planPage,
-  gatedTenant,
-  type PageEnd,
   type PagePlan,
   containsPattern,
   inTenant,
@@ -104,19 +102,20 @@ export async function listAlerts(tx: Executor, scope: Scope, q: AlertListQuery, 
   };
   const total = keptAlertTotal(scope, { customerId: q.filter.customerId, alertType: q.filter.alertType, portalNameLike: nameLike });
   if (q.filter.status === undefined && q.offset === 0) {
-    const { rows, kept } = await firstPageWithTotal<AlertRow>(tx, total, (column) => pageSql(planPage(q, undefined), true, column));
+    const { rows, kept } = await firstPageWithTotal<AlertRow>(
+      tx,
+      total,
+      (column) => pageSql(planPage(q, undefined), true, column),
+      listKey('alerts', scope, q.filter),
+    );
     return { list: rows.map(toAlert), count: kept.count };
   }
   if (q.filter.status === undefined && nameLike === undefined && q.sort?.field !== 'customerName') {
-    // A later page with its total in one statement, read from the nearer end (without a deleted portal).
-    const both = await laterPageWithTotal<AlertRow>(tx, total, q, (ends, totalColumn) => {
+    // A later page with its total in one statement (without a deleted portal).
+    const both = await laterPageWithTotal<AlertRow>(tx, total, listKey('alerts', scope, q.filter), q, (end, keptColumns) => {
       const order = (reverse: boolean) => pageOrder(q.sort, sort, { column: sql`a.id`, dir: 'DESC' }, reverse);
-      // own[0] is the scope's tenant condition: gated here.
-      const skip = (reverse: boolean, end: PageEnd) =>
-        sql`(select a.tenant_id, a.id from alerts a
-              where ${allOf([gatedTenant(scope, sql`a.tenant_id`, end.gate), ...own.slice(1)])} ${order(reverse)} ${end.limit})`;
-      return sql`select ${alertColumns(now)}, ${totalColumn}
-          from (${skip(false, ends.forward)} union all ${skip(true, ends.reverse)}) k
+      return sql`select ${alertColumns(now)}, ${keptColumns}
+          from (select a.tenant_id, a.id from alerts a where ${allOf(own)} ${order(end.reverse)} ${end.limit}) k
           join alerts a on a.tenant_id = k.tenant_id and a.id = k.id
           join portals p on p.tenant_id = a.tenant_id and p.id = a.portal_id and p.deleted_at is null
           join tenants t on t.id = a.tenant_id

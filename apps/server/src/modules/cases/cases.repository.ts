@@ -11,7 +11,7 @@ import {
   type DeviceListQuery,
   type DeviceRow,
 } from '../../db/service-devices.ts';
-import { firstPageWithTotal, keptCaseTotal, laterPageWithTotal, portalNotDeleted, runKeptTotal } from '../../db/kept-counts.ts';
+import { firstPageWithTotal, keptCaseTotal, laterPageWithTotal, listKey, portalNotDeleted, runKeptTotal } from '../../db/kept-counts.ts';
 import {
   allOf,
   at,
@@ -19,8 +19,6 @@ import {
   limitOf,
   pageOrder,
   planPage,
-  gatedTenant,
-  type PageEnd,
   type PagePlan,
   containsPattern,
   inTenant,
@@ -77,6 +75,7 @@ export async function listCases(tx: Executor, scope: Scope, q: CaseListQuery, po
     { customerId, caseType: q.filter.caseType, open: q.filter.open, portalNameLike: nameLike },
     CASE_COMPLETED,
   );
+  const key = listKey('cases', scope, { customerId, caseType: q.filter.caseType, open: q.filter.open });
   const own: SQL[] = [inTenant(scope, sql`c.tenant_id`)];
   if (customerId !== undefined) own.push(sql`c.portal_id = ${customerId}`);
   if (q.filter.caseType !== undefined) own.push(sql`c.case_type = ${q.filter.caseType}`);
@@ -99,19 +98,15 @@ export async function listCases(tx: Executor, scope: Scope, q: CaseListQuery, po
         ${order}`;
   };
   if (q.offset === 0) {
-    const { rows, kept } = await firstPageWithTotal<CaseRow>(tx, total, (column) => pageSql(planPage(q, undefined), true, column));
+    const { rows, kept } = await firstPageWithTotal<CaseRow>(tx, total, (column) => pageSql(planPage(q, undefined), true, column), key);
     return { list: rows.map(toCase), count: kept.count };
   }
   if (nameLike === undefined && q.sort?.field !== 'customerName') {
-    // A later page with its total in one statement, read from the nearer end (without a deleted portal).
-    const both = await laterPageWithTotal<CaseRow>(tx, total, q, (ends, totalColumn) => {
+    // A later page with its total in one statement (without a deleted portal).
+    const both = await laterPageWithTotal<CaseRow>(tx, total, key, q, (end, keptColumns) => {
       const order = (reverse: boolean) => pageOrder(q.sort, CASE_SORT, { column: sql`c.id`, dir: 'DESC' }, reverse);
-      // own[0] is the scope's tenant condition: gated here.
-      const skip = (reverse: boolean, end: PageEnd) =>
-        sql`(select c.tenant_id, c.id from cases c
-              where ${allOf([gatedTenant(scope, sql`c.tenant_id`, end.gate), ...own.slice(1)])} ${order(reverse)} ${end.limit})`;
-      return sql`select ${CASE_COLUMNS}, ${totalColumn}
-          from (${skip(false, ends.forward)} union all ${skip(true, ends.reverse)}) k
+      return sql`select ${CASE_COLUMNS}, ${keptColumns}
+          from (select c.tenant_id, c.id from cases c where ${allOf(own)} ${order(end.reverse)} ${end.limit}) k
           join cases c on c.tenant_id = k.tenant_id and c.id = k.id
           join portals p on p.tenant_id = c.tenant_id and p.id = c.portal_id and p.deleted_at is null
           join tenants t on t.id = c.tenant_id

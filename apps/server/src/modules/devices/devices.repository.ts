@@ -3,7 +3,7 @@ import type { DeviceSortField } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
-import { gatedTenant, inPageOrder, limitOf, pageOrder, planPage, type BothEnds, type PageEnd, type PagePlan } from '../../db/sql-list.ts';
+import { inPageOrder, limitOf, pageOrder, planPage, type PageEnd, type PagePlan } from '../../db/sql-list.ts';
 import { portalNotDeleted } from '../../db/kept-counts.ts';
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 import { containsPattern, tenantCondition } from '../../db/sql-fragments.ts';
@@ -52,9 +52,9 @@ const COLUMNS = sql`d.id, d.name, d.device_type, d.device_model, d.status, d.las
   (d.maintenance_since is not null) as in_maintenance, d.portal_id,
   p.name as customer_name, t.name as tenant_name, d.created_at`;
 
-/** Conditions on the device row alone (no portal or tenant columns); `tenant` replaces the scope's tenant condition. */
-function deviceOnly(f: DeviceFilter, tenant = tenantCondition(f.scope, sql`d.tenant_id`)): SQL {
-  const parts = [sql`d.removed_at is null`, tenant];
+/** Conditions on the device row alone (no portal or tenant columns). */
+function deviceOnly(f: DeviceFilter): SQL {
+  const parts = [sql`d.removed_at is null`, tenantCondition(f.scope, sql`d.tenant_id`)];
   if (f.id !== undefined) parts.push(sql`d.id = ${f.id}`);
   if (f.customerId !== undefined) parts.push(sql`d.portal_id = ${f.customerId}`);
   // A case's or an alert's devices, including ones a completed case has released.
@@ -131,22 +131,15 @@ const pageRowsOf = (skip: SQL, columns: SQL, order: SQL) => sql`select ${columns
          ${order}`;
 
 /**
- * A later page read from the nearer end in the same statement as its kept total (kept-counts.ts
- * laterPageWithTotal); undefined for the sort on the portal's name (no deferred join to gate).
+ * A later page in the same statement as its kept total (kept-counts.ts laterPageWithTotal), its rows
+ * skipped with no portal check; undefined for the sort on the portal's name (no deferred join).
  */
 export function laterDevicesSql(f: DeviceFilter & Pick<DevicePage, 'sort'>) {
   if (f.sort.field === 'customerName') return undefined;
-  return (ends: BothEnds, totalColumn: SQL): SQL => {
+  return (end: PageEnd, keptColumns: SQL): SQL => {
     const order = (reverse: boolean) => pageOrder(f.sort, SORT_SQL, { column: sql`d.id`, dir: f.sort.dir }, reverse);
-    const skip = (reverse: boolean, end: PageEnd) =>
-      sql`(select d.tenant_id, d.id from devices d
-            where ${deviceOnly(f, gatedTenant(f.scope, sql`d.tenant_id`, end.gate))} and ${liveTenantOf(f.scope)}
-            ${order(reverse)} ${end.limit})`;
-    return pageRowsOf(
-      sql`${skip(false, ends.forward)} union all ${skip(true, ends.reverse)}`,
-      sql`${COLUMNS}, ${totalColumn}`,
-      order(false),
-    );
+    const skip = sql`select d.tenant_id, d.id from devices d where ${deviceOnly(f)} and ${liveTenantOf(f.scope)} ${order(end.reverse)} ${end.limit}`;
+    return pageRowsOf(skip, sql`${COLUMNS}, ${keptColumns}`, order(false));
   };
 }
 
