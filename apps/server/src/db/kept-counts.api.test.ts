@@ -364,3 +364,60 @@ describe('later pages asked with their total in one statement', () => {
     expect(others.filter((id) => added.includes(id))).toEqual([]);
   });
 });
+
+describe('id marks', () => {
+  /** The marks (non-zero rows) equal a fresh count of the table's rows per tenant and block of 1,024 ids. */
+  async function expectMarksFresh(table: 'cases' | 'alerts') {
+    const fresh = await queryRows<{ tenant_id: number; bucket: number; total: number }>(
+      t.database.db,
+      sql.raw(`select tenant_id, id >> 10 as bucket, count(*)::int as total from ${table} group by 1, 2 order by 1, 2`),
+    );
+    const kept = await queryRows<{ tenant_id: number; bucket: number; total: number }>(
+      t.database.db,
+      sql.raw(`select tenant_id, bucket, total from ${table === 'cases' ? 'case' : 'alert'}_id_marks where total <> 0 order by 1, 2`),
+    );
+    expect(kept).toEqual(fresh);
+  }
+
+  it('follow inserts and deletes over many blocks, and find every later page through them', async () => {
+    t.clock.set(at(14.7));
+    // Ids spread over several blocks, both tenants' rows in the same blocks.
+    const ids = [1500, 1501, 2047, 2048, 3000, 3001, 3002, 5000, 9000, 9001, 9002, 9003, 9004];
+    // (id, tenant, portal, type, offline count, created, updated): the columns both tables share here.
+    const values = (tenantId: number, portalId: number, shift: number) =>
+      ids.map((id) => `(${id + shift}, ${tenantId}, ${portalId}, 0, 0, now(), now())`).join(', ');
+    await t.database.exec(
+      `insert into alerts (id, tenant_id, portal_id, alert_type, offline_count, created_at, updated_at)
+         values ${values(cast.tenant.id, north.id, 0)}, ${values(cast.other.id, otherPortal.id, 7)};
+       insert into cases (id, tenant_id, portal_id, case_type, offline_count, created_at, updated_at)
+         values ${values(cast.tenant.id, south.id, 0)}, ${values(cast.other.id, otherPortal.id, 7)}`,
+    );
+    await expectMarksFresh('alerts');
+    await expectMarksFresh('cases');
+    for (const endpoint of [alertEndpoints.list, caseEndpoints.list] as Endpoint[]) {
+      for (const user of [cast.admin, cast.otherAdmin]) {
+        const ask = async (range: [number, number]) =>
+          (await t.call(endpoint as typeof alertEndpoints.list, { token: user.token, query: { range } })).body.data;
+        const whole = await ask([0, 1000]);
+        const all = whole.list.map((r) => r.id);
+        expect(all.length).toBe(whole.count);
+        for (let from = 1; from <= whole.count; from++) {
+          const page = await ask([from, 4]);
+          expect(
+            page.list.map((r) => r.id),
+            `${endpoint.path} [${from}, 4]`,
+          ).toEqual(all.slice(from, from + 4));
+          expect(page.count).toBe(whole.count);
+        }
+      }
+    }
+    await t.database.exec(`delete from alerts where id in (2047, 3001, 9007); delete from cases where id in (1500, 9000, 9011)`);
+    await expectMarksFresh('alerts');
+    await expectMarksFresh('cases');
+    const whole = (await t.call(alertEndpoints.list, { token: cast.admin.token, query: { range: [0, 1000] } })).body.data;
+    for (const from of [1, 5, whole.count - 3]) {
+      const page = (await t.call(alertEndpoints.list, { token: cast.admin.token, query: { range: [from, 4] } })).body.data;
+      expect(page.list.map((r) => r.id)).toEqual(whole.list.slice(from, from + 4).map((r) => r.id));
+    }
+  });
+});

@@ -11,7 +11,15 @@ import {
   type DeviceListQuery,
   type DeviceRow,
 } from '../../db/service-devices.ts';
-import { firstPageWithTotal, keptCaseTotal, laterPageWithTotal, listKey, portalNotDeleted, runKeptTotal } from '../../db/kept-counts.ts';
+import {
+  firstPageWithTotal,
+  keptCaseTotal,
+  laterPageWithTotal,
+  listKey,
+  markedPageWithTotal,
+  portalNotDeleted,
+  runKeptTotal,
+} from '../../db/kept-counts.ts';
 import {
   allOf,
   at,
@@ -100,6 +108,19 @@ export async function listCases(tx: Executor, scope: Scope, q: CaseListQuery, po
   if (q.offset === 0) {
     const { rows, kept } = await firstPageWithTotal<CaseRow>(tx, total, (column) => pageSql(planPage(q, undefined), true, column), key);
     return { list: rows.map(toCase), count: kept.count };
+  }
+  if (scope.kind === 'tenant' && own.length === 1 && nameLike === undefined && q.sort === undefined) {
+    // The default order with no filter: the page found through the id marks (no long skip).
+    const marked = await markedPageWithTotal<CaseRow>(tx, total, 'case_id_marks', scope.tenantId, q, (skip, keptColumns) => {
+      return sql`select ${CASE_COLUMNS}, ${keptColumns}
+          from (select c.tenant_id, c.id from cases c
+                 where ${allOf(own)} and c.id < ${skip.idBelow} order by c.id desc ${skip.limit}) k
+          join cases c on c.tenant_id = k.tenant_id and c.id = k.id
+          join portals p on p.tenant_id = c.tenant_id and p.id = c.portal_id and p.deleted_at is null
+          join tenants t on t.id = c.tenant_id
+        order by c.id desc`;
+    });
+    if (marked) return { list: marked.rows.map(toCase), count: marked.kept.count };
   }
   if (nameLike === undefined && q.sort?.field !== 'customerName') {
     // A later page with its total in one statement (without a deleted portal).
