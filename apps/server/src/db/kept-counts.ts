@@ -4,6 +4,7 @@ import { queryRows, type Executor } from './client.ts';
 import { DEVICE_COUNT_PREFIXES } from './schema/counts.ts';
 import type { Scope } from './scope.ts';
 import { tenantCondition } from './sql-fragments.ts';
+import { pageEnd, pageFromTotal, pageLimit, type PageEnd } from './sql-list.ts';
 
 /**
  * Totals read from the kept count tables (db/schema/counts.ts, maintained by triggers) instead of
@@ -119,7 +120,7 @@ export function portalNotDeleted(alias: string, hasDeletedPortal: boolean): SQL 
 
 /**
  * A first page and its kept total in one statement: `page` is run with the total as an extra column
- * (`kept_total`, a CTE read once). The row-skipping query must not rely on "no deleted portal"
+ * (`kept_total`, a CTE read once); the total is remembered under `key` (see lastTotals). The row-skipping query must not rely on "no deleted portal"
  * (there is nothing to skip on a first page, so checking each row's portal costs nothing). An empty
  * page carries no total: then the total is asked on its own.
  */
@@ -127,6 +128,7 @@ export async function firstPageWithTotal<R>(
   executor: Executor,
   total: KeptTotalQuery,
   page: (keptTotalColumn: SQL) => SQL,
+  key?: string,
 ): Promise<{ rows: R[]; kept: KeptTotal }> {
   const rows = await queryRows<R & { kept_total: number | string }>(
     executor,
@@ -135,5 +137,92 @@ export async function firstPageWithTotal<R>(
   if (rows.length === 0) return { rows: [], kept: await runKeptTotal(executor, total) };
   // hasDeletedPortal is not known here; the first page's query did not need it.
   const count = Number(rows[0].kept_total);
+  if (key !== undefined) rememberTotal(key, count);
   return { rows: rows.map(({ kept_total: _total, ...row }) => row as R), kept: { count, hasDeletedPortal: true } };
+}
+
+/**
+ * The last total each list (and filter) answered, in this process: only to choose the end a later page
+ * is read from (sql-list.ts pageEnd), never as an answer. Cleared when it grows past its bound.
+ */
+const lastTotals = new Map<string, number>();
+const LAST_TOTALS_MAX = 10_000;
+
+/** Records a list's total as answered (see lastTotals). */
+export function rememberTotal(listKey: string, count: number): void {
+  if (lastTotals.size >= LAST_TOTALS_MAX) lastTotals.clear();
+  lastTotals.set(listKey, count);
+}
+
+/** The key of a list's total in lastTotals: the list, the caller's scope and the filter (the sort does not change the total). */
+export const listKey = (list: string, scope: Scope, filter: unknown): string =>
+  `${list} ${scope.kind === 'tenant' ? scope.tenantId : 'all'} ${JSON.stringify(filter)}`;
+
+/**
+ * A later page (offset > 0) and its kept total in one statement, read from the end nearer by the last
+ * total seen for `list` (a key naming the list, its scope and filter): `page` builds the statement
+ * from the end (its order flag and limit) and two columns (`kept_total`, `kept_deleted`); its rows
+ * must come in the requested order. The row-skipping read assumes the scope has no deleted portal
+ * (no portal check per skipped row, index-only); when the kept total says otherwise the rows are
+ * dropped.
+ *
+ * Undefined when the statement answered no row (an empty page) or the scope has a deleted portal: the
+ * caller then asks the total and the page as before, in two rounds.
+ */
+export async function laterPageWithTotal<R>(
+  executor: Executor,
+  total: KeptTotalQuery,
+  listKey: string,
+  q: { offset: number; limit: number },
+  page: (end: PageEnd, keptColumns: SQL) => SQL,
+): Promise<{ rows: R[]; kept: KeptTotal } | undefined> {
+  const end = pageEnd(q, sql`(select n from kept)`, lastTotals.get(listKey));
+  const rows = await queryRows<R & { kept_total: number | string; kept_deleted: boolean }>(
+    executor,
+    sql`with kept as (${total}) ${page(end, sql`(select n from kept) as kept_total, (select deleted from kept) as kept_deleted`)}`,
+  );
+  if (rows.length === 0 || rows[0].kept_deleted === true) return undefined;
+  const count = Number(rows[0].kept_total);
+  rememberTotal(listKey, count);
+  const page_ = rows.map(({ kept_total: _total, kept_deleted: _deleted, ...row }) => row as R);
+  return { rows: pageFromTotal(q, end, count, page_), kept: { count, hasDeletedPortal: false } };
+}
+
+/** Ids per mark row (schema/counts.ts: bucket = id >> 10). */
+const IDS_PER_MARK = 1024;
+
+/**
+ * A later page of a tenant's cases or alerts in their default order (newest id first) with no filter,
+ * and its kept total, in one statement that skips fewer than 1,024 rows whatever the offset: the id
+ * marks (schema/counts.ts) are summed from the newest block down to the block holding the page's first
+ * row, and the read starts at that block, skipping only the rows before the page inside it. A read
+ * by offset alone skips every row before the page (from the nearer end: up to half the list; at L,
+ * 91,000 alerts). `page` builds the statement from `skip` (a bound on the id and the limit, for the
+ * row-skipping read in id-descending order) and the kept columns. The marks count a deleted portal's
+ * rows too, so with a deleted portal the rows are dropped; undefined then, or for an empty page: the
+ * caller reads the page otherwise.
+ */
+export async function markedPageWithTotal<R>(
+  executor: Executor,
+  total: KeptTotalQuery,
+  marks: 'case_id_marks' | 'alert_id_marks',
+  tenantId: number,
+  q: { offset: number; limit: number },
+  page: (skip: { idBelow: SQL; limit: SQL }, keptColumns: SQL) => SQL,
+): Promise<{ rows: R[]; kept: KeptTotal } | undefined> {
+  const skip = {
+    idBelow: sql`(select (bucket + 1) * ${sql.raw(String(IDS_PER_MARK))} from mark)`,
+    limit: sql`limit ${pageLimit(q.limit)} offset (select ${q.offset} - before from mark)`,
+  };
+  const rows = await queryRows<R & { kept_total: number | string; kept_deleted: boolean }>(
+    executor,
+    sql`with kept as (${total}),
+         marks as (select m.bucket, m.total, sum(m.total) over (order by m.bucket desc) as upto
+                     from ${sql.raw(marks)} m where m.tenant_id = ${tenantId}),
+         mark as (select bucket, upto - total as before from marks where upto > ${q.offset} order by bucket desc limit 1)
+       ${page(skip, sql`(select n from kept) as kept_total, (select deleted from kept) as kept_deleted`)}`,
+  );
+  if (rows.length === 0 || rows[0].kept_deleted === true) return undefined;
+  const count = Number(rows[0].kept_total);
+  return { rows: rows.map(({ kept_total: _total, kept_deleted: _deleted, ...row }) => row as R), kept: { count, hasDeletedPortal: false } };
 }

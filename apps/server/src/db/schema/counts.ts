@@ -58,3 +58,30 @@ export const alertCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.portalId, t.alertType] })],
 );
+
+/**
+ * Id marks (migration 0013, `*_id_marks_apply()`): per tenant and block of 1,024 ids (`bucket` = id
+ * >> 10), how many cases or alerts it holds, deleted portals' included. A list in its default order
+ * (newest id first) finds the block holding a later page's first row by summing a few rows, then
+ * skips fewer than 1,024 rows inside it instead of every row before the page (db/kept-counts.ts
+ * markedPageWithTotal). Kept by statement-level triggers on insert and delete (ids never change).
+ */
+export const caseIdMarks = pgTable(
+  'case_id_marks',
+  {
+    tenantId: tenantId(),
+    bucket: integer('bucket').notNull(),
+    total: integer('total').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.bucket] })],
+);
+
+export const alertIdMarks = pgTable(
+  'alert_id_marks',
+  {
+    tenantId: tenantId(),
+    bucket: integer('bucket').notNull(),
+    total: integer('total').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.bucket] })],
+);

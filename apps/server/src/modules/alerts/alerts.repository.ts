@@ -5,7 +5,15 @@ import type { Scope } from '../../db/scope.ts';
 import type { EventBus } from '../../events/bus.ts';
 import { TOPICS, type AlertOpenedEvent } from '../../events/topics.ts';
 import { DEVICE_COLUMNS, DEVICE_SORT, deviceConditions, toServiceDevice, type DeviceListQuery } from '../../db/service-devices.ts';
-import { firstPageWithTotal, keptAlertTotal, portalNotDeleted, runKeptTotal } from '../../db/kept-counts.ts';
+import {
+  firstPageWithTotal,
+  keptAlertTotal,
+  laterPageWithTotal,
+  listKey,
+  markedPageWithTotal,
+  portalNotDeleted,
+  runKeptTotal,
+} from '../../db/kept-counts.ts';
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 import { OPEN_OFFLINE_ALERT } from './offline-alert-rule.repository.ts';
 import {
@@ -102,8 +110,39 @@ export async function listAlerts(tx: Executor, scope: Scope, q: AlertListQuery, 
   };
   const total = keptAlertTotal(scope, { customerId: q.filter.customerId, alertType: q.filter.alertType, portalNameLike: nameLike });
   if (q.filter.status === undefined && q.offset === 0) {
-    const { rows, kept } = await firstPageWithTotal<AlertRow>(tx, total, (column) => pageSql(planPage(q, undefined), true, column));
+    const { rows, kept } = await firstPageWithTotal<AlertRow>(
+      tx,
+      total,
+      (column) => pageSql(planPage(q, undefined), true, column),
+      listKey('alerts', scope, q.filter),
+    );
     return { list: rows.map(toAlert), count: kept.count };
+  }
+  if (scope.kind === 'tenant' && own.length === 1 && nameLike === undefined && q.sort === undefined) {
+    // The default order with no filter: the page found through the id marks (no long skip).
+    const marked = await markedPageWithTotal<AlertRow>(tx, total, 'alert_id_marks', scope.tenantId, q, (skip, keptColumns) => {
+      return sql`select ${alertColumns(now)}, ${keptColumns}
+          from (select a.tenant_id, a.id from alerts a
+                 where ${allOf(own)} and a.id < ${skip.idBelow} order by a.id desc ${skip.limit}) k
+          join alerts a on a.tenant_id = k.tenant_id and a.id = k.id
+          join portals p on p.tenant_id = a.tenant_id and p.id = a.portal_id and p.deleted_at is null
+          join tenants t on t.id = a.tenant_id
+        order by a.id desc`;
+    });
+    if (marked) return { list: marked.rows.map(toAlert), count: marked.kept.count };
+  }
+  if (q.filter.status === undefined && nameLike === undefined && q.sort?.field !== 'customerName') {
+    // A later page with its total in one statement (without a deleted portal).
+    const both = await laterPageWithTotal<AlertRow>(tx, total, listKey('alerts', scope, q.filter), q, (end, keptColumns) => {
+      const order = (reverse: boolean) => pageOrder(q.sort, sort, { column: sql`a.id`, dir: 'DESC' }, reverse);
+      return sql`select ${alertColumns(now)}, ${keptColumns}
+          from (select a.tenant_id, a.id from alerts a where ${allOf(own)} ${order(end.reverse)} ${end.limit}) k
+          join alerts a on a.tenant_id = k.tenant_id and a.id = k.id
+          join portals p on p.tenant_id = a.tenant_id and p.id = a.portal_id and p.deleted_at is null
+          join tenants t on t.id = a.tenant_id
+        ${order(false)}`;
+    });
+    if (both) return { list: both.rows.map(toAlert), count: both.kept.count };
   }
   const kept = await runKeptTotal(tx, total);
   const count =

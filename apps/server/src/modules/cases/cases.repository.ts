@@ -11,7 +11,15 @@ import {
   type DeviceListQuery,
   type DeviceRow,
 } from '../../db/service-devices.ts';
-import { firstPageWithTotal, keptCaseTotal, portalNotDeleted, runKeptTotal } from '../../db/kept-counts.ts';
+import {
+  firstPageWithTotal,
+  keptCaseTotal,
+  laterPageWithTotal,
+  listKey,
+  markedPageWithTotal,
+  portalNotDeleted,
+  runKeptTotal,
+} from '../../db/kept-counts.ts';
 import {
   allOf,
   at,
@@ -75,6 +83,7 @@ export async function listCases(tx: Executor, scope: Scope, q: CaseListQuery, po
     { customerId, caseType: q.filter.caseType, open: q.filter.open, portalNameLike: nameLike },
     CASE_COMPLETED,
   );
+  const key = listKey('cases', scope, { customerId, caseType: q.filter.caseType, open: q.filter.open });
   const own: SQL[] = [inTenant(scope, sql`c.tenant_id`)];
   if (customerId !== undefined) own.push(sql`c.portal_id = ${customerId}`);
   if (q.filter.caseType !== undefined) own.push(sql`c.case_type = ${q.filter.caseType}`);
@@ -97,8 +106,34 @@ export async function listCases(tx: Executor, scope: Scope, q: CaseListQuery, po
         ${order}`;
   };
   if (q.offset === 0) {
-    const { rows, kept } = await firstPageWithTotal<CaseRow>(tx, total, (column) => pageSql(planPage(q, undefined), true, column));
+    const { rows, kept } = await firstPageWithTotal<CaseRow>(tx, total, (column) => pageSql(planPage(q, undefined), true, column), key);
     return { list: rows.map(toCase), count: kept.count };
+  }
+  if (scope.kind === 'tenant' && own.length === 1 && nameLike === undefined && q.sort === undefined) {
+    // The default order with no filter: the page found through the id marks (no long skip).
+    const marked = await markedPageWithTotal<CaseRow>(tx, total, 'case_id_marks', scope.tenantId, q, (skip, keptColumns) => {
+      return sql`select ${CASE_COLUMNS}, ${keptColumns}
+          from (select c.tenant_id, c.id from cases c
+                 where ${allOf(own)} and c.id < ${skip.idBelow} order by c.id desc ${skip.limit}) k
+          join cases c on c.tenant_id = k.tenant_id and c.id = k.id
+          join portals p on p.tenant_id = c.tenant_id and p.id = c.portal_id and p.deleted_at is null
+          join tenants t on t.id = c.tenant_id
+        order by c.id desc`;
+    });
+    if (marked) return { list: marked.rows.map(toCase), count: marked.kept.count };
+  }
+  if (nameLike === undefined && q.sort?.field !== 'customerName') {
+    // A later page with its total in one statement (without a deleted portal).
+    const both = await laterPageWithTotal<CaseRow>(tx, total, key, q, (end, keptColumns) => {
+      const order = (reverse: boolean) => pageOrder(q.sort, CASE_SORT, { column: sql`c.id`, dir: 'DESC' }, reverse);
+      return sql`select ${CASE_COLUMNS}, ${keptColumns}
+          from (select c.tenant_id, c.id from cases c where ${allOf(own)} ${order(end.reverse)} ${end.limit}) k
+          join cases c on c.tenant_id = k.tenant_id and c.id = k.id
+          join portals p on p.tenant_id = c.tenant_id and p.id = c.portal_id and p.deleted_at is null
+          join tenants t on t.id = c.tenant_id
+        ${order(false)}`;
+    });
+    if (both) return { list: both.rows.map(toCase), count: both.kept.count };
   }
   const kept = await runKeptTotal(tx, total);
   const plan = planPage(q, kept.count);

@@ -3,7 +3,7 @@ import type { DeviceSortField } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
-import { inPageOrder, limitOf, pageOrder, planPage, type PagePlan } from '../../db/sql-list.ts';
+import { inPageOrder, limitOf, pageOrder, planPage, type PageEnd, type PagePlan } from '../../db/sql-list.ts';
 import { portalNotDeleted } from '../../db/kept-counts.ts';
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 import { containsPattern, tenantCondition } from '../../db/sql-fragments.ts';
@@ -115,16 +115,32 @@ export function listDevicesSql(f: DeviceFilter & DevicePage, extra?: SQL): { que
   // Deferred join: skip rows over the device table alone (index order for the default sort, no portal
   // reads per skipped row unless the scope has a deleted portal; from the nearer end), then read the
   // page's rows with their portal and tenant.
-  const query = sql`select ${columns}
-          from (select d.tenant_id, d.id from devices d
+  const skip = sql`select d.tenant_id, d.id from devices d
                  where ${deviceOnly(f)} and ${portalNotDeleted('d', f.hasDeletedPortal !== false)} and ${liveTenantOf(f.scope)}
-                 ${order} ${limitOf(plan)}) k
+                 ${order} ${limitOf(plan)}`;
+  return { plan, query: pageRowsOf(skip, columns, order) };
+}
+
+/** The page's rows (with portal and tenant) of the device keys `skip` selected, in `order`. */
+const pageRowsOf = (skip: SQL, columns: SQL, order: SQL) => sql`select ${columns}
+          from (${skip}) k
           join devices d on d.tenant_id = k.tenant_id and d.id = k.id
           join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id
           join tenants t on t.id = d.tenant_id
          where p.deleted_at is null and t.deleted_at is null
          ${order}`;
-  return { plan, query };
+
+/**
+ * A later page in the same statement as its kept total (kept-counts.ts laterPageWithTotal), its rows
+ * skipped with no portal check; undefined for the sort on the portal's name (no deferred join).
+ */
+export function laterDevicesSql(f: DeviceFilter & Pick<DevicePage, 'sort'>) {
+  if (f.sort.field === 'customerName') return undefined;
+  return (end: PageEnd, keptColumns: SQL): SQL => {
+    const order = (reverse: boolean) => pageOrder(f.sort, SORT_SQL, { column: sql`d.id`, dir: f.sort.dir }, reverse);
+    const skip = sql`select d.tenant_id, d.id from devices d where ${deviceOnly(f)} and ${liveTenantOf(f.scope)} ${order(end.reverse)} ${end.limit}`;
+    return pageRowsOf(skip, sql`${COLUMNS}, ${keptColumns}`, order(false));
+  };
 }
 
 export async function listDevices(executor: Executor, f: DeviceFilter & DevicePage): Promise<DeviceRow[]> {

@@ -12,7 +12,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import * as history from './history.repository.ts';
 import { toIso, toIsoOrNull } from '../../db/sql-fragments.ts';
 import * as repo from './devices.repository.ts';
-import { firstPageWithTotal, keptDeviceTotal, runKeptTotal } from '../../db/kept-counts.ts';
+import { firstPageWithTotal, keptDeviceTotal, laterPageWithTotal, listKey, runKeptTotal } from '../../db/kept-counts.ts';
 
 function present(row: repo.DeviceRow): Device {
   return {
@@ -42,11 +42,16 @@ export async function listDevices(tx: Executor, scope: Scope, query: DeviceListQ
     return { list: (await repo.listDevices(tx, page)).map(present), count: await repo.countDevices(tx, filter) };
   }
   const total = keptDeviceTotal(scope, query.filter);
+  const key = listKey('devices', scope, query.filter);
   if (query.offset === 0) {
-    const { rows, kept } = await firstPageWithTotal<repo.DeviceRow>(tx, total, (column) => repo.listDevicesSql(page, column).query);
+    const { rows, kept } = await firstPageWithTotal<repo.DeviceRow>(tx, total, (column) => repo.listDevicesSql(page, column).query, key);
     return { list: rows.map(present), count: kept.count };
   }
-  // A later page: the total first, so a page nearer the end is read from the end.
+  // A later page: with its total in one statement (without a deleted portal).
+  const later = repo.laterDevicesSql(page);
+  const both = later && (await laterPageWithTotal<repo.DeviceRow>(tx, total, key, page, later));
+  if (both) return { list: both.rows.map(present), count: both.kept.count };
+  // Otherwise the total first, so a page nearer the end is read from the end.
   const kept = await runKeptTotal(tx, total);
   const rows = await repo.listDevices(tx, { ...page, total: kept.count, hasDeletedPortal: kept.hasDeletedPortal });
   const count = kept.count;
