@@ -66,6 +66,8 @@ async function openPglite(dataDir: string): Promise<Database> {
   // PGlite runs on a thread of its own (pglite-remote.ts): this thread keeps HTTP, JSON and signatures.
   const client = await PgliteRemote.open(location);
   // One session: one unit at a time, chosen by lane (PGlite itself would take them in arrival order).
+  // A unit no longer needs to start on a turn of its own, as it did when PGlite ran here: its
+  // statements now run on the worker, and this thread's event loop polls while it waits for them.
   const gate = new PriorityGate({ capacity: 1, normalWhileUrgent: 1 });
   const notifications = new PgliteNotifications();
   const inLane = (lane: Lane) =>
