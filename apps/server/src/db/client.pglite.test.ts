@@ -134,4 +134,18 @@ describe('PGlite on its own thread', () => {
     expect(failure).toMatchObject({ cause: { code: '57P02' } });
     expect(isDatabaseUnavailable(failure)).toBe(true);
   });
+
+  it('answers every call of a transaction begun while the database closes (none is left waiting)', async () => {
+    const other = await openDatabase({ dataDir: 'memory://' });
+    const closing = other.close();
+    const outcomes = await Promise.allSettled([
+      other.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+      }),
+      other.db.transaction(async () => {}),
+      other.db.execute(sql`select 1`),
+    ]);
+    await closing;
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+  });
 });

@@ -106,8 +106,13 @@ async function begin(id) {
   } catch (err) {
     if (!opened) {
       failedToBegin(err);
-      // Nobody waits for the begin itself: the end message (commit or rollback) gets the error.
+      // Nobody waits for the begin itself: the end message (commit or rollback) gets the error,
+      // whether it came before this failure was known (answered here) or comes later (end()).
       entry.beginError = err;
+      if (entry.endId !== undefined) {
+        transactions.delete(id);
+        fail(entry.endId, err);
+      }
       return;
     }
     if (err === ROLLED_BACK) reply(entry.endId, null);
