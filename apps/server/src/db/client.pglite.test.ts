@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './client.ts';
+import { isDatabaseUnavailable } from './connection-errors.ts';
 
 let database: Database;
 beforeAll(async () => {
@@ -86,5 +87,65 @@ describe('PGlite units and the event loop', () => {
     // Every client was accepted long before the 20 units (>= 400 ms) were over.
     expect(accepted).toHaveLength(5);
     expect(Math.max(...accepted)).toBeLessThan(finished[10]);
+  });
+});
+
+describe('PGlite on its own thread', () => {
+  it("brings a statement's error back with PGlite's fields (SQLSTATE, constraint, detail), drizzle's wrapper around it", async () => {
+    await database.exec('create temporary table remote_unique (k int primary key)');
+    await database.db.execute(sql`insert into remote_unique values (1)`);
+    const failure = await database.db.execute(sql`insert into remote_unique values (1)`).then(
+      () => undefined,
+      (err: unknown) => err as { cause?: { code?: string; constraint?: string; detail?: string; message?: string } },
+    );
+    expect(failure?.cause).toMatchObject({ code: '23505', constraint: 'remote_unique_pkey', detail: 'Key (k)=(1) already exists.' });
+    expect(failure?.cause?.message).toMatch(/duplicate key value/);
+  });
+
+  it('rolls a transaction back when its callback throws, and commits it otherwise', async () => {
+    await database.exec('create temporary table remote_tx (k int)');
+    await expect(
+      database.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into remote_tx values (1)`);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into remote_tx values (2)`);
+    });
+    const result = (await database.db.execute(sql`select k from remote_tx`)) as { rows: { k: number }[] };
+    expect(result.rows).toEqual([{ k: 2 }]);
+  });
+
+  it('keeps the values PGlite gives (dates as text for drizzle, numbers, booleans, json, bytea)', async () => {
+    const result = (await database.db.execute(
+      sql`select timestamptz '2026-01-02 03:04:05+00' as at, 42::int as n, true as b, '{"a":[1]}'::jsonb as j, '\\x0102'::bytea as bytes`,
+    )) as { rows: Record<string, unknown>[] };
+    expect(result.rows[0]).toEqual({ at: '2026-01-02 03:04:05+00', n: 42, b: true, j: { a: [1] }, bytes: new Uint8Array([1, 2]) });
+  });
+
+  it('fails every call after close with an error the server answers 503 (SQLSTATE 57P02)', async () => {
+    const other = await openDatabase({ dataDir: 'memory://' });
+    await other.close();
+    const failure = await other.db.execute(sql`select 1`).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(failure).toMatchObject({ cause: { code: '57P02' } });
+    expect(isDatabaseUnavailable(failure)).toBe(true);
+  });
+
+  it('answers every call of a transaction begun while the database closes (none is left waiting)', async () => {
+    const other = await openDatabase({ dataDir: 'memory://' });
+    const closing = other.close();
+    const outcomes = await Promise.allSettled([
+      other.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+      }),
+      other.db.transaction(async () => {}),
+      other.db.execute(sql`select 1`),
+    ]);
+    await closing;
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
   });
 });

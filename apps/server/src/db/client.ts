@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { pgliteTransactionOf } from './commands.ts';
 import { listenSession } from './listen-session.ts';
 import { PgliteNotifications } from './pglite-notifications.ts';
+import { PgliteRemote } from './pglite-remote.ts';
 import { pgliteRunner, postgresRunner, type PreparedRunner } from './prepared.ts';
 import { PriorityGate, type Lane } from './priority-gate.ts';
 import * as schema from './schema/index.ts';
@@ -56,28 +57,26 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
-  const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   let location = dataDir;
   if (!dataDir.startsWith('memory://')) {
     location = path.resolve(dataDir, 'pglite');
     mkdirSync(location, { recursive: true });
   }
-  const client = await PGlite.create(location);
+  // PGlite runs on a thread of its own (pglite-remote.ts): this thread keeps HTTP, JSON and signatures.
+  const client = await PgliteRemote.open(location);
   // One session: one unit at a time, chosen by lane (PGlite itself would take them in arrival order).
+  // A unit no longer needs to start on a turn of its own, as it did when PGlite ran here: its
+  // statements now run on the worker, and this thread's event loop polls while it waits for them.
   const gate = new PriorityGate({ capacity: 1, normalWhileUrgent: 1 });
   const notifications = new PgliteNotifications();
   const inLane = (lane: Lane) =>
     drizzle(
       throughGate(client, {
         transaction: (target, [callback]) =>
-          gate.run(lane, () =>
-            startsOnANewTurn(() =>
-              notifications.around((cb) => target.transaction(cb), callback as Parameters<typeof target.transaction>[0]),
-            ),
-          ),
-        query: (target, args) => gate.run(lane, () => startsOnANewTurn(() => target.query(...(args as Parameters<typeof target.query>)))),
-      }),
+          gate.run(lane, () => notifications.around((cb) => target.transaction(cb), callback as Parameters<typeof target.transaction>[0])),
+        query: (target, args) => gate.run(lane, () => target.query(...(args as Parameters<typeof target.query>))),
+      }) as never,
       { schema },
     ) as unknown as Db;
   // PGlite is one session in one process: its listeners are all here (pglite-notifications.ts).
@@ -103,20 +102,6 @@ async function openPglite(dataDir: string): Promise<Database> {
       }),
     close: () => client.close(),
   };
-}
-
-/**
- * Runs `fn` on a later turn of the event loop. A PGlite unit runs start to end in promise
- * continuations (synchronous wasm under each await), never yielding to I/O; admitted in the same
- * turn, unit after unit (each read round of shared-reads.ts starts from its own setImmediate) ran
- * back to back for the whole check phase: 50 units of ~8 ms, 400 ms and more without polling.
- * Node 20's libuv accepts one new connection per poll, so 50 clients connecting to a busy server
- * took seconds to be accepted, and their first requests waited that long (autocannon p99 3.1-3.4 s
- * at 50 connections while the server held each request at most ~0.45 s). Holding the slot across
- * one turn costs microseconds and lets the poll phase (accepts, reads, writes) run between units.
- */
-function startsOnANewTurn<T>(fn: () => Promise<T>): Promise<T> {
-  return new Promise<void>((resolve) => setImmediate(resolve)).then(fn);
 }
 
 const POOL_SIZE = 10;
