@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { COMPONENT_CLASSES, dropComponentRules, keepComponentRules, unusedPrefixes } from './antdCss.ts';
+import { COMPONENT_CLASSES, dropComponentRules, dropServerScopes, keepComponentRules, unusedPrefixes } from './antdCss.ts';
 
 describe('dropComponentRules', () => {
   it('drops the rules whose every selector names an unused component, keeps the rest verbatim and in order', () => {
@@ -52,6 +52,14 @@ describe('keepComponentRules', () => {
       expect(first).toContain(kept);
     for (const dropped of ['.ant-table', '.ant-menu', '.ant-select', '.ant-input-number', '.ant-picker'])
       expect(first).not.toContain(dropped);
+  });
+});
+
+describe('dropServerScopes', () => {
+  it("drops the rules scoped to a server render's theme and keeps the client's and the rest", () => {
+    const css =
+      '.css-var-_R_0_{--ant-blue:#1677FF}.css-var-_R_0_.ant-btn,.css-var-_r_0_.ant-btn{--x:1}.ant-btn{a:b}@media print{.css-var-_R_1_{c:d}}';
+    expect(dropServerScopes(css)).toBe('.css-var-_r_0_.ant-btn{--x:1}.ant-btn{a:b}');
   });
 });
 

@@ -168,6 +168,16 @@ function filterSelectors(css: string, keep: (selector: string) => boolean): stri
   return walk(0, css.length);
 }
 
+/**
+ * Removes the rules scoped to a server-rendered theme (`.css-var-_R_0_`, `.css-var-_R_29n_.ant-btn`):
+ * antd's sheet was extracted from a server render, whose React ids are `_R_..._`; in the browser they
+ * are `_r_..._` (the app renders on the client only), so those rules (default-theme CSS variables)
+ * never match. The app's variables come from its theme at run time.
+ */
+export function dropServerScopes(css: string): string {
+  return filterSelectors(css, (selector) => !/\.css-var-_R_/.test(selector));
+}
+
 /** The antd/es folders of bundled modules (a component's `locale` files render nothing: left out). */
 function antdFolders(moduleIds: Iterable<string>): Set<string> {
   const folders = new Set<string>();
@@ -208,7 +218,7 @@ export function antdCssTrim(unused: string[], first?: FirstSheet) {
     transform(code: string, id: string) {
       const [file, query = ''] = id.split('?');
       if (!/[\\/]antd[\\/]dist[\\/]antd\.css$/.test(file)) return null;
-      const css = dropComponentRules(code, unused);
+      const css = dropServerScopes(dropComponentRules(code, unused));
       if (first && new URLSearchParams(query).has('first'))
         return { code: keepComponentRules(css, firstPrefixes, first.notPrefixes), map: null };
       return { code: css, map: null };
