@@ -3,7 +3,9 @@
  * `npm run build` first): the entry of index.html plus everything it imports statically; a route
  * adds its layout's lazy chunk (auth card, dashboard shell), its page's lazy chunk and their static
  * imports. "Pulse incl. lazy chunks" also follows the dynamic imports made from the Pulse chunk's
- * graph (charts loaded on demand and such).
+ * graph (charts loaded on demand and such). The sign-in route is judged on JS + CSS: the render-blocking
+ * stylesheets of index.html plus the stylesheets its lazy chunks load with them (the `.css` files in
+ * the preload list Vite gives each dynamic import: `__vite__mapDeps([...])`).
  * Then LCP, CLS and TBT of the seeded Pulse page in headless Chromium (web-vitals.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -69,6 +71,30 @@ class Bundle {
     return seen;
   }
 
+  /**
+   * The stylesheets loaded with the lazy chunk `chunk`: the `.css` entries of the preload list of its
+   * dynamic import (`import("./X.js"),__vite__mapDeps([i, ...])`) in any of `importers`.
+   */
+  cssOfLazy(chunk: string, importers: Iterable<string>): string[] {
+    const out = new Set<string>();
+    const name = path.posix.basename(chunk).replace(/[.$]/g, '\\$&');
+    // `import("./X.js")`, maybe `.then(...)`, then its preload list (before any other import()).
+    const call = new RegExp(
+      `import\\(\\s*[\`'"]\\./${name}[\`'"]\\s*\\)(?:(?!import\\()[^])*?__vite__mapDeps\\(\\[([\\d,\\s]*)\\]\\)`,
+      'g',
+    );
+    for (const f of importers) {
+      const code = this.file(f).code;
+      const deps = /m\.f=(\[[^\]]*\])/.exec(code);
+      if (!deps) continue;
+      const list = JSON.parse(deps[1]) as string[];
+      for (const m of code.matchAll(call))
+        for (const i of m[1].split(',').filter((x) => x.trim()))
+          if (list[Number(i)]?.endsWith('.css') && existsSync(path.join(this.dist, list[Number(i)]))) out.add(list[Number(i)]);
+    }
+    return [...out];
+  }
+
   gz(files: Iterable<string>): number {
     let total = 0;
     for (const f of files) total += this.file(f).gz;
@@ -103,6 +129,9 @@ export function analyzeBundle(dist = WEB_DIST) {
   const pulse = routeChunk(/pulse/i);
   const shellInitial = routeInitial(shell);
   // Lazy chunks of Pulse: what its own graph imports dynamically (charts), not the shell's dialogs.
+  // What the sign-in page loads of CSS: index.html's stylesheets and those of its layout's and page's chunks.
+  const signInJs = routeInitial(authLayout, signIn);
+  const signInCss = [...new Set([...stylesheets, ...[authLayout, signIn].flatMap((c) => (c ? b.cssOfLazy(c, signInJs) : []))])];
   const pulseAll = pulse ? new Set([...routeInitial(shell, pulse), ...b.closure([pulse], true, shellInitial)]) : initial;
   const largest = (files: Set<string>) =>
     [...files]
@@ -119,8 +148,14 @@ export function analyzeBundle(dist = WEB_DIST) {
     totalGz: b.gz(allJs),
     jsFiles: allJs.length,
     lazyChunks: lazyRoots.length,
-    signIn: { chunk: signIn ?? null, layout: authLayout ?? null, gz: b.gz(routeInitial(authLayout, signIn)) },
-    shell: { chunk: shell ?? null, gz: b.gz(shellInitial) },
+    signIn: {
+      chunk: signIn ?? null,
+      layout: authLayout ?? null,
+      gz: b.gz(signInJs),
+      css: signInCss.map((f) => path.basename(f)),
+      cssGz: b.gz(signInCss),
+    },
+    shell: { chunk: shell ?? null, gz: b.gz(shellInitial), css: shell ? b.cssOfLazy(shell, initial).map((f) => path.basename(f)) : [] },
     pulse: {
       chunk: pulse ?? null,
       gz: b.gz(routeInitial(shell, pulse)),
@@ -151,14 +186,15 @@ export async function measureWebApp(ctx: BenchContext, server: BenchServer): Pro
     value: a.initialCssGz / KB,
     unit: 'KB',
   });
+  const signInTotal = a.signIn.gz + a.signIn.cssGz;
   ctx.results.add({
     group: 'Web app (gzip)',
-    name: `sign-in route initial JS (entry${a.signIn.layout ? ` + ${path.basename(a.signIn.layout)}` : ''}${a.signIn.chunk ? ` + ${path.basename(a.signIn.chunk)}` : ''})`,
-    value: a.signIn.gz / KB,
+    name: `sign-in route initial JS + CSS (entry${a.signIn.layout ? ` + ${path.basename(a.signIn.layout)}` : ''}${a.signIn.chunk ? ` + ${path.basename(a.signIn.chunk)}` : ''} + their stylesheets)`,
+    value: signInTotal / KB,
     unit: 'KB',
-    detail: `largest: ${a.largestInSignIn}`,
+    detail: `JS ${Math.round(a.signIn.gz / KB)} KB (largest: ${a.largestInSignIn}); CSS ${Math.round(a.signIn.cssGz / KB)} KB (${a.signIn.css.join(', ') || 'none'})`,
     target: '<= 250 KB',
-    met: a.signIn.gz <= 250 * KB,
+    met: signInTotal <= 250 * KB,
     note,
   });
   ctx.results.add({
@@ -166,6 +202,7 @@ export async function measureWebApp(ctx: BenchContext, server: BenchServer): Pro
     name: `dashboard shell initial JS (entry${a.shell.chunk ? ` + ${path.basename(a.shell.chunk)}` : ''})`,
     value: a.shell.gz / KB,
     unit: 'KB',
+    detail: `stylesheets loaded with the shell: ${a.shell.css.join(', ') || 'none'}`,
   });
   ctx.results.add({
     group: 'Web app (gzip)',

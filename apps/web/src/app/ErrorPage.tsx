@@ -3,6 +3,9 @@ import { useEffect } from 'react';
 import { isRouteErrorResponse, useLocation, useRouteError } from 'react-router';
 import { PRODUCT_NAME } from '@vigil/contracts';
 import { OOPS } from './oops.ts';
+// antd's whole stylesheet: the entry loads only the auth pages' part (main.tsx). The rules repeated
+// from that part come again in this sheet's order, so the cascade is the whole sheet's.
+import 'antd/dist/antd.css';
 
 export { OOPS };
 

@@ -90,15 +90,34 @@ function scanCode<T>(css: string, from: number, to: number, visit: (c: string, i
   return undefined;
 }
 
-/**
- * Removes the rules (also inside @media/@supports/@layer) whose every selector names an unused component's
- * class; keeps everything else byte for byte. Scans braces outside strings and comments.
- */
+/** Removes the rules whose every selector names an unused component's class (see filterSelectors). */
 export function dropComponentRules(css: string, prefixes: string[]): string {
   if (!prefixes.length) return css;
   const unused = new RegExp(`\\.ant-(?:${prefixes.map((p) => p.replace(/[-]/g, '\\-')).join('|')})(?![a-zA-Z0-9_])`);
   // Class names only: text inside quotes ([title=".ant-x"]) is not a class.
-  const dead = (selector: string) => unused.test(selector.replace(/"[^"]*"|'[^']*'/g, '""'));
+  return filterSelectors(css, (selector) => !unused.test(unquoted(selector)));
+}
+
+const unquoted = (selector: string) => selector.replace(/"[^"]*"|'[^']*'/g, '""');
+
+/**
+ * Keeps only the selectors all of whose antd classes (`.ant-<name>`) belong to the given class prefixes
+ * (`btn` owns `.ant-btn` and `.ant-btn-primary`), except those of `notPrefixes` (`input-number` is not
+ * `input`'s); selectors naming no antd class (`.anticon`, `a`, keyframes) stay. Order kept.
+ */
+export function keepComponentRules(css: string, prefixes: string[], notPrefixes: string[] = []): string {
+  const owned = (name: string, list: string[]) => list.some((p) => name === p || name.startsWith(`${p}-`));
+  return filterSelectors(css, (selector) =>
+    [...unquoted(selector).matchAll(/\.ant-([a-zA-Z0-9_-]+)/g)].every(([, name]) => owned(name, prefixes) && !owned(name, notPrefixes)),
+  );
+}
+
+/**
+ * Removes from each rule (also inside @media/@supports/@layer/@container) the selectors `keep` refuses, and
+ * the rules left without one; keeps everything else byte for byte. Scans braces outside strings and comments.
+ */
+function filterSelectors(css: string, keep: (selector: string) => boolean): string {
+  const dead = (selector: string) => !keep(selector);
   /** The index of the brace closing the block opened at `open`. */
   const blockEnd = (open: number): number => {
     let depth = 0;
@@ -150,24 +169,83 @@ export function dropComponentRules(css: string, prefixes: string[]): string {
 }
 
 /**
+ * Removes the rules scoped to a server-rendered theme (`.css-var-_R_0_`, `.css-var-_R_29n_.ant-btn`):
+ * antd's sheet was extracted from a server render, whose React ids are `_R_..._`; in the browser they
+ * are `_r_..._` (the app renders on the client only), so those rules (default-theme CSS variables)
+ * never match. The app's variables come from its theme at run time.
+ */
+export function dropServerScopes(css: string): string {
+  return filterSelectors(css, (selector) => !/\.css-var-_R_/.test(selector));
+}
+
+/** The antd/es folders of bundled modules (a component's `locale` files render nothing: left out). */
+function antdFolders(moduleIds: Iterable<string>): Set<string> {
+  const folders = new Set<string>();
+  for (const id of moduleIds) {
+    const m = /[\\/]node_modules[\\/]antd[\\/](?:es|lib)[\\/]([^\\/]+)[\\/](?!locale)/.exec(id);
+    if (m) folders.add(m[1]);
+  }
+  return folders;
+}
+
+/**
+ * The stylesheet of the first screens (sign-in and the other auth pages): `antd/dist/antd.css?first`
+ * holds only the rules of the components those screens render; the other routes' layouts import the whole
+ * `antd/dist/antd.css`, which loads with their chunks.
+ */
+export interface FirstSheet {
+  /** antd/es folder -> the class prefixes its components render (`button` -> `btn`); [] for none. */
+  styles: Record<string, string[]>;
+  /** Class prefixes that look like a listed one's but belong to another component (`input-number`). */
+  notPrefixes: string[];
+  /** The modules whose chunks (with their static imports) load with the first screens. */
+  chunks: RegExp;
+}
+
+/**
  * Vite plugin: antd's stylesheet without the rules of the components listed as unused (class prefixes of
  * COMPONENT_CLASSES). Trimmed when the stylesheet is loaded, so the CSS file's hash follows its content; the
  * build fails if a component listed as unused is bundled after all (its styles would be missing).
+ * With `first`: `antd.css?first` is the first screens' sheet (see FirstSheet); the build fails if their
+ * chunks bundle an antd component whose styles it does not list.
  */
-export function antdCssTrim(unused: string[]) {
+export function antdCssTrim(unused: string[], first?: FirstSheet) {
   for (const p of unused) if (!COMPONENT_CLASSES[p]) throw new Error(`antd css: unknown component class prefix ${p}`);
+  const firstPrefixes = first ? [...new Set(Object.values(first.styles).flat())] : [];
   return {
     name: 'vigil-antd-css-trim',
     apply: 'build' as const,
     transform(code: string, id: string) {
-      if (!/[\\/]antd[\\/]dist[\\/]antd\.css$/.test(id.split('?')[0])) return null;
-      return { code: dropComponentRules(code, unused), map: null };
+      const [file, query = ''] = id.split('?');
+      if (!/[\\/]antd[\\/]dist[\\/]antd\.css$/.test(file)) return null;
+      const css = dropServerScopes(dropComponentRules(code, unused));
+      if (first && new URLSearchParams(query).has('first'))
+        return { code: keepComponentRules(css, firstPrefixes, first.notPrefixes), map: null };
+      return { code: css, map: null };
     },
-    generateBundle(this: { error(msg: string): never }, _options: unknown, bundle: Record<string, { type: string; moduleIds?: string[] }>) {
-      const ids = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? (c.moduleIds ?? []) : []));
+    generateBundle(
+      this: { error(msg: string): never },
+      _options: unknown,
+      bundle: Record<string, { type: string; fileName: string; facadeModuleId?: string | null; imports?: string[]; moduleIds?: string[] }>,
+    ) {
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const ids = chunks.flatMap((c) => c.moduleIds ?? []);
       const stillUnused = new Set(unusedPrefixes(ids));
       const missing = unused.filter((p) => !stillUnused.has(p));
       if (missing.length) this.error(`antd css: ${missing.join(', ')} now bundled: take them off the unused list in vite.config.ts`);
+      if (!first) return;
+      const byName = new Map(chunks.map((c) => [c.fileName, c]));
+      const seen = new Set<string>();
+      const stack = chunks.filter((c) => c.facadeModuleId && first.chunks.test(c.facadeModuleId)).map((c) => c.fileName);
+      while (stack.length) {
+        const f = stack.pop()!;
+        if (seen.has(f)) continue;
+        seen.add(f);
+        stack.push(...(byName.get(f)?.imports ?? []));
+      }
+      const unstyled = [...antdFolders([...seen].flatMap((f) => byName.get(f)?.moduleIds ?? []))].filter((f) => !(f in first.styles));
+      if (unstyled.length)
+        this.error(`antd css: the first screens bundle ${unstyled.join(', ')}: list their class prefixes in vite.config.ts (first sheet)`);
     },
   };
 }

@@ -10,6 +10,9 @@ import { SideNav } from './SideNav.tsx';
 import { RouteGate } from './RouteGate.tsx';
 import { useAuth } from '../../lib/state/hooks.ts';
 import { needsTenant } from '../../lib/session/permissions.ts';
+// antd's whole stylesheet: the entry loads only the auth pages' part (main.tsx). The rules repeated
+// from that part come again in this sheet's order, so the cascade is the whole sheet's.
+import 'antd/dist/antd.css';
 
 const NavDrawer = lazy(() => import('./NavDrawer.tsx'));
 

@@ -7,6 +7,9 @@ import { Logo } from '../../components/Logo.tsx';
 import { ThemeToggle } from '../../components/ThemeToggle.tsx';
 import { NARROW_QUERY } from '../../lib/theme.ts';
 import { useMediaQuery } from '../../lib/useMediaQuery.ts';
+// antd's whole stylesheet: the entry loads only the auth pages' part (main.tsx). The rules repeated
+// from that part come again in this sheet's order, so the cascade is the whole sheet's.
+import 'antd/dist/antd.css';
 
 const LINKS = [
   { key: '/why-us', label: 'Why Vigil' },
