@@ -4,9 +4,12 @@ import { cpus } from 'node:os';
 /** CPUs of the machine (not of this process: once the bench pins itself, availableParallelism() answers 1). */
 export const machineCpus = () => cpus().length;
 
-/** CPUs for the server and the load generator: different cores when there are at least two. */
+/**
+ * CPUs for the server and the load generator: different cores when there are at least two.
+ * BENCH_PIN=0 pins neither (the server's threads and the load generator share every core).
+ */
 export function cpuPlan(): { server?: number; load?: number } {
-  if (machineCpus() < 2) return {};
+  if (machineCpus() < 2 || process.env.BENCH_PIN === '0') return {};
   return { server: 0, load: 1 };
 }
 

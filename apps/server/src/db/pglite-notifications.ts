@@ -1,6 +1,7 @@
 /**
  * NOTIFY/LISTEN for the embedded database, kept in this process: PGlite is one session in one
- * process, so every listener is here, and a notification needs no trip through the database.
+ * process (on its own thread, db/pglite-remote.ts), so every listener is here, and a notification
+ * needs no trip through the database or to its thread.
  *
  * Why not PGlite's own pg_notify: each status event of an ingestion group was a row of a
  * `pg_notify` statement, queued by the backend, written to its notification queue at commit and

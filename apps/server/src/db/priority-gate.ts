@@ -85,8 +85,8 @@ export class PriorityGate {
 
   /**
    * Announces urgent work that will reach the gate later; call the answer once it is done. On
-   * PGlite, reads run back to back in one stretch of the event loop, so a webhook takes a while to
-   * arrive at the gate: announced early, it keeps reads to their share meanwhile.
+   * PGlite, reads follow one another through the gate's one slot, so a webhook takes a while to
+   * arrive at it: announced early, it keeps reads to their share meanwhile.
    */
   expect(): () => void {
     this.expected++;
@@ -121,10 +121,11 @@ export class PriorityGate {
 
   /**
    * The next unit is chosen on a later turn of the event loop, never in the finishing unit's
-   * continuation. PGlite runs a transaction in promise continuations (synchronous wasm under each
-   * await), so handing the slot straight on would run read after read without ever yielding:
-   * the webhook requests that would queue urgent work could not even be read (measured: 10
-   * browsers' reads ran back to back for seconds while no ingestion group reached the gate).
+   * continuation, so requests read meanwhile (webhooks that queue urgent work) are in the queue
+   * when the choice is made. Measured when PGlite ran on this thread (its transaction ran in promise
+   * continuations that never yielded): 10 browsers' reads ran back to back for seconds while no
+   * ingestion group reached the gate. PGlite now runs on its own thread (db/pglite-remote.ts);
+   * the turn still lets a webhook that arrived during a unit be chosen before the next read.
    */
   private pumpNextTurn(): void {
     if (this.pumpScheduled) return;

@@ -52,9 +52,10 @@ export class SharedReads<T = unknown> {
   }
 
   /**
-   * A round starts on the event loop's next turn, not at once: on PGlite a read runs its statements
-   * as one chain of promise callbacks that never yields to I/O, so requests that arrived meanwhile
-   * (their token checks finish on the thread pool) reach the round only if it waits one turn.
+   * A round starts on the event loop's next turn, not at once: requests for the same key that
+   * arrived meanwhile (their token checks finish on the thread pool) reach the round only if it
+   * waits one turn. (It mattered most while PGlite ran on this thread and a read never yielded to
+   * I/O; PGlite now has its own thread, db/pglite-remote.ts.)
    */
   private schedule(key: string, slot: Slot<T>): void {
     setImmediate(() => this.begin(key, slot));
