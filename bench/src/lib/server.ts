@@ -1,12 +1,12 @@
 import { freePort } from '../../../e2e/support/free-port.ts';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../../../apps/server/src/db/client.ts';
-import { hasTaskset } from './cpu.ts';
+import { hasTaskset, setAffinity } from './cpu.ts';
 import { collectServerGarbage } from './server-gc.ts';
 
 /** The production entry point, unchanged. */
@@ -105,6 +105,7 @@ export async function startBenchServer(opts: ServerOptions): Promise<BenchServer
     if (Date.now() > deadline) throw new Error('the bench server did not answer /healthz within 120 s');
     await new Promise((r) => setTimeout(r, 200));
   }
+  if (opts.cpu !== undefined && process.env.BENCH_PIN === 'split') splitServerThreads(pid, opts.cpu);
   return {
     url,
     pid,
@@ -125,6 +126,18 @@ export async function startBenchServer(opts: ServerOptions): Promise<BenchServer
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * BENCH_PIN=split: the server's main thread (HTTP, JSON, signatures) keeps its CPU, and every other
+ * thread of it, the embedded database's among them (db/pglite-remote.ts), moves to the other CPU,
+ * which it shares with the load generator. Threads the main thread starts later stay on its CPU.
+ */
+function splitServerThreads(pid: number, cpu: number): void {
+  const other = cpu === 0 ? 1 : 0;
+  // -a: every thread of the process; then the main thread (its tid is the pid) alone back.
+  setAffinity(pid, String(other));
+  execFileSync('taskset', ['-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
 }
 
 /** The server's job timers first fire this long after its start-up tasks (scheduler.ts: at most every 5 s). */
