@@ -67,6 +67,11 @@ describe('Salesman', () => {
     expect(await page.getByRole('combobox', { name: 'Case status' }).count()).toBe(0);
     expect(await page.getByTestId('case-status').textContent()).toBe('New');
     expect(await button(page, 'Save').count()).toBe(1); // the comment editor
+    expect(await open(page, '/dashboards/alerts')).toEqual([]);
+    expect(await button(page, 'Add Alert').count()).toBe(0);
+    expect(await open(page, `/dashboards/alerts/${world.alertId}`)).toEqual([]);
+    await poll(() => button(page, 'View Portal').count()).toBe(1);
+    expect(await button(page, 'Create New Case').count()).toBe(0);
     expect(errors).toEqual([]);
   });
 
@@ -89,6 +94,10 @@ describe('Project Manager', () => {
     expect(await nav(page).allTextContents()).not.toContain('Users');
     expect(await open(page, '/dashboards/portals')).toEqual([]);
     expect(await button(page, 'Add Portal').count()).toBe(1);
+    expect(await open(page, '/dashboards/alerts')).toEqual([]);
+    expect(await button(page, 'Add Alert').count()).toBe(1);
+    expect(await open(page, `/dashboards/alerts/${world.alertId}`)).toEqual([]);
+    await poll(() => button(page, 'Create New Case').count()).toBe(1);
     expect(await open(page, `/dashboards/cases/${world.caseId}`)).toEqual([]);
     expect(await page.getByRole('combobox', { name: 'Case status' }).count()).toBe(1);
     expect(await open(page, '/dashboards/users')).toEqual([]);

@@ -82,7 +82,7 @@ export default function AlertDetailPage() {
                 Acknowledge
               </Button>
             )}
-            {!superAdmin && (
+            {may('cases:write', auth) && (
               <Popconfirm
                 title="Create a new Case"
                 description="Do you want to create a new Case for offline devices in this Alert?"

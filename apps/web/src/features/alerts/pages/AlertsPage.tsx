@@ -2,7 +2,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Flex, Select, Table, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ALERT_TYPE, ALERT_TYPES, type Alert } from '@vigil/contracts';
+import { ALERT_TYPE, ALERT_TYPES, may, type Alert } from '@vigil/contracts';
 import { useAuth } from '../../../lib/state/hooks.ts';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { StatusDot } from '../../../components/StatusDot.tsx';
@@ -57,7 +57,8 @@ export default function AlertsPage() {
     { title: 'Resolved', key: 'resolvedAt', dataIndex: 'resolvedAt', render: (v: string | null) => formatDateTime(v) },
     { title: 'Acknowledged', key: 'ackedAt', render: (_: unknown, a) => acknowledgedText(a) },
   ];
-  const addButton = !superAdmin && (
+  // Only roles that may add alerts see the button (the superAdmin neither: tenant data only).
+  const addButton = may('alerts:write', auth) && (
     <Button type="primary" icon={<PlusOutlined />} onClick={tenantOnly(superAdmin, () => setAdding(true))}>
       Add Alert
     </Button>
