@@ -8,11 +8,10 @@ import { api } from '../../lib/api/apiSlice.ts';
 import { notify } from '../../lib/notify.ts';
 import { authReducer } from '../../lib/session/authSlice.ts';
 import SignInPage from './pages/SignInPage.tsx';
+import { json, stubRelativeRequests } from '../../test/http-stubs.ts';
 
 configure({ asyncUtilTimeout: 8000 });
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const b64 = (o: unknown) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 const accessToken = `${b64({ alg: 'none' })}.${b64({ tenantId: 42, tenantName: 'Acme', roles: ['Admin'], userId: 7, userName: 'Dana' })}.sig`;
 
@@ -31,15 +30,7 @@ describe('sign-in form (AuthForm, no antd Form)', () => {
         return json({ error: 'not mocked' }, 404);
       }),
     );
-    const NativeRequest = globalThis.Request;
-    vi.stubGlobal(
-      'Request',
-      class extends NativeRequest {
-        constructor(input: RequestInfo | URL, init?: RequestInit) {
-          super(typeof input === 'string' && input.startsWith('/') ? `http://vigil.test${input}` : input, init);
-        }
-      },
-    );
+    stubRelativeRequests();
     vi.spyOn(notify, 'success').mockImplementation(() => undefined);
     vi.spyOn(notify, 'error').mockImplementation(() => undefined);
   });

@@ -6,6 +6,7 @@ import { pageInfoReducer } from '../../lib/state/uiSlices.ts';
 import { api } from '../../lib/api/apiSlice.ts';
 import { authReducer, signedOutState, type AuthState } from '../../lib/session/authSlice.ts';
 import { LiveEventsConnector } from './LiveEventsConnector.tsx';
+import { stubRelativeRequests } from '../../test/http-stubs.ts';
 
 /** A stand-in EventSource that the test drives. */
 class FakeEventSource {
@@ -48,15 +49,7 @@ describe('LiveEventsConnector', () => {
       return Promise.resolve(new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } }));
     });
     vi.stubGlobal('fetch', fetchMock);
-    const NativeRequest = globalThis.Request;
-    vi.stubGlobal(
-      'Request',
-      class extends NativeRequest {
-        constructor(input: RequestInfo | URL, init?: RequestInit) {
-          super(typeof input === 'string' && input.startsWith('/') ? `http://vigil.test${input}` : input, init);
-        }
-      },
-    );
+    stubRelativeRequests();
   });
   afterEach(() => {
     cleanup();

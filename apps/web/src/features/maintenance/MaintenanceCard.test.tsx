@@ -9,12 +9,10 @@ import { notify } from '../../lib/notify.ts';
 import { authReducer, signedOutState, type AuthState } from '../../lib/session/authSlice.ts';
 import { pageInfoReducer, themeReducer } from '../../lib/state/uiSlices.ts';
 import { MaintenanceCard } from './components/MaintenanceCard.tsx';
+import { json, stubRelativeRequests } from '../../test/http-stubs.ts';
 
 // Generous waits: the machine running the suite is shared and antd's first render is slow there.
 configure({ asyncUtilTimeout: 8000 });
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const NOW = Date.now();
 const inForce: MaintenanceWindow = {
@@ -82,15 +80,7 @@ describe('maintenance card (web)', { timeout: 60_000 }, () => {
         return json({ error: 'not mocked' }, 404);
       }),
     );
-    const NativeRequest = globalThis.Request;
-    vi.stubGlobal(
-      'Request',
-      class extends NativeRequest {
-        constructor(input: RequestInfo | URL, init?: RequestInit) {
-          super(typeof input === 'string' && input.startsWith('/') ? `http://vigil.test${input}` : input, init);
-        }
-      },
-    );
+    stubRelativeRequests();
     vi.spyOn(notify, 'success').mockImplementation(() => undefined);
     vi.spyOn(notify, 'error').mockImplementation(() => undefined);
   });

@@ -12,13 +12,11 @@ import { bodyOfForm, emptyChannelForm, splitAddresses } from './components/Chann
 import { NotificationChannelsPanel } from './components/NotificationChannelsPanel.tsx';
 import { minutesText } from './labels.ts';
 import DeliveriesPage from './pages/DeliveriesPage.tsx';
+import { json, stubRelativeRequests } from '../../test/http-stubs.ts';
 
 // Generous waits: the machine running the suite is shared and antd's first render is slow there.
 configure({ asyncUtilTimeout: 8000 });
 const WAIT = { timeout: 8000 };
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const hook: NotificationChannel = {
   id: 3,
@@ -79,15 +77,7 @@ describe('notifications (web)', { timeout: 60_000 }, () => {
         return json({ error: 'not mocked' }, 404);
       }),
     );
-    const NativeRequest = globalThis.Request;
-    vi.stubGlobal(
-      'Request',
-      class extends NativeRequest {
-        constructor(input: RequestInfo | URL, init?: RequestInit) {
-          super(typeof input === 'string' && input.startsWith('/') ? `http://vigil.test${input}` : input, init);
-        }
-      },
-    );
+    stubRelativeRequests();
     vi.spyOn(notify, 'success').mockImplementation(() => undefined);
     vi.spyOn(notify, 'error').mockImplementation(() => undefined);
     vi.spyOn(notify, 'warning').mockImplementation(() => undefined);

@@ -10,6 +10,7 @@ import { authReducer, signedOutState, type AuthState } from '../../../lib/sessio
 import { pageInfoReducer } from '../../../lib/state/uiSlices.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import AlertDetailPage from './AlertDetailPage.tsx';
+import { stubRelativeRequests } from '../../../test/http-stubs.ts';
 
 const toasts = vi.hoisted(() => ({ success: [] as string[], error: [] as string[] }));
 vi.mock('../../../lib/notify.ts', () => ({
@@ -68,15 +69,7 @@ describe('Alert detail', () => {
         return json({ error: { code: 'NOT_FOUND', msg: 'Not found' } }, 404);
       }),
     );
-    const NativeRequest = globalThis.Request;
-    vi.stubGlobal(
-      'Request',
-      class extends NativeRequest {
-        constructor(input: RequestInfo | URL, init?: RequestInit) {
-          super(typeof input === 'string' && input.startsWith('/') ? `http://vigil.test${input}` : input, init);
-        }
-      },
-    );
+    stubRelativeRequests();
   });
   afterEach(() => {
     cleanup();

@@ -7,9 +7,7 @@ import { api } from '../../../lib/api/apiSlice.ts';
 import { FALLBACK_COMMAND_PORTAL_URL } from '../../../lib/api/clientConfigApi.ts';
 import { authReducer, signedOutState, type AuthState } from '../../../lib/session/authSlice.ts';
 import { AccessCommandButton } from './AccessCommandButton.tsx';
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+import { json, stubRelativeRequests } from '../../../test/http-stubs.ts';
 
 describe('AccessCommandButton', () => {
   let configAnswer: () => Response;
@@ -18,15 +16,7 @@ describe('AccessCommandButton', () => {
       'fetch',
       vi.fn((req: Request) => Promise.resolve(new URL(req.url).pathname === '/v0/api/config' ? configAnswer() : json({}, 404))),
     );
-    const NativeRequest = globalThis.Request;
-    vi.stubGlobal(
-      'Request',
-      class extends NativeRequest {
-        constructor(input: RequestInfo | URL, init?: RequestInit) {
-          super(typeof input === 'string' && input.startsWith('/') ? `http://vigil.test${input}` : input, init);
-        }
-      },
-    );
+    stubRelativeRequests();
   });
   afterEach(() => {
     cleanup();

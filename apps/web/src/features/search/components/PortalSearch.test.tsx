@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../../../lib/api/apiSlice.ts';
 import { authReducer } from '../../../lib/session/authSlice.ts';
 import { PortalSearch } from './PortalSearch.tsx';
+import { stubRelativeRequests } from '../../../test/http-stubs.ts';
 
 describe('customer search box', () => {
   let fetchMock: ReturnType<typeof vi.fn>;
@@ -26,15 +27,7 @@ describe('customer search box', () => {
     );
     vi.stubGlobal('fetch', fetchMock);
     // jsdom's Request needs an absolute URL; the app calls its own origin.
-    const NativeRequest = globalThis.Request;
-    vi.stubGlobal(
-      'Request',
-      class extends NativeRequest {
-        constructor(input: RequestInfo | URL, init?: RequestInit) {
-          super(typeof input === 'string' && input.startsWith('/') ? `http://vigil.test${input}` : input, init);
-        }
-      },
-    );
+    stubRelativeRequests();
   });
   afterEach(() => {
     vi.useRealTimers();

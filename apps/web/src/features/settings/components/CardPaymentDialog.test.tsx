@@ -10,13 +10,12 @@ import { api } from '../../../lib/api/apiSlice.ts';
 import { notify } from '../../../lib/notify.ts';
 import { authReducer, signedOutState, type AuthState } from '../../../lib/session/authSlice.ts';
 import CardPaymentDialog from './CardPaymentDialog.tsx';
+import { json, stubRelativeRequests } from '../../../test/http-stubs.ts';
 
 // Generous waits: the machine running the suite is shared and antd's first render is slow there.
 configure({ asyncUtilTimeout: 5000 });
 const WAIT = { timeout: 5000 };
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const jwt = (claims: Record<string, unknown>) => `e30.${btoa(JSON.stringify(claims)).replace(/=+$/, '')}.sig`;
 const ACTIVATED = jwt({ userId: 7, userName: 'Sam Lee', tenantId: 42, tenantName: 'Card Co', roles: ['Admin'] });
 
@@ -83,15 +82,7 @@ describe('CardPaymentDialog (Stripe Elements with a fake Stripe)', () => {
         return confirmAnswer();
       }),
     );
-    const NativeRequest = globalThis.Request;
-    vi.stubGlobal(
-      'Request',
-      class extends NativeRequest {
-        constructor(input: RequestInfo | URL, init?: RequestInit) {
-          super(typeof input === 'string' && input.startsWith('/') ? `http://vigil.test${input}` : input, init);
-        }
-      },
-    );
+    stubRelativeRequests();
     vi.spyOn(notify, 'success').mockImplementation(() => undefined);
     vi.spyOn(notify, 'error').mockImplementation(() => undefined);
   });

@@ -7,13 +7,12 @@ import { api } from '../../../lib/api/apiSlice.ts';
 import { notify } from '../../../lib/notify.ts';
 import { authReducer, signedOutState, type AuthState } from '../../../lib/session/authSlice.ts';
 import { WelcomeDialog } from './WelcomeDialog.tsx';
+import { json, stubRelativeRequests } from '../../../test/http-stubs.ts';
 
 // Generous waits: the machine running the suite is shared and antd's first render is slow there.
 configure({ asyncUtilTimeout: 5000 });
 const WAIT = { timeout: 5000 };
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const FORM = { name: 'Card Co', contactName: 'Sam Lee', email: 'owner@card-co.test', phone: '555', address: '2 Side St', goalScore: 95 };
 const INTENT = { billingId: 9, intentType: 'setup', clientSecret: 'seti_9_secret', publishableKey: 'pk_test_x' };
 
@@ -34,15 +33,7 @@ describe("WelcomeDialog's 'Go To Payment'", () => {
         return json({ error: { code: 'INTERNAL', msg: 'Failed to create checkout session' } }, 500);
       }),
     );
-    const NativeRequest = globalThis.Request;
-    vi.stubGlobal(
-      'Request',
-      class extends NativeRequest {
-        constructor(input: RequestInfo | URL, init?: RequestInit) {
-          super(typeof input === 'string' && input.startsWith('/') ? `http://vigil.test${input}` : input, init);
-        }
-      },
-    );
+    stubRelativeRequests();
     vi.spyOn(notify, 'error').mockImplementation(() => undefined);
   });
   afterEach(() => {
