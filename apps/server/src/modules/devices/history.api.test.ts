@@ -260,4 +260,36 @@ describe('reliability trends', () => {
     expect((await t.call(statsEndpoints.reliabilityTrend, { token: cast.admin.token })).body.data.days).toEqual(days);
     expect((await t.call(statsEndpoints.reliabilityTrend, { token: cast.salesman.token })).body.data.days).toEqual(days);
   });
+
+  it('follows the goal, the day and the time zone while its settled days are kept', async () => {
+    // The portal's trend reads the periods (nothing kept): with every device of the tenant on this portal, the two agree.
+    // A token signed at the clock's time (the cast's expire as the clock moves on).
+    const { id: userId, name: userName, tenantId, tenantName, roles } = cast.admin;
+    const token = async () => t.deps.accessTokens.sign({ userId, userName, tenantId, tenantName, roles });
+    const company = async () => (await t.call(statsEndpoints.reliabilityTrend, { token: await token() })).body.data;
+    const fromPeriods = async () =>
+      (await t.call(statsEndpoints.customerReliabilityTrend, { token: await token(), params: { id: portal.id } })).body.data.days;
+    const setTenant = (set: { goalScore?: number; timezone?: string }) =>
+      t.database.db.update(tenants).set(set).where(eq(tenants.id, cast.tenant.id));
+    await rollUpAllTenants(t.database, NOW);
+    try {
+      expect((await company()).days).toEqual(await fromPeriods());
+      await setTenant({ goalScore: 90 });
+      expect((await company()).goal).toBe(90);
+      // Past Chicago's midnight (06:00 UTC), the rollup not run since noon: a new day, yesterday no longer settled.
+      t.clock.set(iso(new Date(NOW.getTime() + 19 * HOUR)));
+      const nextDay = await company();
+      expect(nextDay.days.at(-1)!.date).toBe('2026-11-23');
+      expect(nextDay.days).toEqual(await fromPeriods());
+      // The same instant in UTC days: 07:00 on Nov 23, so the first day is Oct 25 from midnight UTC.
+      await setTenant({ timezone: 'UTC' });
+      const utc = await company();
+      expect(utc.days[0].date).toBe('2026-10-25');
+      expect(utc.days).toEqual(await fromPeriods());
+      expect(utc.days).not.toEqual(nextDay.days);
+    } finally {
+      t.clock.set(iso(NOW));
+      await setTenant({ goalScore: 97, timezone: 'America/Chicago' });
+    }
+  });
 });

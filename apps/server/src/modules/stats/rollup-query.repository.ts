@@ -177,6 +177,11 @@ export function inProgressAt(c: Conds, x: Date, until: Date): SQL {
      where e > ${D}::timestamptz and e <= ${X}::timestamptz`;
 }
 
+/** The tenant's (or every tenant's) periods in progress at a rolled `hour`, from its hour row: (online_at_start, observed_at_start). */
+export function hourAtStart(tenantId: number | undefined, hour: Date): SQL {
+  return atStartRows(condsOf({ tenantId, from: hour, to: hour }), 'hour', hour);
+}
+
 /** Per-portal online and observed microseconds over [from, to] from the day rows complete up to `until`. */
 export function rolledDayParts(win: RollupWindow, until: Date): SQL {
   const c = condsOf(win);

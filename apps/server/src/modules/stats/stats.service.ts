@@ -7,6 +7,9 @@ import type { TrendCache } from './trend-cache.ts';
 import {
   portalTrend,
   tenantTrend,
+  tenantTrendCheck,
+  todayBase,
+  type TrendLive,
   tenantTrendFrame,
   tenantTrendScores,
   tenantTrendSettings,
@@ -71,39 +74,67 @@ export interface Trend {
 /**
  * The company-wide daily trend (docs/history.md "Trends"): 30 days ending today in the tenant's time
  * zone, with its goal. Across all tenants (superAdmin) the days are UTC days and the goal the default.
- * A tenant's settled days come from `cache` when the rollup has not run since (trend-cache.ts).
+ * A tenant's settled days come from `cache` while the frame they were read on stands (trend-cache.ts):
+ * one statement checks it and reads the days after them.
  */
 export async function companyTrend(tx: Executor, tenantId: number | undefined, now: Date, cache?: TrendCache): Promise<Trend> {
   if (tenantId === undefined) {
     const bounds = await trendBounds(tx, 'UTC', now);
     return { goal: LIMITS.goalScoreDefault, days: await tenantTrend(tx, undefined, bounds) };
   }
+  const kept = cache?.get(tenantId);
+  if (kept && now < kept.frame.todayEnd) {
+    const { frame, settled, todayBase } = kept;
+    const until = frame.until!;
+    const bounds = frame.bounds.map((b, i) => (i === frame.bounds.length - 1 ? { ...b, to: now } : b));
+    const live: TrendLive = todayBase
+      ? { today: bounds.length - 1, base: todayBase }
+      : { indexes: bounds.map((_, i) => i).slice(settled.length) };
+    const check = await tenantTrendCheck(tx, tenantId, now, { bounds, until }, live);
+    if (!check) throw notFound();
+    if (
+      check.timezone === frame.timezone &&
+      check.today === bounds[bounds.length - 1].date &&
+      check.rollupVersion === frame.rollupVersion &&
+      check.until?.hour.getTime() === until.hour.getTime() &&
+      check.until.day.getTime() === until.day.getTime()
+    )
+      return {
+        goal: check.goal,
+        days: bounds.map((b, i) => ({ date: b.date, score: (i < settled.length ? settled[i] : check.scores.get(i)) ?? -1 })),
+      };
+  }
   const frame = await tenantTrendFrame(tx, tenantId, now);
   if (!frame) throw notFound();
   const { bounds, until } = frame;
-  const all = bounds.map((_, i) => i);
-  if (!until || !frame.rollupVersion || !cache) {
-    const scores = await tenantTrendScores(tx, tenantId, bounds, until, all);
-    return { goal: frame.goal, days: bounds.map((b, i) => ({ date: b.date, score: scores.get(i) ?? -1 })) };
+  const scores = await tenantTrendScores(
+    tx,
+    tenantId,
+    bounds,
+    until,
+    bounds.map((_, i) => i),
+  );
+  if (until && frame.rollupVersion && cache) {
+    // Settled: wholly before the rollup's hour, on whole hours (no edge read from the periods). Today
+    // never is; its part before the rollup's hour is kept too when it begins on a whole hour the rollup reached.
+    const wholeHour = (d: Date) => d.getTime() % 3_600_000 === 0;
+    const today = bounds[bounds.length - 1];
+    let settled = 0;
+    while (
+      settled < bounds.length - 1 &&
+      bounds[settled].to <= until.hour &&
+      wholeHour(bounds[settled].from) &&
+      wholeHour(bounds[settled].to)
+    )
+      settled++;
+    const baseKept = settled === bounds.length - 1 && wholeHour(today.from) && today.from <= until.hour;
+    cache.keep(tenantId, {
+      frame,
+      settled: bounds.slice(0, settled).map((_, i) => scores.get(i)),
+      todayBase: baseKept ? await todayBase(tx, tenantId, today.from, until) : undefined,
+    });
   }
-  // Settled: wholly before the rollup's hour, on whole hours (no edge read from the periods).
-  const wholeHour = (d: Date) => d.getTime() % 3_600_000 === 0;
-  let settled = 0;
-  while (settled < bounds.length && bounds[settled].to <= until.hour && wholeHour(bounds[settled].from) && wholeHour(bounds[settled].to))
-    settled++;
-  const key = `${frame.timezone}|${bounds[0].date}|${until.hour.toISOString()}|${frame.rollupVersion}`;
-  const kept = cache.settled(tenantId, key, settled);
-  const scores = await tenantTrendScores(tx, tenantId, bounds, until, kept ? all.slice(settled) : all);
-  if (!kept)
-    cache.keep(
-      tenantId,
-      key,
-      all.slice(0, settled).map((i) => scores.get(i)),
-    );
-  return {
-    goal: frame.goal,
-    days: bounds.map((b, i) => ({ date: b.date, score: (i < settled && kept ? kept[i] : scores.get(i)) ?? -1 })),
-  };
+  return { goal: frame.goal, days: bounds.map((b, i) => ({ date: b.date, score: scores.get(i) ?? -1 })) };
 }
 
 /** A portal's daily trend in its tenant's time zone, with the tenant's goal. */

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { ONLINE } from '../../db/codes.ts';
-import { rolledHourParts, rolledUntil, type RolledUntil } from './rollup-query.repository.ts';
+import { condsOf, edgePeriods, hourAtStart, rolledHourParts, rolledUntil, type RolledUntil } from './rollup-query.repository.ts';
 import { observed } from './observed.repository.ts';
 
 /**
@@ -62,10 +62,37 @@ export interface TrendFrame {
   goal: number;
   timezone: string;
   bounds: TrendBound[];
+  /** Where today ends (the last bound's `to` is now). */
+  todayEnd: Date;
   /** Where the tenant's rollup is complete; null before its first run. */
   until: RolledUntil | null;
   /** Changes whenever the rollup's run changes its rows (its run's time and the last period it saw). */
   rollupVersion: string | null;
+}
+
+/** The frame's parts read on every call: its days and the rollup's state (trend-cache.ts checks them). */
+interface FrameRow {
+  goal_score: number;
+  timezone: string;
+  until: Date | string | null;
+  hour: Date | string | null;
+  run: Date | string | null;
+  mark: number | string | null;
+}
+
+const FRAME_COLUMNS = sql`set_config('jit', 'off', true) as jit, t.goal_score, t.timezone,
+               s.rolled_until as until, s.hours_rolled_until as hour, s.updated_at as run, s.period_id_mark as mark`;
+const FRAME_FROM = (tenantId: number) =>
+  sql`tenants t left join uptime_rollup_state s on s.tenant_id = t.id where t.id = ${tenantId} and t.deleted_at is null`;
+
+function rolledOf(row: FrameRow): Pick<TrendFrame, 'goal' | 'timezone' | 'until' | 'rollupVersion'> {
+  const until = row.until && row.hour ? { day: new Date(row.until), hour: new Date(row.hour) } : null;
+  return {
+    goal: Number(row.goal_score),
+    timezone: row.timezone,
+    until,
+    rollupVersion: until && row.run ? `${new Date(row.run).toISOString()}#${row.mark}` : null,
+  };
 }
 
 /**
@@ -73,32 +100,93 @@ export interface TrendFrame {
  * rollup state); undefined when the tenant is gone. jit off for the transaction, as rolledUntil.
  */
 export async function tenantTrendFrame(executor: Executor, tenantId: number, now: Date): Promise<TrendFrame | undefined> {
-  const [row] = await queryRows<{
-    goal_score: number;
-    timezone: string;
-    until: Date | string | null;
-    hour: Date | string | null;
-    run: Date | string | null;
-    mark: number | string | null;
-    days: { day: string; ds: string; de: string }[];
-  }>(
+  const [row] = await queryRows<FrameRow & { days: { day: string; ds: string; de: string }[] }>(
     executor,
-    sql`select set_config('jit', 'off', true) as jit, t.goal_score, t.timezone,
-               s.rolled_until as until, s.hours_rolled_until as hour, s.updated_at as run, s.period_id_mark as mark,
+    sql`select ${FRAME_COLUMNS},
                (select json_agg(json_build_object('day', day, 'ds', ds, 'de', de) order by day)
                   from (${trendDaysSql(sql`t.timezone`, now)}) days) as days
-          from tenants t left join uptime_rollup_state s on s.tenant_id = t.id
-         where t.id = ${tenantId} and t.deleted_at is null`,
+          from ${FRAME_FROM(tenantId)}`,
   );
   if (!row) return undefined;
-  const until = row.until && row.hour ? { day: new Date(row.until), hour: new Date(row.hour) } : null;
-  return {
-    goal: Number(row.goal_score),
-    timezone: row.timezone,
-    bounds: boundsOf(row.days, now),
-    until,
-    rollupVersion: until && row.run ? `${new Date(row.run).toISOString()}#${row.mark}` : null,
-  };
+  return { ...rolledOf(row), bounds: boundsOf(row.days, now), todayEnd: new Date(row.days[row.days.length - 1].de) };
+}
+
+/**
+ * Today's part that only the rollup changes, for a day that begins on a whole hour the rollup has
+ * reached: online and observed microseconds from its start to the rollup's hour, and the periods in
+ * progress at that hour (online, observed). Numerics as text: they exceed a double's exact range at L.
+ */
+export interface TodayBase {
+  onUs: string;
+  obsUs: string;
+  onAtHour: string;
+  obsAtHour: string;
+}
+
+export async function todayBase(executor: Executor, tenantId: number, from: Date, until: RolledUntil): Promise<TodayBase> {
+  const [row] = await queryRows<{
+    on_us: string | number;
+    obs_us: string | number;
+    on_n: string | number | null;
+    obs_n: string | number | null;
+  }>(
+    executor,
+    sql`select coalesce(sum(x.on_us), 0) as on_us, coalesce(sum(x.obs_us), 0) as obs_us,
+               (select sum(a.online_at_start) from (${hourAtStart(tenantId, until.hour)}) a) as on_n,
+               (select sum(a.observed_at_start) from (${hourAtStart(tenantId, until.hour)}) a) as obs_n
+          from (${rolledHourParts({ tenantId, from, to: until.hour }, until.hour)}) x`,
+  );
+  return { onUs: String(row.on_us), obsUs: String(row.obs_us), onAtHour: String(row.on_n ?? 0), obsAtHour: String(row.obs_n ?? 0) };
+}
+
+/** The frame as it stands now (its goal, zone, today and rollup state) and the scores of `indexes` of a frame read before. */
+export interface TrendCheck extends Pick<TrendFrame, 'goal' | 'timezone' | 'until' | 'rollupVersion'> {
+  /** Today's local date in the tenant's zone now. */
+  today: string;
+  /** The scores of the days asked for, computed on the frame read before: valid when it still stands. */
+  scores: Map<number, number>;
+}
+
+/** What a check computes on the frame read before: the days at `indexes`, or today alone from its kept base. */
+export type TrendLive = { indexes: number[] } | { today: number; base: TodayBase };
+
+/**
+ * One statement for a trend whose settled days are kept (trend-cache.ts): the frame's parts that can
+ * change (zone, today, rollup state) and, computed on `known` (the frame read before, today ending
+ * now), the live days' scores: today from its kept base plus the periods since the rollup's hour,
+ * or each live day from the hour rows and its edges. The caller uses the scores only when the frame
+ * still stands; otherwise it reads the frame anew. Undefined when the tenant is gone.
+ */
+export async function tenantTrendCheck(
+  executor: Executor,
+  tenantId: number,
+  now: Date,
+  known: { bounds: TrendBound[]; until: RolledUntil },
+  live: TrendLive,
+): Promise<TrendCheck | undefined> {
+  let scores: SQL;
+  if ('base' in live) {
+    const { base } = live;
+    const spanUs = (now.getTime() - known.until.hour.getTime()) * 1000;
+    const since = edgePeriods(condsOf({ tenantId, from: known.until.hour, to: now }), known.until.hour, now, 1);
+    scores = sql`(select json_build_array(json_build_object('i', ${live.today}::int, 'score', ${SCORE}))
+                    from (select ${base.onUs}::numeric + ${base.onAtHour}::numeric * ${spanUs}::numeric as on_us,
+                                 ${base.obsUs}::numeric + ${base.obsAtHour}::numeric * ${spanUs}::numeric as obs_us
+                          union all select e.on_us, e.obs_us from (${since}) e(portal_id, on_us, obs_us)) parts)`;
+  } else if (live.indexes.length) {
+    scores = sql`(select json_agg(json_build_object('i', i, 'score', score)) from (${trendScoresSql(tenantId, known.bounds, known.until, live.indexes)}) sc)`;
+  } else {
+    scores = sql`null::json`;
+  }
+  const [row] = await queryRows<FrameRow & { today: string; scores: { i: number; score: number }[] | null }>(
+    executor,
+    sql`select ${FRAME_COLUMNS},
+               to_char((${now.toISOString()}::timestamptz at time zone t.timezone)::date, 'YYYY-MM-DD') as today,
+               ${scores} as scores
+          from ${FRAME_FROM(tenantId)}`,
+  );
+  if (!row) return undefined;
+  return { ...rolledOf(row), today: row.today, scores: scoreMap(row.scores ?? []) };
 }
 
 const SCORE = sql`case when sum(obs_us) > 0 then round(100 * sum(on_us) / sum(obs_us), 1)::float8 else -1 end`;
@@ -141,15 +229,16 @@ export async function tenantTrendScores(
 ): Promise<Map<number, number>> {
   if (!indexes.length) return new Map();
   if (!until) return scoreMap(await livePerDay(executor, { tenantId }, bounds));
+  return scoreMap(await queryRows<{ i: number; score: number | string }>(executor, trendScoresSql(tenantId, bounds, until, indexes)));
+}
+
+/** The rows (i, score) of the trend days at `indexes` from the hour rows complete up to `until` and their edges. */
+function trendScoresSql(tenantId: number | undefined, bounds: TrendBound[], until: RolledUntil, indexes: number[]): SQL {
   const parts = indexes.map(
     (i) =>
       sql`select ${i}::int as i, on_us, obs_us from (${rolledHourParts({ tenantId, from: bounds[i].from, to: bounds[i].to }, until.hour)}) x${sql.raw(String(i))}`,
   );
-  const rows = await queryRows<{ i: number; score: number | string }>(
-    executor,
-    sql`select i, ${SCORE} as score from (${sql.join(parts, sql` union all `)}) parts group by i`,
-  );
-  return scoreMap(rows);
+  return sql`select i, ${SCORE} as score from (${sql.join(parts, sql` union all `)}) parts group by i`;
 }
 
 /**
