@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../http/errors.ts';
 import { reliabilityByPortal, reliabilityOfTenant } from './reliability.repository.ts';
 import { findPortal, statusCounts, tenantGoalScore, typeTotals } from './stats.repository.ts';
-import type { TrendCache } from './trend-cache.ts';
+import type { KeptTrend, TrendCache } from './trend-cache.ts';
 import {
   portalTrend,
   tenantTrend,
@@ -83,27 +83,8 @@ export async function companyTrend(tx: Executor, tenantId: number | undefined, n
     return { goal: LIMITS.goalScoreDefault, days: await tenantTrend(tx, undefined, bounds) };
   }
   const kept = cache?.get(tenantId);
-  if (kept && now < kept.frame.todayEnd) {
-    const { frame, settled, todayBase } = kept;
-    const until = frame.until!;
-    const bounds = frame.bounds.map((b, i) => (i === frame.bounds.length - 1 ? { ...b, to: now } : b));
-    const live: TrendLive = todayBase
-      ? { today: bounds.length - 1, base: todayBase }
-      : { indexes: bounds.map((_, i) => i).slice(settled.length) };
-    const check = await tenantTrendCheck(tx, tenantId, now, { bounds, until }, live);
-    if (!check) throw notFound();
-    if (
-      check.timezone === frame.timezone &&
-      check.today === bounds[bounds.length - 1].date &&
-      check.rollupVersion === frame.rollupVersion &&
-      check.until?.hour.getTime() === until.hour.getTime() &&
-      check.until.day.getTime() === until.day.getTime()
-    )
-      return {
-        goal: check.goal,
-        days: bounds.map((b, i) => ({ date: b.date, score: (i < settled.length ? settled[i] : check.scores.get(i)) ?? -1 })),
-      };
-  }
+  const fromKept = kept && now < kept.frame.todayEnd ? await trendOnKeptFrame(tx, tenantId, now, kept) : undefined;
+  if (fromKept) return fromKept;
   const frame = await tenantTrendFrame(tx, tenantId, now);
   if (!frame) throw notFound();
   const { bounds, until } = frame;
@@ -114,27 +95,56 @@ export async function companyTrend(tx: Executor, tenantId: number | undefined, n
     until,
     bounds.map((_, i) => i),
   );
-  if (until && frame.rollupVersion && cache) {
-    // Settled: wholly before the rollup's hour, on whole hours (no edge read from the periods). Today
-    // never is; its part before the rollup's hour is kept too when it begins on a whole hour the rollup reached.
-    const wholeHour = (d: Date) => d.getTime() % 3_600_000 === 0;
-    const today = bounds[bounds.length - 1];
-    let settled = 0;
-    while (
-      settled < bounds.length - 1 &&
-      bounds[settled].to <= until.hour &&
-      wholeHour(bounds[settled].from) &&
-      wholeHour(bounds[settled].to)
-    )
-      settled++;
-    const baseKept = settled === bounds.length - 1 && wholeHour(today.from) && today.from <= until.hour;
-    cache.keep(tenantId, {
-      frame,
-      settled: bounds.slice(0, settled).map((_, i) => scores.get(i)),
-      todayBase: baseKept ? await todayBase(tx, tenantId, today.from, until) : undefined,
-    });
-  }
+  if (until && frame.rollupVersion && cache) cache.keep(tenantId, await keptTrend(tx, tenantId, { ...frame, until }, scores));
   return { goal: frame.goal, days: bounds.map((b, i) => ({ date: b.date, score: scores.get(i) ?? -1 })) };
+}
+
+/** The trend from a kept frame and the days after its settled ones, or undefined when the frame no longer stands. */
+async function trendOnKeptFrame(tx: Executor, tenantId: number, now: Date, kept: KeptTrend): Promise<Trend | undefined> {
+  const { frame, settled, todayBase } = kept;
+  const { until } = frame;
+  const bounds = frame.bounds.map((b, i) => (i === frame.bounds.length - 1 ? { ...b, to: now } : b));
+  const live: TrendLive = todayBase
+    ? { today: bounds.length - 1, base: todayBase }
+    : { indexes: bounds.map((_, i) => i).slice(settled.length) };
+  const check = await tenantTrendCheck(tx, tenantId, now, { bounds, until }, live);
+  if (!check) throw notFound();
+  const stands =
+    check.timezone === frame.timezone &&
+    check.today === bounds[bounds.length - 1].date &&
+    check.rollupVersion === frame.rollupVersion &&
+    check.until?.hour.getTime() === until.hour.getTime() &&
+    check.until.day.getTime() === until.day.getTime();
+  if (!stands) return undefined;
+  return {
+    goal: check.goal,
+    days: bounds.map((b, i) => ({ date: b.date, score: (i < settled.length ? settled[i] : check.scores.get(i)) ?? -1 })),
+  };
+}
+
+/**
+ * What to keep of a frame just read: the scores of its settled days (wholly before the rollup's hour,
+ * on whole hours: no edge read from the periods; today never is) and, when today begins on a whole
+ * hour the rollup reached, today's part up to that hour.
+ */
+async function keptTrend(tx: Executor, tenantId: number, frame: KeptTrend['frame'], scores: Map<number, number>): Promise<KeptTrend> {
+  const { bounds, until } = frame;
+  const wholeHour = (d: Date) => d.getTime() % 3_600_000 === 0;
+  let settled = 0;
+  while (
+    settled < bounds.length - 1 &&
+    bounds[settled].to <= until.hour &&
+    wholeHour(bounds[settled].from) &&
+    wholeHour(bounds[settled].to)
+  )
+    settled++;
+  const today = bounds[bounds.length - 1];
+  const baseKept = settled === bounds.length - 1 && wholeHour(today.from) && today.from <= until.hour;
+  return {
+    frame,
+    settled: bounds.slice(0, settled).map((_, i) => scores.get(i)),
+    todayBase: baseKept ? await todayBase(tx, tenantId, today.from, until) : undefined,
+  };
 }
 
 /** A portal's daily trend in its tenant's time zone, with the tenant's goal. */

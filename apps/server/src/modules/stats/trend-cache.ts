@@ -1,3 +1,4 @@
+import type { RolledUntil } from './rollup-query.repository.ts';
 import type { TodayBase, TrendFrame } from './trend.repository.ts';
 
 /**
@@ -13,7 +14,7 @@ import type { TodayBase, TrendFrame } from './trend.repository.ts';
  */
 export interface KeptTrend {
   /** The frame the scores were read on; today's bound ends at `todayEnd` (a call reads it up to now). */
-  frame: TrendFrame;
+  frame: TrendFrame & { until: RolledUntil };
   /** How many of the first days are settled, and their scores (undefined: nothing observed). */
   settled: (number | undefined)[];
   /** Today's part up to the rollup's hour, when today begins on a whole hour it reached: a call then reads only the periods since. */
