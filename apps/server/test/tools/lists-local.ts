@@ -1,8 +1,7 @@
 /**
  * Local list measurement (not a test, not the bench harness): the real app in this process on a copy
- * of the bench's seeded S data directory (`BENCH_REUSE_SEED=1 npm run bench -- S` keeps it in
- * $TMPDIR/vigil-bench-pglite-S), or on PostgreSQL with LISTS_DATABASE_URL (a database the bench seeded,
- * e.g. with BENCH_REUSE_SEED=1 at L). Each list is walked as the bench's "every page different"
+ * of the bench's seeded S data directory, or on PostgreSQL with LISTS_DATABASE_URL (a database the bench
+ * seeded, e.g. with BENCH_REUSE_SEED=1 at L): seeded-app.ts. Each list is walked as the bench's "every page different"
  * variant does (up to 500 pages of 10 rows over the whole list, alternating ends), through `inject`:
  * once one request at a time (CPU and wall time per request: what a request costs), then with N
  * concurrent requests (p50/p99). CPU is this one process's (HTTP, JSON, zod, PGlite), so a change can
@@ -12,22 +11,14 @@
  * Env: LISTS_SEED_DIR (default $TMPDIR/vigil-bench-pglite-S), LISTS_ROUNDS (walks of the pages, 2),
  * LISTS_CONNECTIONS (50), LISTS_DATABASE_URL, LISTS_PROFILE=dir (a CPU profile of the sequential walks).
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/client.ts';
-import { migrateDatabase } from '../../src/db/migrate.ts';
-import { createDeps } from '../../src/deps.ts';
 import { pgliteTransactionOf } from '../../src/db/commands.ts';
 import { scopeSettings, tenantScope } from '../../src/db/scope.ts';
-import { createAccessTokens } from '../../src/security/access-tokens.ts';
-import { systemClock } from '../../src/lib/clock.ts';
+import { defaultSeedDir, openSeededApp } from './seeded-app.ts';
 
-const APP_SECRET = 'vigil-bench-app-secret-0123456789abcdefghijklmnop';
 const LISTS: Record<string, string> = {
   portals: '/v0/api/customers',
   devices: '/v0/api/devices',
@@ -87,36 +78,9 @@ async function main() {
   const rounds = Number(process.env.LISTS_ROUNDS ?? 2);
   const connections = Number(process.env.LISTS_CONNECTIONS ?? 50);
   const databaseUrl = process.env.LISTS_DATABASE_URL;
-  const seedDir = process.env.LISTS_SEED_DIR ?? path.join(tmpdir(), 'vigil-bench-pglite-S');
-  const seed = JSON.parse(readFileSync(path.join(seedDir, 'seed.json'), 'utf8')) as {
-    tenants: { id: number; name: string; adminUserId: number; portals: unknown[] }[];
-  };
-  const main = [...seed.tenants].sort((a, b) => b.portals.length - a.portals.length)[0];
-  let dataDir: string | undefined;
-  if (!databaseUrl) {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'vigil-lists-local-'));
-    cpSync(seedDir, dataDir, { recursive: true });
-  }
-  const database = await openDatabase({ databaseUrl, dataDir });
-  await migrateDatabase(database);
-  const config = loadConfig({ APP_SECRET, SEED: 'none', SIMULATOR: 'off', LOG_LEVEL: 'silent', DATA_DIR: dataDir ?? tmpdir() });
-  const deps = createDeps(config, database, pino({ level: 'silent' }), { rateLimit: false, jobs: false });
-  await deps.bus.start();
-  const app = await buildApp(deps);
-  await app.ready();
-  const token = await createAccessTokens(APP_SECRET, systemClock).sign({
-    userId: main.adminUserId,
-    userName: 'Bench Admin',
-    tenantId: main.id,
-    tenantName: main.name,
-    roles: ['Admin'],
-  });
-  const headers = { authorization: `Bearer ${token}` };
-  const get = async (url: string) => {
-    const res = await app.inject({ method: 'GET', url, headers });
-    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
-    return res;
-  };
+  const seeded = await openSeededApp({ seedDir: process.env.LISTS_SEED_DIR ?? defaultSeedDir(), databaseUrl });
+  const { deps } = seeded;
+  const get = (url: string) => seeded.get(url);
   const session = process.env.LISTS_PROFILE ? new Session() : undefined;
   if (session) {
     session.connect();
@@ -146,7 +110,7 @@ async function main() {
           }
           await deps.database.db.transaction(async (tx) => {
             const raw = pgliteTransactionOf(tx)!;
-            await raw.exec(`${scopeSettings(tenantScope(main.id))}; set local plan_cache_mode = force_generic_plan`);
+            await raw.exec(`${scopeSettings(tenantScope(seeded.tenantId))}; set local plan_cache_mode = force_generic_plan`);
             for (const [, statement] of examples) {
               const plan = await raw.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${statement}`);
               const c = process.cpuUsage();
@@ -175,7 +139,7 @@ async function main() {
       }
       await deps.database.db.transaction(async (tx) => {
         const raw = pgliteTransactionOf(tx)!;
-        await raw.exec(`${scopeSettings(tenantScope(main.id))}; set local plan_cache_mode = force_generic_plan`);
+        await raw.exec(`${scopeSettings(tenantScope(seeded.tenantId))}; set local plan_cache_mode = force_generic_plan`);
         for (const [, statement] of examples) {
           const plan = await raw.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${statement}`);
           const c = process.cpuUsage();
@@ -241,10 +205,7 @@ async function main() {
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
-  await app.close();
-  await deps.bus.stop();
-  await database.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await seeded.close();
 }
 
 main().catch((err) => {
