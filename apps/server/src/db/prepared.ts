@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database, Executor, Tx } from './client.ts';
-import { pgliteTransactionOf, runCommands, WRAPPED_TRANSACTION, type PgliteTransactionClient } from './commands.ts';
+import { commandsOn, pgliteTransactionOf, runCommands, WRAPPED_TRANSACTION, type PgliteTransactionClient } from './commands.ts';
 
 /**
  * Statements planned once per database session instead of at every execution. The ingestion
@@ -116,7 +116,7 @@ export function pgliteRunner(cap = PGLITE_PREPARED_CAP): PreparedRunner {
       const run = async (statement: string) =>
         raw ? (await raw.query<T>(statement)).rows : ((await executor.execute(sql.raw(statement))) as { rows: T[] }).rows;
       if (raw && !generic.has(raw)) {
-        await raw.exec(GENERIC_PLANS);
+        await commandsOn(raw, GENERIC_PLANS);
         generic.add(raw);
       }
       if (prepared.delete(name)) {
