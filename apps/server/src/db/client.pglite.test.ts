@@ -279,6 +279,26 @@ describe("a transaction's exchanges with PGlite's thread", () => {
     });
   });
 
+  it('ends a transaction by its own rollback, queued commands dropped, and keeps none of it', async () => {
+    const remote = await PgliteRemote.open('memory://');
+    await remote.exec('create table own_rollback (k int)');
+    const answer = await remote.transaction(async (tx) => {
+      await tx.query('insert into own_rollback values (1)');
+      tx.defer('set local no_such_setting = 1');
+      await tx.rollback();
+      return 'rolled back';
+    });
+    // Never begun: nothing to roll back, and the queued (failing) command is not run.
+    const never = await remote.transaction(async (tx) => {
+      tx.defer('set local no_such_setting = 1');
+      await tx.rollback();
+      return tx.closed;
+    });
+    expect([answer, never]).toEqual(['rolled back', true]);
+    expect((await remote.query('select count(*)::int as n from own_rollback')).rows).toEqual([{ n: 0 }]);
+    await remote.close();
+  });
+
   it('fails the statements of a transaction whose thread died with SQLSTATE 57P02 (answered 503), and every later call', async () => {
     const remote = await PgliteRemote.open('memory://');
     const failure = await failureOf(

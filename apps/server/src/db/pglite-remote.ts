@@ -162,6 +162,8 @@ export class PgliteRemote {
       },
       rollback: async () => {
         open();
+        // Queued commands would only be rolled back: dropped.
+        queued = [];
         if (begun) await this.call({ op: 'txRollback', tx });
         closed = true;
       },
@@ -202,11 +204,6 @@ export class PgliteRemote {
       }
     })();
     return this.closing;
-  }
-
-  private send(message: Record<string, unknown>): void {
-    if (this.stopped) return;
-    this.worker.postMessage(message);
   }
 
   private call(message: Record<string, unknown>): Promise<unknown> {
