@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from './client.ts';
+import { openDatabase, queryRows, type Database } from './client.ts';
+import { runCommands } from './commands.ts';
 import { isDatabaseUnavailable } from './connection-errors.ts';
+import { PgliteRemote } from './pglite-remote.ts';
+import { preparedExecutor } from './prepared.ts';
 
 let database: Database;
 beforeAll(async () => {
@@ -147,5 +150,169 @@ describe('PGlite on its own thread', () => {
     ]);
     await closing;
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+  });
+});
+
+/** The rejection of `work`, or undefined when it resolved. */
+const failureOf = (work: Promise<unknown>) =>
+  work.then(
+    () => undefined,
+    (err: unknown) => err as { code?: string; cause?: { code?: string }; message?: string },
+  );
+const codeOf = (err: { code?: string; cause?: { code?: string } } | undefined) => err?.cause?.code ?? err?.code;
+
+describe("a transaction's exchanges with PGlite's thread", () => {
+  it('runs the queued commands before the first statement, in the same transaction, and only there', async () => {
+    const seen = await database.db.transaction(async (tx) => {
+      await runCommands(tx, "set local app.tenant_id = '7'; set local app.all_tenants = 'off'");
+      const first = await queryRows<{ tenant: string }>(tx, sql`select current_setting('app.tenant_id') as tenant`);
+      await runCommands(tx, "set local app.tenant_id = '8'");
+      const second = await queryRows<{ tenant: string; n: number }>(
+        tx,
+        sql`select current_setting('app.tenant_id') as tenant, ${5}::int as n`,
+      );
+      return [first[0], second[0]];
+    });
+    expect(seen).toEqual([{ tenant: '7' }, { tenant: '8', n: 5 }]);
+    const after = await queryRows<{ tenant: string | null }>(database.db, sql`select current_setting('app.tenant_id', true) as tenant`);
+    expect(after[0].tenant ?? '').toBe('');
+  });
+
+  it("fails the statement a failed command went with, with the command's SQLSTATE, and keeps none of the transaction", async () => {
+    await database.exec('create temporary table queued_fail (k int)');
+    const failure = await failureOf(
+      database.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into queued_fail values (1)`);
+        await runCommands(tx, 'set local role no_such_role');
+        await tx.execute(sql`insert into queued_fail values (2)`);
+      }),
+    );
+    expect(codeOf(failure)).toBe('22023');
+    // Queued with nothing after them: the COMMIT carries them and fails with their code.
+    const atCommit = await failureOf(
+      database.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into queued_fail values (3)`);
+        await runCommands(tx, 'set local no_such_setting = 1');
+      }),
+    );
+    expect(codeOf(atCommit)).toBe('42704');
+    const { rows } = (await database.db.execute(sql`select k from queued_fail`)) as { rows: unknown[] };
+    expect(rows).toEqual([]);
+  });
+
+  it('rolls a transaction back when a statement in the middle violates a constraint, the error carrying its SQLSTATE', async () => {
+    await database.exec('create temporary table mid_unique (k int primary key)');
+    const failure = await failureOf(
+      database.db.transaction(async (tx) => {
+        await runCommands(tx, "set local app.tenant_id = '1'");
+        await tx.execute(sql`insert into mid_unique values (${1})`);
+        await tx.execute(sql`insert into mid_unique values (${2})`);
+        await tx.execute(sql`insert into mid_unique values (${1})`);
+        await tx.execute(sql`insert into mid_unique values (${3})`);
+      }),
+    );
+    expect(failure?.cause).toMatchObject({ code: '23505', constraint: 'mid_unique_pkey' });
+    const { rows } = (await database.db.execute(sql`select k from mid_unique`)) as { rows: unknown[] };
+    expect(rows).toEqual([]);
+    // The session is usable again, outside and inside a transaction.
+    await database.db.transaction((tx) => tx.execute(sql`insert into mid_unique values (${4})`));
+    expect(((await database.db.execute(sql`select k from mid_unique`)) as { rows: unknown[] }).rows).toEqual([{ k: 4 }]);
+  });
+
+  it("refuses to commit a transaction whose statement failed, as PGlite's transaction does (SQLSTATE 25P02)", async () => {
+    await database.exec('create temporary table aborted_commit (k int primary key)');
+    const failure = await failureOf(
+      database.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into aborted_commit values (1)`);
+        await tx.execute(sql`insert into aborted_commit values (1)`).catch(() => undefined);
+      }),
+    );
+    expect(codeOf(failure)).toBe('25P02');
+    expect(((await database.db.execute(sql`select k from aborted_commit`)) as { rows: unknown[] }).rows).toEqual([]);
+  });
+
+  it("answers every column type the app uses as PGlite's own query path does, with and without parameters, prepared too", async () => {
+    const statement = (n: number) =>
+      sql`select ${n}::int as i, ${'x'}::text as t, 9007199254740993::bigint as big, 12.50::numeric as num, 1.5::float8 as f,
+        true as b, null::text as nothing, timestamptz '2026-01-02 03:04:05.678+00' as at, date '2026-01-02' as day,
+        interval '1 day 02:00' as span, '{"a":[1,"two",null]}'::jsonb as jb, '{"k":1}'::json as js, array['a','b,c']::text[] as texts,
+        array[1,2]::int[] as ints, '\\x0102'::bytea as bytes, '0b7e8e2a-5f6c-4c53-9d3e-111111111111'::uuid as id,
+        '10.0.0.1'::inet as addr, 'pg_class'::regclass::oid as o`;
+    const plain = (await database.db.execute(statement(1))) as { rows: unknown[]; fields: unknown[] };
+    const inside = await database.db.transaction(async (tx) => {
+      await runCommands(tx, "set local app.tenant_id = '1'");
+      // The first statement goes with BEGIN and the commands; the second alone.
+      const first = (await tx.execute(statement(1))) as { rows: unknown[]; fields: unknown[] };
+      const second = (await tx.execute(statement(1))) as { rows: unknown[]; fields: unknown[] };
+      const selected = await tx
+        .select({ n: sql<number>`${1}::int`, at: sql<string>`timestamptz '2026-01-02 03:04:05+00'` })
+        .from(sql`(select 1) as one`);
+      return { first, second, selected };
+    });
+    expect(inside.first.rows).toEqual(plain.rows);
+    expect(inside.first.fields).toEqual(plain.fields);
+    expect(inside.second.rows).toEqual(plain.rows);
+    expect(inside.selected).toEqual(
+      await database.db
+        .select({ n: sql<number>`${1}::int`, at: sql<string>`timestamptz '2026-01-02 03:04:05+00'` })
+        .from(sql`(select 1) as one`),
+    );
+    // Prepared (EXECUTE with the values as literals): PGlite's parsers, as its own query gives them.
+    const prepared = await database.db.transaction((tx) => queryRows(preparedExecutor(database.prepared, tx), statement(1)));
+    const rawPlain = await database.db.transaction(async (tx) => {
+      const raw = (tx as unknown as { session: { client: { query(text: string): Promise<{ rows: unknown[] }> } } }).session.client;
+      return (
+        await raw.query(
+          `execute ${(await queryRows<{ name: string }>(tx, sql`select name from pg_prepared_statements where name like 'vigil_%' order by prepare_time desc limit 1`))[0].name}(1, 'x')`,
+        )
+      ).rows;
+    });
+    expect(prepared).toEqual(rawPlain);
+    expect(prepared[0]).toMatchObject({
+      i: 1,
+      t: 'x',
+      big: 9007199254740993n,
+      b: true,
+      nothing: null,
+      jb: { a: [1, 'two', null] },
+      texts: ['a', 'b,c'],
+    });
+  });
+
+  it('ends a transaction by its own rollback, queued commands dropped, and keeps none of it', async () => {
+    const remote = await PgliteRemote.open('memory://');
+    await remote.exec('create table own_rollback (k int)');
+    const answer = await remote.transaction(async (tx) => {
+      await tx.query('insert into own_rollback values (1)');
+      tx.defer('set local no_such_setting = 1');
+      await tx.rollback();
+      return 'rolled back';
+    });
+    // Never begun: nothing to roll back, and the queued (failing) command is not run.
+    const never = await remote.transaction(async (tx) => {
+      tx.defer('set local no_such_setting = 1');
+      await tx.rollback();
+      return tx.closed;
+    });
+    expect([answer, never]).toEqual(['rolled back', true]);
+    expect((await remote.query('select count(*)::int as n from own_rollback')).rows).toEqual([{ n: 0 }]);
+    await remote.close();
+  });
+
+  it('fails the statements of a transaction whose thread died with SQLSTATE 57P02 (answered 503), and every later call', async () => {
+    const remote = await PgliteRemote.open('memory://');
+    const failure = await failureOf(
+      remote.transaction(async (tx) => {
+        await tx.query('select 1');
+        tx.defer("set local app.tenant_id = '1'");
+        // The thread ends as a crash would end it.
+        await (remote as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+        await tx.query('select 2');
+      }),
+    );
+    expect(codeOf(failure)).toBe('57P02');
+    expect(isDatabaseUnavailable(failure)).toBe(true);
+    expect(codeOf(await failureOf(remote.query('select 1')))).toBe('57P02');
+    await remote.close();
   });
 });

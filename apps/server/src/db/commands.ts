@@ -5,6 +5,8 @@ import type { Executor } from './client.ts';
 export interface PgliteTransactionClient {
   query<T>(text: string): Promise<{ rows: T[] }>;
   exec(text: string): Promise<unknown>;
+  /** Commands sent with the transaction's next statement (pglite-remote.ts). */
+  defer?(text: string): void;
 }
 
 /** On an executor that wraps a transaction (prepared.ts preparedExecutor): the transaction it runs in. */
@@ -31,6 +33,17 @@ export function pgliteTransactionOf(executor: Executor): PgliteTransactionClient
  */
 export async function runCommands(executor: Executor, text: string): Promise<void> {
   const raw = pgliteTransactionOf(executor);
-  if (raw) await raw.exec(text);
+  if (raw) await commandsOn(raw, text);
   else await executor.execute(sql.raw(text));
+}
+
+/**
+ * On PGlite's thread (pglite-remote.ts) the commands are not an exchange of their own: they go with
+ * the transaction's next statement (its first one: together with BEGIN), and an error of theirs
+ * fails that statement, or the COMMIT, with their SQLSTATE. Per list request that is one exchange
+ * with PGlite instead of four (BEGIN, the scope's and the plan mode's commands, the statement).
+ */
+export async function commandsOn(raw: PgliteTransactionClient, text: string): Promise<void> {
+  if (raw.defer) raw.defer(text);
+  else await raw.exec(text);
 }

@@ -14,12 +14,13 @@ import { Worker } from 'node:worker_threads';
  *
  * Protocol (structured clone over the worker's port): the main thread sends `{ id, op, ... }`:
  * `query` (text, params, rowMode, and the oids drizzle asks identity parsers for: functions do not
- * cross threads), `exec` (text), `begin`/`commit`/`rollback` (transaction `tx`), `txRollback` (the
- * transaction's own rollback), `close`; statements inside a transaction carry its `tx`. The worker
- * answers `{ id, result }` or `{ id, error }` with the fields of PGlite's DatabaseError (SQLSTATE
- * `code`, `constraint`, `detail`...), rebuilt here as an Error. `begin` has no answer of its own: its
- * first statement is sent at once and runs after it (messages are handled in order), which saves a
- * round trip per transaction; a failed BEGIN fails its statements and its end.
+ * cross threads), `exec` (text), `close`; inside a transaction (`tx`) also `commit`/`rollback` (its
+ * end), `txRollback` (the transaction's own rollback). A transaction has no message of its own to
+ * begin: its first message carries `begin`, and any message may carry `prelude`, the commands queued
+ * by `defer` since the last one; the worker sends BEGIN and the prelude to PGlite in the same
+ * exchange as the statement (pglite-worker.mjs). The worker answers `{ id, result }` or
+ * `{ id, error }` with the fields of PGlite's DatabaseError (SQLSTATE `code`, `constraint`,
+ * `detail`...), rebuilt here as an Error; a failed BEGIN or prelude fails the statement it came with.
  */
 
 /** PGlite's query options as drizzle passes them: the row mode and identity parsers by type oid. */
@@ -37,6 +38,12 @@ export interface QueryResult<T> {
 export interface RemoteTransaction {
   query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
   exec(text: string): Promise<QueryResult<unknown>[]>;
+  /**
+   * Commands without results (`set local ...`), sent with the transaction's next statement or its
+   * COMMIT, in the same exchange: their error, if any, is that statement's or the COMMIT's (it
+   * carries their SQLSTATE; the transaction then ends rolled back).
+   */
+  defer(text: string): void;
   rollback(): Promise<void>;
   readonly closed: boolean;
 }
@@ -121,27 +128,43 @@ export class PgliteRemote {
 
   /**
    * PGlite's transaction(): BEGIN, the callback's statements, COMMIT; ROLLBACK when the callback
-   * throws (the error is rethrown). The worker runs it in PGlite's own transaction().
+   * throws (the error is rethrown). Nothing is sent until the callback's first statement: BEGIN
+   * and the commands queued with `defer` travel with it (pglite-worker.mjs runs them in the same
+   * exchange with PGlite, ahead of the statement).
    */
   async transaction<T>(callback: (tx: RemoteTransaction) => Promise<T>): Promise<T> {
     const tx = this.nextId++;
-    this.send({ op: 'begin', tx });
+    let begun = false;
+    let queued: string[] = [];
     let closed = false;
     const open = () => {
       if (closed) throw new Error('Transaction is closed');
     };
+    /** What goes with the next message: the transaction's opening on the first, the queued commands. */
+    const head = () => {
+      const fields = { tx, begin: begun ? undefined : true, prelude: queued.length ? queued.join('; ') : undefined };
+      begun = true;
+      queued = [];
+      return fields;
+    };
     const transaction: RemoteTransaction = {
       query: async <R>(text: string, params?: unknown[], options?: QueryOptions) => {
         open();
-        return (await this.call({ op: 'query', tx, text, params, ...optionsOf(options) })) as QueryResult<R>;
+        return (await this.call({ op: 'query', ...head(), text, params, ...optionsOf(options) })) as QueryResult<R>;
       },
       exec: async (text: string) => {
         open();
-        return (await this.call({ op: 'exec', tx, text })) as QueryResult<unknown>[];
+        return (await this.call({ op: 'exec', ...head(), text })) as QueryResult<unknown>[];
+      },
+      defer: (text: string) => {
+        open();
+        queued.push(text);
       },
       rollback: async () => {
         open();
-        await this.call({ op: 'txRollback', tx });
+        // Queued commands would only be rolled back: dropped.
+        queued = [];
+        if (begun) await this.call({ op: 'txRollback', tx });
         closed = true;
       },
       get closed() {
@@ -154,15 +177,17 @@ export class PgliteRemote {
     } catch (err) {
       if (!closed) {
         closed = true;
-        await this.call({ op: 'rollback', tx });
-      } else {
+        // Queued commands are left out (they would only be rolled back), and so is a transaction never begun.
+        if (begun) await this.call({ op: 'rollback', tx });
+      } else if (begun) {
         await this.call({ op: 'commit', tx });
       }
       throw err;
     }
-    // After the transaction's own rollback() this only ends the worker's PGlite transaction (nothing to commit).
+    // After the transaction's own rollback() this only ends the worker's transaction (nothing to commit).
+    // A transaction with no statement still makes its round trip: its answer says the database is there.
     closed = true;
-    await this.call({ op: 'commit', tx });
+    await this.call({ op: 'commit', ...head() });
     return result;
   }
 
@@ -179,11 +204,6 @@ export class PgliteRemote {
       }
     })();
     return this.closing;
-  }
-
-  private send(message: Record<string, unknown>): void {
-    if (this.stopped) return;
-    this.worker.postMessage(message);
   }
 
   private call(message: Record<string, unknown>): Promise<unknown> {

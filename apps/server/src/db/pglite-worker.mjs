@@ -2,7 +2,9 @@
 // (pglite-remote.ts is the other end; the protocol is described there). Plain JavaScript so that it
 // loads the same under `node --import tsx`, vitest and the bench, with no TypeScript loader here.
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, parse, protocol, TransactionAbortedError } from '@electric-sql/pglite';
+
+const { serialize } = protocol;
 
 /** PGlite's DatabaseError fields (pg-protocol) the main thread rebuilds: SQLSTATE, constraint, etc. */
 const ERROR_FIELDS = [
@@ -67,92 +69,171 @@ const execResult = (results) => results.map(queryResult);
 const reply = (id, result) => parentPort.postMessage({ id, result });
 const fail = (id, err) => parentPort.postMessage({ id, error: errorData(err) });
 
-/** Sentinel the main thread's rollback throws into PGlite's transaction callback. */
-const ROLLED_BACK = Symbol('rolled back');
-
-/**
- * Open transactions by id. Each runs inside PGlite's own transaction() (BEGIN, COMMIT or ROLLBACK
- * on error, its closed state, no file sync between its statements), held open until the main
- * thread says how it ends; `ready` settles once BEGIN has run, so statements sent right after the
- * begin message (without waiting for its answer) run in order.
- */
-const transactions = new Map();
-
 let db;
 
-async function begin(id) {
-  let begun;
-  let failedToBegin;
-  const entry = { tx: undefined, endId: undefined, end: undefined };
-  entry.ready = new Promise((resolve, reject) => {
-    begun = resolve;
-    failedToBegin = reject;
-  });
-  // A transaction whose BEGIN failed: its statements fail with that error; nobody awaits `ready` itself.
-  entry.ready.catch(() => {});
-  transactions.set(id, entry);
-  const ended = new Promise((resolve, reject) => {
-    entry.end = { resolve, reject };
-  });
-  let opened = false;
+/**
+ * Protocol messages sent to PGlite as one exchange (one call into its wasm, one pass of its
+ * protocol parser), under its query lock. PGlite's own `query` makes six exchanges of one message
+ * each (parse, describe, bind, describe, execute, sync) and `exec` two; each costs its wasm entry,
+ * buffers and parser pass (docs/performance.md "Lists, every page different"). PostgreSQL handles
+ * the messages of one buffer in order as it would from a socket; the first error is thrown (PGlite
+ * still runs the rest: after an error the extended protocol skips to the Sync, a simple query ends
+ * its own statements), and so is `query`, as PGlite's makePGliteError names it.
+ */
+async function exchange(parts, query) {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const buffer = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    buffer.set(part, at);
+    at += part.length;
+  }
   try {
-    await db.transaction(async (tx) => {
-      opened = true;
-      entry.tx = tx;
-      begun();
-      return ended;
-    });
-    reply(entry.endId, null);
+    return await db.runExclusive(() => db.execProtocolStream(buffer, { syncToFs: false }));
   } catch (err) {
-    if (!opened) {
-      failedToBegin(err);
-      // Nobody waits for the begin itself: the end message (commit or rollback) gets the error,
-      // whether it came before this failure was known (answered here) or comes later (end()).
-      entry.beginError = err;
-      if (entry.endId !== undefined) {
-        transactions.delete(id);
-        fail(entry.endId, err);
-      }
-      return;
-    }
-    if (err === ROLLED_BACK) reply(entry.endId, null);
-    else fail(entry.endId, err);
-  } finally {
-    if (opened) transactions.delete(id);
+    if (err && typeof err === 'object' && 'code' in err) err.query = query;
+    throw err;
   }
 }
 
+/** The messages after the transaction's own commands (the first ReadyForQuery ends them). */
+function afterHead(messages, head) {
+  if (!head) return messages;
+  const end = messages.findIndex((m) => m.name === 'readyForQuery');
+  return messages.slice(end + 1);
+}
+
+/**
+ * A statement of the extended protocol, as PGlite's `query` runs it and with the same answer
+ * (parseResults with PGlite's parsers and the caller's options), in one exchange when it has no
+ * parameters (parse, bind, describe, execute, sync: nothing to learn first) and two otherwise (the
+ * parameters' types come from the statement's description: PGlite serializes each value by its type).
+ */
+async function runQuery(head, text, params, options) {
+  const before = head ? [serialize.query(head)] : [];
+  const parseMessage = serialize.parse({ text });
+  const run = [serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()];
+  let messages;
+  if (!params || params.length === 0) {
+    messages = afterHead(await exchange([...before, parseMessage, serialize.bind({ values: [] }), ...run], text), head);
+  } else {
+    let described;
+    try {
+      described = afterHead(await exchange([...before, parseMessage, serialize.describe({ type: 'S' })], text), head);
+    } catch (err) {
+      await exchange([serialize.sync()], text);
+      throw err;
+    }
+    const types = parse.parseDescribeStatementResults(described);
+    const values = params.map((param, i) => {
+      if (param === null || param === undefined) return null;
+      const serializer = db.serializers[types[i]];
+      return serializer ? serializer(param) : param.toString();
+    });
+    messages = [...described, ...(await exchange([serialize.bind({ values }), ...run], text))];
+  }
+  return queryResult(parse.parseResults(messages, db.parsers, options)[0]);
+}
+
+/** Statements of the simple protocol, as PGlite's `exec` (the query, then a sync) in one exchange. */
+async function runExec(head, text) {
+  const before = head ? [serialize.query(head)] : [];
+  const messages = afterHead(await exchange([...before, serialize.query(text), serialize.sync()], text), head);
+  return execResult(parse.parseResults(messages, db.parsers));
+}
+
+/**
+ * Open transactions by id. Each holds PGlite's transaction lock (as its transaction() does: no
+ * statement from outside runs in between) until the main thread ends it. BEGIN is not an exchange
+ * of its own: it goes with the transaction's first statement, together with the commands the main
+ * thread queued before it (the tenant scope's and plan mode's `set local`s), as one simple query
+ * ahead of that statement in the same exchange.
+ */
+const transactions = new Map();
+
+function opened(id) {
+  const entry = { closed: false, begun: false, release: undefined };
+  entry.ready = new Promise((resolve) => {
+    void db._runExclusiveTransaction(
+      () =>
+        new Promise((release) => {
+          entry.release = release;
+          resolve();
+        }),
+    );
+  });
+  transactions.set(id, entry);
+  return entry;
+}
+
+/** The simple query that goes before a statement: BEGIN on the first, and the queued commands. */
+function headOf(entry, message) {
+  const parts = [];
+  if (!entry.begun) {
+    parts.push('BEGIN');
+    entry.begun = true;
+  }
+  if (message.prelude) parts.push(message.prelude);
+  return parts.length ? parts.join('; ') : undefined;
+}
+
 async function onTransaction(message) {
-  const entry = transactions.get(message.tx);
-  if (!entry) throw new Error('Transaction is closed');
+  const entry = message.begin ? opened(message.tx) : transactions.get(message.tx);
+  const ending = message.op === 'commit' || message.op === 'rollback';
+  // After the transaction's own rollback only its end is still taken (it releases the lock).
+  if (!entry || (entry.closed && !ending)) throw new Error('Transaction is closed');
   await entry.ready;
-  const { tx } = entry;
   switch (message.op) {
     case 'query':
-      return queryResult(await tx.query(message.text, message.params, queryOptions(message)));
+      return runQuery(headOf(entry, message), message.text, message.params, queryOptions(message));
     case 'exec':
-      return execResult(await tx.exec(message.text));
+      return runExec(headOf(entry, message), message.text);
     case 'txRollback':
-      await tx.rollback();
+      // Queued commands would only be rolled back: left out.
+      entry.closed = true;
+      if (entry.begun) await exchange([serialize.query('ROLLBACK'), serialize.sync()], 'ROLLBACK');
       return null;
+    case 'commit':
+    case 'rollback':
+      return end(message, entry);
     default:
       throw new Error(`pglite worker: unknown transaction op ${message.op}`);
   }
 }
 
-/** The end of a transaction: its answer comes from begin() once PGlite has committed or rolled back. */
-function end(message) {
-  const entry = transactions.get(message.tx);
-  if (!entry) return fail(message.id, new Error('Transaction is closed'));
-  if (entry.beginError) {
+/**
+ * The end of a transaction: COMMIT (with any commands still queued ahead of it, in the same
+ * exchange) or ROLLBACK; then its lock is released. A COMMIT that PostgreSQL answers with ROLLBACK
+ * (the transaction had failed) fails as PGlite's transaction() fails it (TransactionAbortedError,
+ * SQLSTATE 25P02).
+ */
+async function end(message, entry) {
+  try {
+    if (entry.closed) return null;
+    entry.closed = true;
+    if (message.op === 'rollback') {
+      if (entry.begun) await exchange([serialize.query('ROLLBACK'), serialize.sync()], 'ROLLBACK');
+      return null;
+    }
+    const head = message.prelude ? headOf(entry, message) : undefined;
+    if (!entry.begun) return null;
+    const before = head ? [serialize.query(head)] : [];
+    let messages;
+    try {
+      messages = afterHead(await exchange([...before, serialize.query('COMMIT'), serialize.sync()], 'COMMIT'), head);
+    } finally {
+      // The queued commands failed (their error is thrown) and the COMMIT ended the transaction as
+      // a rollback; nothing is left open either way, whatever went wrong.
+      if (db.isInTransaction()) await exchange([serialize.query('ROLLBACK'), serialize.sync()], 'ROLLBACK');
+    }
+    const done = messages.findLast((m) => m.name === 'commandComplete');
+    if (done?.text === 'ROLLBACK') throw Object.assign(new TransactionAbortedError(), { query: 'COMMIT' });
+    return null;
+  } finally {
     transactions.delete(message.tx);
-    return fail(message.id, entry.beginError);
+    entry.release();
   }
-  entry.endId = message.id;
-  entry.ready.then(
-    () => (message.op === 'commit' ? entry.end.resolve() : entry.end.reject(ROLLED_BACK)),
-    () => {},
-  );
 }
 
 async function handle(message) {
@@ -170,14 +251,6 @@ async function handle(message) {
 }
 
 parentPort.on('message', (message) => {
-  if (message.op === 'begin') {
-    void begin(message.tx);
-    return;
-  }
-  if (message.op === 'commit' || message.op === 'rollback') {
-    end(message);
-    return;
-  }
   const work = message.tx === undefined ? handle(message) : onTransaction(message);
   work.then(
     (result) => reply(message.id, result),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database, Executor, Tx } from './client.ts';
-import { pgliteTransactionOf, runCommands, WRAPPED_TRANSACTION, type PgliteTransactionClient } from './commands.ts';
+import { commandsOn, pgliteTransactionOf, runCommands, WRAPPED_TRANSACTION, type PgliteTransactionClient } from './commands.ts';
 
 /**
  * Statements planned once per database session instead of at every execution. The ingestion
@@ -94,7 +94,10 @@ export function literal(value: unknown): string {
  * transaction). Inside a transaction the statement goes straight to PGlite's transaction: drizzle's
  * own execute costs about 0.27 ms of CPU per call around PGlite's 0.1 ms (measured in-process), as
  * much as a small group's statement itself. `query` (not `exec`): one statement per call, whatever
- * the literals hold.
+ * the literals hold. It used to cost twice `exec` on PGlite (0.50 against 0.28 ms of CPU for a 10-row
+ * alert page): PGlite's `query` made six exchanges with its wasm. The thread now sends it as one
+ * (pglite-worker.mjs), and an `execute` of a 10-row page measured 0.39-0.41 ms of CPU against
+ * 0.34-0.37 through `exec` (in-process, both threads, interleaved): not worth the guarantee.
  *
  * Generic plans only (`plan_cache_mode`, set for each transaction that runs one of these): left to
  * choose, PostgreSQL kept planning the ingestion statements custom for small groups, at 2-4 ms of
@@ -116,7 +119,7 @@ export function pgliteRunner(cap = PGLITE_PREPARED_CAP): PreparedRunner {
       const run = async (statement: string) =>
         raw ? (await raw.query<T>(statement)).rows : ((await executor.execute(sql.raw(statement))) as { rows: T[] }).rows;
       if (raw && !generic.has(raw)) {
-        await raw.exec(GENERIC_PLANS);
+        await commandsOn(raw, GENERIC_PLANS);
         generic.add(raw);
       }
       if (prepared.delete(name)) {

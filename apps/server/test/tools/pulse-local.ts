@@ -10,10 +10,10 @@
  *   npx tsx apps/server/test/tools/pulse-local.ts
  * Env: PULSE_SEED_DIR (default $TMPDIR/vigil-bench-pglite-S), PULSE_ROUNDS (page loads of each, 200).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { PULSE_CALLS } from '../../../../bench/src/measure/dashboard.ts';
 import { defaultSeedDir, openSeededApp } from './seeded-app.ts';
+import { threadCpu } from './thread-cpu.ts';
 
 const ms = (n: number) => n.toFixed(2);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -21,19 +21,6 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-
-/** CPU milliseconds of each thread of this process so far (Linux: /proc/self/task/<tid>/schedstat, in ns). */
-function threadCpu(): Map<string, number> {
-  const cpu = new Map<string, number>();
-  for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      cpu.set(tid, Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6);
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return cpu;
-}
 
 const processCpu = (since: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(since);
@@ -48,9 +35,9 @@ async function main() {
   for (let i = 0; i < 20; i++) await seeded.database.exec('select count(*) from generate_series(1, 200000)');
   const after = threadCpu();
   const dbTid = [...after]
-    .filter(([tid]) => tid !== String(process.pid))
+    .filter(([tid]) => tid !== process.pid)
     .sort((a, b) => b[1] - (before.get(b[0]) ?? 0) - (a[1] - (before.get(a[0]) ?? 0)))[0][0];
-  const dbCpu = () => threadCpu().get(dbTid) ?? 0;
+  const dbCpu = () => (threadCpu().get(dbTid) ?? 0) * 1000;
   console.log(`load average before: ${load()}`);
   for (let i = 0; i < 20; i++) for (const [, url] of PULSE_CALLS) await seeded.get(url);
 

@@ -1,0 +1,33 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * CPU seconds per thread of this process (Linux /proc; empty elsewhere): the embedded database runs
+ * on a thread of its own (db/pglite-remote.ts), and its time per request is what bounds the
+ * one-session figures, which the process's total CPU (process.cpuUsage) does not show.
+ */
+export function threadCpu(): Map<number, number> {
+  const seconds = new Map<number, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return seconds;
+  }
+  for (const tid of tids) {
+    try {
+      // schedstat's first field: time on a CPU in nanoseconds (stat's utime and stime count 10 ms ticks).
+      seconds.set(Number(tid), Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e9);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return seconds;
+}
+
+/** Since `before`: the main thread's CPU and the busiest other thread's (the database's), in seconds. */
+export function threadCpuSince(before: Map<number, number>): { main: number; database: number } {
+  const now = threadCpu();
+  let database = 0;
+  for (const [tid, s] of now) if (tid !== process.pid) database = Math.max(database, s - (before.get(tid) ?? 0));
+  return { main: (now.get(process.pid) ?? 0) - (before.get(process.pid) ?? 0), database };
+}
