@@ -8,7 +8,8 @@
  * core by default, so those CPU figures are what to judge a change by on a machine shared with other work.
  *
  *   npx tsx apps/server/test/tools/pulse-local.ts
- * Env: PULSE_SEED_DIR (default $TMPDIR/vigil-bench-pglite-S), PULSE_ROUNDS (page loads of each, 200).
+ * Env: PULSE_SEED_DIR (default $TMPDIR/vigil-bench-pglite-S), PULSE_ROUNDS (page loads of each, 200),
+ * PULSE_EIGHTH (a call to load instead of the trend: what any eighth call adds to the page).
  */
 import { loadavg } from 'node:os';
 import { PULSE_CALLS } from '../../../../bench/src/measure/dashboard.ts';
@@ -54,7 +55,13 @@ async function main() {
   }
 
   const pages = {
-    with: { urls: PULSE_CALLS.map(([, url]) => url), walls: [] as number[], db: 0, cpu: 0 },
+    // PULSE_EIGHTH=<url>: that call instead of the trend (what any eighth call adds to the page).
+    with: {
+      urls: PULSE_CALLS.map(([name, url]) => (name === 'reliability-trend' ? (process.env.PULSE_EIGHTH ?? url) : url)),
+      walls: [] as number[],
+      db: 0,
+      cpu: 0,
+    },
     without: {
       urls: PULSE_CALLS.filter(([name]) => name !== 'reliability-trend').map(([, url]) => url),
       walls: [] as number[],
