@@ -117,5 +117,12 @@ describe('status history partitions', () => {
       );
       expect([partition, refused]).toEqual([partition, `permission denied for table ${partition}`]);
     }
+    const creating = await inScope(t.database.db, tenantScope(cast.tenant.id), (tx) =>
+      tx.execute(sql`select add_period_partitions(now() + interval '5 years')`),
+    ).then(
+      () => 'ran',
+      (err: Error & { cause?: Error }) => (err.cause ?? err).message,
+    );
+    expect(creating).toBe('permission denied for function add_period_partitions');
   });
 });

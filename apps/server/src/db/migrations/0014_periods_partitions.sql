@@ -73,6 +73,8 @@ BEGIN
   END LOOP;
   RETURN made;
 END $$;--> statement-breakpoint
+-- The tables' owner runs it (the migration, the job); the application role has no business with it.
+REVOKE EXECUTE ON FUNCTION add_period_partitions(timestamptz) FROM PUBLIC;--> statement-breakpoint
 SELECT add_period_partitions(now() + interval '2 months');--> statement-breakpoint
 -- Months older than the first partition land in device_status_periods_before; months ahead of the last
 -- (a period closed in the future) in the default partition, until their month is created.
