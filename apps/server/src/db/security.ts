@@ -12,7 +12,11 @@ export const APP_ROLE = 'vigil_app';
 const TENANT_MATCH = `(select nullif(current_setting('app.tenant_id', true), '')::int)`;
 const ALL_TENANTS = `(select current_setting('app.all_tenants', true) = 'on')`;
 
-/** Tables that carry a tenant column: every table with tenant_id, and tenants itself (by id). */
+/**
+ * Tables that carry a tenant column: every table with tenant_id, and tenants itself (by id). Not the
+ * partitions of a partitioned table (the status history's months, schema/monitoring.ts): they are read
+ * through their parent, whose policy applies, and the application role has no right on them (below).
+ */
 export async function tenantTables(database: Database): Promise<{ table: string; column: string }[]> {
   return queryRows<{ table: string; column: string }>(
     database.db,
@@ -20,10 +24,20 @@ export async function tenantTables(database: Database): Promise<{ table: string;
     select c.table_name as "table", c.column_name as "column"
     from information_schema.columns c
     join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
-    where c.table_schema = 'public' and t.table_type = 'BASE TABLE'
+    join pg_class r on r.oid = format('%I.%I', c.table_schema, c.table_name)::regclass
+    where c.table_schema = 'public' and t.table_type = 'BASE TABLE' and not r.relispartition
       and (c.column_name = 'tenant_id' or (c.table_name = 'tenants' and c.column_name = 'id'))
     order by 1`,
   );
+}
+
+/** The partitions in the public schema (the status history's: schema/monitoring.ts). */
+async function partitions(database: Database): Promise<string[]> {
+  const rows = await queryRows<{ name: string }>(
+    database.db,
+    sql`select relname as name from pg_class where relispartition and relkind = 'r' and relnamespace = 'public'::regnamespace order by 1`,
+  );
+  return rows.map((r) => r.name);
 }
 
 /**
@@ -51,5 +65,8 @@ export async function applySecurity(database: Database): Promise<void> {
       `CREATE POLICY tenant_isolation ON "${table}" USING (${rule}) WITH CHECK (${rule})`,
     );
   }
+  // A partition's own policies would not apply to reads through its parent, only to direct reads: the role
+  // gets none (the grant above covers every table; a partition made later by a job gets no grant at all).
+  for (const partition of await partitions(database)) statements.push(`REVOKE ALL ON "${partition}" FROM ${APP_ROLE}`);
   await database.exec(statements.join(';\n'));
 }

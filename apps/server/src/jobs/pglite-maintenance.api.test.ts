@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { usesPostgres } from '../../test/database.ts';
+import { createPortal, createTenant } from '../../test/factories.ts';
+import { reported, sendWebhook } from '../../test/kits/webhooks/webhook-test-kit.ts';
 import { autovacuumOffWarning, maintainPglite, type TableMaintenance } from './pglite-maintenance.job.ts';
 
 let t: TestApp;
@@ -82,6 +84,29 @@ describe('embedded database maintenance', () => {
     expect(jobRuns(await maintainPglite(t.database, limits))).toEqual(['vacuum heap', 'vacuum indexes', 'analyze']);
     expect(jobRuns(await maintainPglite(t.database, limits))).toEqual([]);
     await t.database.db.execute(sql`delete from job_runs where job = 'maintenance-test'`);
+    await maintainPglite(t.database);
+  });
+
+  it('on PGlite works on the status history one partition at a time: after many flips only the open periods need their indexes cleaned', async () => {
+    if (usesPostgres()) return;
+    const portal = await createPortal(t, await createTenant(t));
+    const start = new Date();
+    const ids = Array.from({ length: 200 }, (_, i) => `dev-${i}`);
+    for (let round = 0; round <= 5; round++) {
+      const at = new Date(start.getTime() + round * 60_000);
+      t.clock.set(at.toISOString());
+      const status = round % 2 === 0 ? 1 : 0;
+      expect((await sendWebhook(t, portal, reported(ids.map((externalId) => ({ externalId, status, at }))))).status).toBe(202);
+    }
+    // Every table counts as big here: 1,000 periods closed, 1,000 dead rows, all of them in the open periods' partition.
+    const limits = { bigTableBytes: 0, heapPassDead: 100, heapPassInserted: 500, analyzeMaxChanged: 500, bigTableStatisticsTarget: 10 };
+    const history = (await maintainPglite(t.database, limits)).filter((m) => m.table.startsWith('public.device_status_periods'));
+    expect(history.map((m) => m.table)).not.toContain('public.device_status_periods');
+    const month = `public.device_status_periods_y${start.getUTCFullYear()}m${String(start.getUTCMonth() + 1).padStart(2, '0')}`;
+    const steps = (table: string) => history.filter((m) => m.table === table).map((m) => m.action);
+    expect(steps('public.device_status_periods_open')).toEqual(['vacuum heap', 'vacuum indexes', 'analyze']);
+    expect(steps(month)).toEqual(['vacuum heap', 'analyze']);
+    expect(history.filter((m) => m.action === 'vacuum indexes').map((m) => m.table)).toEqual(['public.device_status_periods_open']);
     await maintainPglite(t.database);
   });
 

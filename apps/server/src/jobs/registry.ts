@@ -4,6 +4,7 @@ import { maintenanceJob } from './maintenance.job.ts';
 import { notificationAnnounceJob } from './notification-announce.job.ts';
 import { offlineAlertsJob } from './offline-alerts.job.ts';
 import { offlineSweepJob } from './offline-sweep.job.ts';
+import { periodPartitionsJob } from './period-partitions.job.ts';
 import { pgliteMaintenanceJob } from './pglite-maintenance.job.ts';
 import { pruneJobRunsJob } from './prune-job-runs.job.ts';
 import { pruneWebhookMessagesJob } from './prune-webhook-messages.job.ts';
@@ -25,6 +26,7 @@ import { uptimeRollupJob } from './uptime-rollup.job.ts';
  * | license-scan             | 1 h    | License Renewal Pending alerts                                    |
  * | notification-announce    | 2 s    | alert announcements stored as deliveries, then sent               |
  * | maintenance-windows      | 5 s    | devices enter and leave maintenance as their windows say          |
+ * | period-partitions        | 1 h    | the status history's monthly partitions, two months ahead         |
  */
 export const PERIODIC_JOBS: readonly Job[] = [
   offlineSweepJob,
@@ -36,6 +38,7 @@ export const PERIODIC_JOBS: readonly Job[] = [
   licenseScanJob,
   notificationAnnounceJob,
   maintenanceJob,
+  periodPartitionsJob,
 ];
 
 /** Jobs that only the embedded database needs (PostgreSQL has autovacuum). */

@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, foreignKey, index, integer, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { tenants } from './accounts.ts';
 import { createdAt, tenantId, tstz, updatedAt } from './columns.ts';
 
@@ -98,12 +110,20 @@ export const devices = pgTable(
   ],
 );
 
-/** Status history: one row per period of one status; ended_at null while current. */
+/**
+ * Status history: one row per period of one status; ended_at null while current. Partitioned by RANGE on
+ * ended_at (migration 0014, which drizzle-kit cannot write): the open periods in the default partition
+ * device_status_periods_open, the closed ones in monthly partitions (jobs/period-partitions.job.ts), so each
+ * maintenance step works on one partition (db/pglite-maintenance.ts). No primary key: it would have to
+ * include ended_at, null while open; ids are unique through their sequence.
+ */
 export const deviceStatusPeriods = pgTable(
   'device_status_periods',
   {
     tenantId: tenantId(),
-    id: bigserial('id', { mode: 'number' }).notNull(),
+    id: bigint('id', { mode: 'number' })
+      .notNull()
+      .default(sql`nextval('device_status_periods_id_seq')`),
     deviceId: integer('device_id').notNull(),
     portalId: integer('portal_id').notNull(),
     status: smallint('status').notNull(),
@@ -111,14 +131,19 @@ export const deviceStatusPeriods = pgTable(
     endedAt: tstz('ended_at'),
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
+    // The reads of the periods added since a mark (stats/kept-window-query.repository.ts, rollup-build.repository.ts).
+    index('periods_tenant_id_idx').on(t.tenantId, t.id),
     foreignKey({ columns: [t.tenantId, t.deviceId], foreignColumns: [devices.tenantId, devices.id] }),
     index('periods_device_idx').on(t.tenantId, t.deviceId, t.startedAt),
     index('periods_portal_idx').on(t.tenantId, t.portalId, t.startedAt),
     // Reliability's exact window edges (stats/rollup-query.repository.ts) read only the periods that start or end near an
     // edge; the trailing columns let those reads be index-only (the periods of one hour are spread over the heap).
     index('periods_tenant_started_idx').on(t.tenantId, t.startedAt, t.endedAt, t.portalId, t.status, t.deviceId),
-    index('periods_tenant_ended_idx').on(t.tenantId, t.endedAt, t.startedAt, t.portalId, t.status, t.deviceId),
+    // Closed periods only (migration 0014): the open ones are read in their own partition, and a statement that closes a
+    // period names `ended_at is null` to reach that partition alone; without statistics the planner took this index for it.
+    index('periods_tenant_ended_idx')
+      .on(t.tenantId, t.endedAt, t.startedAt, t.portalId, t.status, t.deviceId)
+      .where(sql`${t.endedAt} is not null`),
     // The offline devices: a device not removed has exactly one open period, of its current status (status 2 in maintenance; ingestion,
     // the sweep, removal and restore keep it: docs/monitoring.md). The offline-alert rule, live events, case
     // opening and the offline filter read only these (few) entries. Closing a period is never a HOT update anyway

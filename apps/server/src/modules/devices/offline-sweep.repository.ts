@@ -62,7 +62,7 @@ export async function markOffline(tx: Executor, rows: Candidate[], now: Date): P
       update device_status_periods p set ended_at = s.off_at
         from s
        where not s.in_maintenance
-         and p.tenant_id = s.tenant_id and p.device_id = s.id and p.started_at >= s.status_since and (p.ended_at + interval '0') is null -- via periods_device_idx, as in webhooks/ingest.repository.ts
+         and p.tenant_id = s.tenant_id and p.device_id = s.id and p.started_at >= s.status_since and p.ended_at is null -- via periods_device_idx, as in webhooks/ingest.repository.ts
     ), opened as (
       insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
       select tenant_id, id, portal_id, ${OFFLINE}, off_at from s where not s.in_maintenance

@@ -120,7 +120,7 @@ export async function applyTransitions(tx: Executor, rows: Transition[], now: Da
             from m
            where p.tenant_id = m.tenant_id and p.device_id = m.id
              and p.started_at >= least(m.status_since, coalesce(m.maintenance_since, m.status_since))
-             and (p.ended_at + interval '0') is null -- through periods_device_idx, as in webhooks/ingest.repository.ts
+             and p.ended_at is null -- through periods_device_idx, as in webhooks/ingest.repository.ts
         ), opened as (
           insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
           select tenant_id, id, portal_id, case when leaving then status else ${MAINTENANCE} end, at from m
