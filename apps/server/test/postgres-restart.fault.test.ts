@@ -58,7 +58,9 @@ describe.skipIf(missing !== undefined)(`a PostgreSQL restart under load${missing
     const restartAt = Date.now();
     await cluster.restart();
     const restartedAt = Date.now();
-    const firstOk = await waitFor('a 2xx answer after the restart', () => tally.answers.some((x) => x.at > restartedAt && x.status < 300));
+    const firstOk = await waitFor('a 2xx answer after the restart', () =>
+      tally.answers.some((x) => x.sentAt > restartedAt && x.status < 300),
+    );
     const readyA = await waitFor(
       'readyz 200 on both',
       async () => (await readyz(a.url)).status === 200 && (await readyz(b.url)).status === 200,

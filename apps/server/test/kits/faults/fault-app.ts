@@ -116,8 +116,12 @@ export interface Tally {
   other503: string[];
   /** External id of every device whose webhook was acknowledged 2xx. */
   acknowledged: Set<string>;
-  /** When the first 2xx read answered after the outage began (ms since epoch), per the caller. */
-  answers: { at: number; status: number; kind: 'webhook' | 'read' }[];
+  /**
+   * Every answer: when its request was sent and when its answer had been read (ms since epoch). Judge
+   * what the server did during an outage by `sentAt`: under load the client may read an answer sent
+   * before the outage well after it began.
+   */
+  answers: { sentAt: number; at: number; status: number; kind: 'webhook' | 'read' }[];
 }
 
 export const newTally = (): Tally => ({
@@ -132,6 +136,8 @@ export const newTally = (): Tally => ({
 });
 
 async function count(tally: Tally, kind: 'webhook' | 'read', request: Promise<Response>): Promise<number | undefined> {
+  // The caller started the request just before this call.
+  const sentAt = Date.now();
   let res: Response;
   try {
     res = await request;
@@ -142,7 +148,7 @@ async function count(tally: Tally, kind: 'webhook' | 'read', request: Promise<Re
   }
   const text = await res.text();
   tally.byStatus[res.status] = (tally.byStatus[res.status] ?? 0) + 1;
-  tally.answers.push({ at: Date.now(), status: res.status, kind });
+  tally.answers.push({ sentAt, at: Date.now(), status: res.status, kind });
   if (res.status === 503) {
     const body = JSON.parse(text) as { error?: { code?: string } };
     if (body.error?.code === 'UNAVAILABLE') tally.unavailable++;
