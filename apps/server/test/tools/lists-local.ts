@@ -15,8 +15,6 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { pgliteTransactionOf } from '../../src/db/commands.ts';
-import { scopeSettings, tenantScope } from '../../src/db/scope.ts';
 import { defaultSeedDir, openSeededApp } from './seeded-app.ts';
 import { threadCpu, threadCpuSince } from './thread-cpu.ts';
 
@@ -40,52 +38,13 @@ function pagesOf(base: string, count: number): string[] {
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const ms = (n: number) => n.toFixed(2);
 
-/**
- * LISTS_TRACE=1: time every protocol exchange with PGlite's wasm (its synchronous part) and name its
- * statement. It patches PGlite in this thread: since the database runs on its own thread
- * (db/pglite-remote.ts) it sees only the EXPLAIN runs' statements; the line of each list gives the
- * database thread's CPU per request instead.
- */
-interface Traced {
-  kind: string;
-  text: string;
-  ms: number;
-}
-const traced: Traced[] = [];
-async function traceWasm(): Promise<void> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const proto = PGlite.prototype as unknown as { execProtocolRawSync(message: Uint8Array): unknown };
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with call(this, ...)
-  const original = proto.execProtocolRawSync;
-  proto.execProtocolRawSync = function (this: unknown, message: Uint8Array) {
-    // CPU time (this process): wall time is meaningless on a machine shared with other work.
-    const c = process.cpuUsage();
-    try {
-      return original.call(this, message);
-    } finally {
-      const kind = String.fromCharCode(message[0]);
-      // 'Q' simple query: the text follows the length; 'P' parse: name NUL text NUL.
-      let text = '';
-      if (kind === 'Q') text = Buffer.from(message.subarray(5, 5 + 120)).toString();
-      else if (kind === 'P')
-        text = Buffer.from(message.subarray(5, 5 + 2000))
-          .toString()
-          .replace(/\0/g, ' | ');
-      const used = process.cpuUsage(c);
-      traced.push({ kind, text: text.replace(/\s+/g, ' '), ms: (used.user + used.system) / 1000 });
-    }
-  };
-}
-
 async function main() {
-  if (process.env.LISTS_TRACE || process.env.LISTS_EXPLAIN) await traceWasm();
   const wanted = process.argv.slice(2).filter((a) => a in LISTS);
   const names = wanted.length ? wanted : Object.keys(LISTS);
   const rounds = Number(process.env.LISTS_ROUNDS ?? 2);
   const connections = Number(process.env.LISTS_CONNECTIONS ?? 50);
   const databaseUrl = process.env.LISTS_DATABASE_URL;
   const seeded = await openSeededApp({ seedDir: process.env.LISTS_SEED_DIR ?? defaultSeedDir(), databaseUrl });
-  const { deps } = seeded;
   const get = (url: string) => seeded.get(url);
   const session = process.env.LISTS_PROFILE ? new Session() : undefined;
   if (session) {
@@ -103,61 +62,6 @@ async function main() {
     const pages = pagesOf(base, count);
     // Warm-up: every statement shape prepared once.
     for (const url of pages.slice(0, 20)) await get(url);
-    if (process.env.LISTS_TRACE) {
-      for (const url of [pages[0], pages[1], pages[2]]) {
-        if (process.env.LISTS_EXPLAIN) {
-          // Each statement shape of the walk (one example of its values): its plan, and its CPU per execution.
-          traced.length = 0;
-          for (const url of pages) await get(url);
-          const examples = new Map<string, string>();
-          for (const t of traced) {
-            const m = /^ \| (execute (vigil_[0-9a-f]+).*?) \| /.exec(t.text);
-            if (m) examples.set(m[2], m[1]);
-          }
-          await deps.database.db.transaction(async (tx) => {
-            const raw = pgliteTransactionOf(tx)!;
-            await raw.exec(`${scopeSettings(tenantScope(seeded.tenantId))}; set local plan_cache_mode = force_generic_plan`);
-            for (const [, statement] of examples) {
-              const plan = await raw.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${statement}`);
-              const c = process.cpuUsage();
-              const runs = 200;
-              for (let i = 0; i < runs; i++) await raw.query(statement);
-              const used = process.cpuUsage(c);
-              console.log(`  ${statement.slice(0, 60)}: ${ms((used.user + used.system) / 1000 / runs)} ms CPU per execution`);
-              if (process.env.LISTS_EXPLAIN === 'plans') console.log(plan.rows.map((r) => `      ${r['QUERY PLAN']}`).join('\n'));
-            }
-          });
-        }
-        traced.length = 0;
-        await get(url);
-        console.log(`  ${decodeURIComponent(url)}`);
-        for (const t of traced) if (t.kind !== 'S') console.log(`    ${t.kind} ${ms(t.ms)} ms  ${t.text}`);
-      }
-    }
-    if (process.env.LISTS_EXPLAIN) {
-      // Each statement shape of the walk (one example of its values): its plan, and its CPU per execution.
-      traced.length = 0;
-      for (const url of pages) await get(url);
-      const examples = new Map<string, string>();
-      for (const t of traced) {
-        const m = /^ \| (execute (vigil_[0-9a-f]+).*?) \| /.exec(t.text);
-        if (m) examples.set(m[2], m[1]);
-      }
-      await deps.database.db.transaction(async (tx) => {
-        const raw = pgliteTransactionOf(tx)!;
-        await raw.exec(`${scopeSettings(tenantScope(seeded.tenantId))}; set local plan_cache_mode = force_generic_plan`);
-        for (const [, statement] of examples) {
-          const plan = await raw.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${statement}`);
-          const c = process.cpuUsage();
-          const runs = 200;
-          for (let i = 0; i < runs; i++) await raw.query(statement);
-          const used = process.cpuUsage(c);
-          console.log(`  ${statement.slice(0, 60)}: ${ms((used.user + used.system) / 1000 / runs)} ms CPU per execution`);
-          if (process.env.LISTS_EXPLAIN === 'plans') console.log(plan.rows.map((r) => `      ${r['QUERY PLAN']}`).join('\n'));
-        }
-      });
-    }
-    traced.length = 0;
     if (session) await session.post('Profiler.start');
     const walls: number[] = [];
     const cpu0 = process.cpuUsage();
@@ -178,13 +82,6 @@ async function main() {
     }
     walls.sort((a, b) => a - b);
     const n = walls.length;
-    const wasm = traced.reduce((sum, t) => sum + t.ms, 0);
-    if (process.env.LISTS_TRACE) {
-      const byKind = new Map<string, number>();
-      for (const t of traced) byKind.set(t.kind, (byKind.get(t.kind) ?? 0) + t.ms);
-      const kinds = [...byKind].map(([k, v]) => `${k} ${ms(v / n)}`).join(', ');
-      console.log(`  wasm CPU: ${ms(wasm / n)} ms/req in ${(traced.length / n).toFixed(1)} exchanges (${kinds})`);
-    }
     // Concurrent: `connections` requests in flight, each taking the next page when it ends.
     const lat: number[] = [];
     let next = 0;
