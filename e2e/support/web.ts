@@ -80,11 +80,16 @@ export async function signOut(page: Page): Promise<void> {
   await poll(() => new URL(page.url()).pathname).toBe('/');
 }
 
-/** Closes every toast and waits until none is left on the page. */
+/**
+ * Closes every toast and waits until none is left on the page. A toast can still arrive after a first
+ * round of clicks (the answer to the action just before, under load): each check closes what is there.
+ */
 export async function closeToasts(page: Page): Promise<void> {
   await page.mouse.move(0, 0);
-  await page.evaluate(() => document.querySelectorAll<HTMLElement>('.ant-notification-notice-close').forEach((b) => b.click()));
-  await poll(() => page.locator('.ant-notification-notice').count()).toBe(0);
+  await poll(async () => {
+    await page.evaluate(() => document.querySelectorAll<HTMLElement>('.ant-notification-notice-close').forEach((b) => b.click()));
+    return page.locator('.ant-notification-notice').count();
+  }).toBe(0);
 }
 
 /** Screenshots of the current page at 1440 px and 769 px wide (saved to .artifacts/screenshots/). */
