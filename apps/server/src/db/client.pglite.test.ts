@@ -12,47 +12,30 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-/** Counts turns of the event loop: one increment per check phase while it runs. */
-function turnCounter() {
-  let turn = 0;
-  let running = true;
-  const tick = () => {
-    turn++;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    now: () => turn,
-    stop: () => {
-      running = false;
-    },
-  };
-}
-
 describe('PGlite units and the event loop', () => {
-  it('runs each unit on a turn of its own, even when several are asked for in the same turn', async () => {
-    const turns = turnCounter();
-    const started: number[] = [];
-    // Three requests' database work, each asked from its own callback of one check phase (as shared
-    // reads start their rounds): a PGlite unit never yields, so back to back they would hold the loop.
-    const units = await Promise.all(
-      [1, 2, 3].map(
-        (n) =>
-          new Promise<number>((resolve, reject) =>
-            setImmediate(() => {
-              database.db
-                .transaction(async (tx) => {
-                  started.push(turns.now());
-                  return (await tx.execute(sql`select ${n}::int as n`)) as { rows: { n: number }[] };
-                })
-                .then((r) => resolve(r.rows[0].n), reject);
-            }),
-          ),
-      ),
-    );
-    turns.stop();
-    expect(units).toEqual([1, 2, 3]);
-    expect(new Set(started).size).toBe(3);
+  it('admits two transactions at once, the second running on the database only after the first commits', async () => {
+    await database.exec('create table admitted_probe (n int)');
+    const events: string[] = [];
+    let firstHolds: () => void = () => {};
+    const held = new Promise<void>((resolve) => (firstHolds = resolve));
+    const first = database.db.transaction(async (tx) => {
+      events.push('first starts');
+      await tx.execute(sql`insert into admitted_probe values (1)`);
+      // Holds PGlite's transaction until the second has been admitted and sent its statement (one
+      // admitted at a time would never start the second: then it ends after a second).
+      await Promise.race([held, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+      events.push('first ends');
+    });
+    const second = database.db.transaction(async (tx) => {
+      events.push('second starts');
+      setImmediate(firstHolds);
+      // Sent while the first is open: it waits on the database's thread, then sees the first's row.
+      return (await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from admitted_probe`))[0].n;
+    });
+    const third = database.db.transaction(() => Promise.resolve(events.push('third starts')));
+    const [, seen] = await Promise.all([first, second, third]);
+    expect(seen).toBe(1);
+    expect(events).toEqual(['first starts', 'second starts', 'first ends', 'third starts']);
   });
 
   it('lets a pending connection be accepted between units', async () => {

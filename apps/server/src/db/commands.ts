@@ -7,6 +7,8 @@ export interface PgliteTransactionClient {
   exec(text: string): Promise<unknown>;
   /** Commands sent with the transaction's next statement (pglite-remote.ts). */
   defer?(text: string): void;
+  /** A prepared statement's execution, prepared first when the session lacks it (pglite-remote.ts). */
+  queryPrepared?<T>(prepare: { name: string; definition: string; cap: number }, text: string): Promise<{ rows: T[] }>;
 }
 
 /** On an executor that wraps a transaction (prepared.ts preparedExecutor): the transaction it runs in. */

@@ -14,8 +14,9 @@ import { Worker } from 'node:worker_threads';
  *
  * Protocol (structured clone over the worker's port): the main thread sends `{ id, op, ... }`:
  * `query` (text, params, rowMode, and the oids drizzle asks identity parsers for: functions do not
- * cross threads), `exec` (text), `close`; inside a transaction (`tx`) also `commit`/`rollback` (its
- * end), `txRollback` (the transaction's own rollback). A transaction has no message of its own to
+ * cross threads), `exec` (text), `close`; inside a transaction (`tx`) also `prepared` (a prepared
+ * statement's execution, with what to prepare first when the session lacks it), `commit`/`rollback`
+ * (its end), `txRollback` (the transaction's own rollback). A transaction has no message of its own to
  * begin: its first message carries `begin`, and any message may carry `prelude`, the commands queued
  * by `defer` since the last one; the worker sends BEGIN and the prelude to PGlite in the same
  * exchange as the statement (pglite-worker.mjs). The worker answers `{ id, result }` or
@@ -38,6 +39,11 @@ export interface QueryResult<T> {
 export interface RemoteTransaction {
   query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
   exec(text: string): Promise<QueryResult<unknown>[]>;
+  /**
+   * `text` (`execute name(...)`) after PREPARE of `definition` as `name` when the session does not
+   * hold it yet, at most `cap` names kept (the worker keeps the session's names: prepared.ts).
+   */
+  queryPrepared<T>(prepare: { name: string; definition: string; cap: number }, text: string): Promise<QueryResult<T>>;
   /**
    * Commands without results (`set local ...`), sent with the transaction's next statement or its
    * COMMIT, in the same exchange: their error, if any, is that statement's or the COMMIT's (it
@@ -151,6 +157,10 @@ export class PgliteRemote {
       query: async <R>(text: string, params?: unknown[], options?: QueryOptions) => {
         open();
         return (await this.call({ op: 'query', ...head(), text, params, ...optionsOf(options) })) as QueryResult<R>;
+      },
+      queryPrepared: async <R>(prepare: { name: string; definition: string; cap: number }, text: string) => {
+        open();
+        return (await this.call({ op: 'prepared', ...head(), text, prepare })) as QueryResult<R>;
       },
       exec: async (text: string) => {
         open();

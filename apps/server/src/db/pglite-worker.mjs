@@ -144,6 +144,41 @@ async function runExec(head, text) {
 }
 
 /**
+ * The statements prepared in PGlite's one session, by name, the least recently used first
+ * (prepared.ts pgliteRunner). Kept here, where the statements run in the session's order: the main
+ * thread admits two transactions at once (client.ts), so what it knew when it sent a statement could
+ * be changed by the transaction that runs before it.
+ */
+const preparedNames = new Set();
+
+/**
+ * `execute name(args)`, with `prepare name as definition` in an exchange of its own before it when
+ * the session does not hold it yet (so a failure of the statement itself never leaves the set
+ * unsure), and the least recently used names deallocated beyond `cap` (deallocate goes last: it
+ * fails only when a name was deallocated behind this set's back).
+ */
+async function runPrepared(head, message, options) {
+  const { name, definition, cap } = message.prepare;
+  if (preparedNames.delete(name)) {
+    preparedNames.add(name);
+    return runQuery(head, message.text, undefined, options);
+  }
+  const parts = head ? [serialize.query(head)] : [];
+  await exchange([...parts, serialize.query(`prepare ${name} as ${definition}`), serialize.sync()], definition);
+  const evicted = [];
+  for (const old of preparedNames) {
+    if (preparedNames.size - evicted.length < cap) break;
+    evicted.push(old);
+  }
+  preparedNames.add(name);
+  if (evicted.length) {
+    for (const old of evicted) preparedNames.delete(old);
+    await exchange([serialize.query(evicted.map((old) => `deallocate ${old}`).join('; ')), serialize.sync()], 'deallocate');
+  }
+  return runQuery(undefined, message.text, undefined, options);
+}
+
+/**
  * Open transactions by id. Each holds PGlite's transaction lock (as its transaction() does: no
  * statement from outside runs in between) until the main thread ends it. BEGIN is not an exchange
  * of its own: it goes with the transaction's first statement, together with the commands the main
@@ -187,6 +222,8 @@ async function onTransaction(message) {
   switch (message.op) {
     case 'query':
       return runQuery(headOf(entry, message), message.text, message.params, queryOptions(message));
+    case 'prepared':
+      return runPrepared(headOf(entry, message), message, queryOptions(message));
     case 'exec':
       return runExec(headOf(entry, message), message.text);
     case 'txRollback':

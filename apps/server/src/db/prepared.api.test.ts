@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { sharedDatabase } from '../../test/database.ts';
 import type { Database } from './client.ts';
 import { preparedReadExecutor, literal, pgliteRunner, preparedExecutor } from './prepared.ts';
-import { queryRows } from './client.ts';
+import { openDatabase, queryRows } from './client.ts';
 
 let database: Database;
 beforeAll(async () => {
@@ -77,8 +77,10 @@ describe('prepared statements', () => {
 
   it('keeps at most its cap of statements prepared on PGlite, the least recently used deallocated first', async () => {
     const runner = pgliteRunner(3);
-    // One transaction: on PostgreSQL one pooled connection holds every PREPARE (PGlite has one session anyway).
-    const seen = await database.db.transaction(async (tx) => {
+    // PGlite's runner on an embedded database of its own, in the PostgreSQL project too.
+    const embedded = await openDatabase({ dataDir: 'memory://' });
+    onTestFinished(() => embedded.close());
+    const seen = await embedded.db.transaction(async (tx) => {
       const prepared = preparedExecutor(runner, tx);
       const add = async (k: number, n: number) =>
         Number((await queryRows<{ v: number }>(prepared, sql`select ${sql.raw(String(k))} + ${n}::int as v`))[0].v);
@@ -92,15 +94,28 @@ describe('prepared statements', () => {
       const kept = (await statements()).filter((t) => /select \d+000 \+/.test(t));
       // Deallocated statements are prepared again when asked.
       answers.push(await add(2000, 5));
-      for (const name of (
-        await queryRows<{ name: string }>(tx, sql`select name from pg_prepared_statements where statement ~ 'select \d+000 \+'`)
-      ).map((r) => r.name)) {
-        await tx.execute(sql.raw(`deallocate ${name}`));
-      }
       return { answers, kept };
     });
     expect(seen.answers).toEqual([1001, 2001, 3001, 1002, 4001, 2005]);
     expect(seen.kept.map((t) => /select (\d+)/.exec(t)![1]).sort()).toEqual(['1000', '3000', '4000']);
+  });
+
+  it('prepares a statement once when two admitted transactions both ask for it first (PGlite)', async () => {
+    const runner = pgliteRunner();
+    const embedded = await openDatabase({ dataDir: 'memory://' });
+    onTestFinished(() => embedded.close());
+    // Both transactions are admitted before either has run (client.ts admits two on PGlite): each
+    // finds the statement unprepared from where it stands, and the session's thread prepares it once.
+    const [a, b] = await Promise.all(
+      [1, 2].map((n) =>
+        embedded.db.transaction(async (tx) =>
+          Number((await queryRows<{ v: number }>(preparedExecutor(runner, tx), sql`select 7000 + ${n}::int as v`))[0].v),
+        ),
+      ),
+    );
+    expect([a, b]).toEqual([7001, 7002]);
+    const names = await queryRows<{ name: string }>(embedded.db, sql`select name from pg_prepared_statements where statement ~ '7000'`);
+    expect(names).toHaveLength(1);
   });
 
   it('writes literals PostgreSQL reads back exactly', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database, Executor, Tx } from './client.ts';
 import { commandsOn, pgliteTransactionOf, runCommands, WRAPPED_TRANSACTION, type PgliteTransactionClient } from './commands.ts';
@@ -91,13 +91,14 @@ export function literal(value: unknown): string {
 
 /**
  * PGlite: one session, so one set of prepared names for the process (PREPARE outlives a rolled back
- * transaction). Inside a transaction the statement goes straight to PGlite's transaction: drizzle's
- * own execute costs about 0.27 ms of CPU per call around PGlite's 0.1 ms (measured in-process), as
- * much as a small group's statement itself. `query` (not `exec`): one statement per call, whatever
- * the literals hold. It used to cost twice `exec` on PGlite (0.50 against 0.28 ms of CPU for a 10-row
- * alert page): PGlite's `query` made six exchanges with its wasm. The thread now sends it as one
- * (pglite-worker.mjs), and an `execute` of a 10-row page measured 0.39-0.41 ms of CPU against
- * 0.34-0.37 through `exec` (in-process, both threads, interleaved): not worth the guarantee.
+ * transaction), kept by the embedded database's thread (pglite-worker.mjs runPrepared): two
+ * transactions are admitted at once there (client.ts), and only the thread that runs their
+ * statements in order knows what the session holds when each one runs. Inside a transaction the
+ * statement goes straight to PGlite's transaction: drizzle's own execute costs about 0.27 ms of CPU
+ * per call around PGlite's 0.1 ms (measured in-process), as much as a small group's statement
+ * itself. As `query` (not `exec`): one statement per call, whatever the literals hold (an `execute`
+ * of a 10-row page measured 0.39-0.41 ms of CPU against 0.34-0.37 through `exec`, in-process, both
+ * threads, interleaved: not worth the guarantee).
  *
  * Generic plans only (`plan_cache_mode`, set for each transaction that runs one of these): left to
  * choose, PostgreSQL kept planning the ingestion statements custom for small groups, at 2-4 ms of
@@ -108,33 +109,19 @@ export function literal(value: unknown): string {
  * (periods_device_idx, devices_external_key).
  */
 export function pgliteRunner(cap = PGLITE_PREPARED_CAP): PreparedRunner {
-  // Insertion order is use order (a name is moved to the end when used): the first is the least recently used.
-  const prepared = new Set<string>();
   const generic = new WeakSet<PgliteTransactionClient>();
   return {
     async rows<T>(executor: Executor, query: SQL): Promise<T[]> {
-      const { sql: text, params } = dialect.sqlToQuery(query);
-      const name = nameOf(text);
       const raw = pgliteTransactionOf(executor);
-      const run = async (statement: string) =>
-        raw ? (await raw.query<T>(statement)).rows : ((await executor.execute(sql.raw(statement))) as { rows: T[] }).rows;
-      if (raw && !generic.has(raw)) {
+      if (!raw?.queryPrepared) throw new Error('prepared statement: on PGlite it runs inside a transaction');
+      const { sql: definition, params } = dialect.sqlToQuery(query);
+      const name = nameOf(definition);
+      if (!generic.has(raw)) {
         await commandsOn(raw, GENERIC_PLANS);
         generic.add(raw);
       }
-      if (prepared.delete(name)) {
-        prepared.add(name);
-      } else {
-        if (prepared.size >= cap) {
-          const oldest = prepared.values().next().value!;
-          await run(`deallocate ${oldest}`);
-          prepared.delete(oldest);
-        }
-        await run(`prepare ${name} as ${text}`);
-        prepared.add(name);
-      }
       const args = params.length ? `(${params.map(literal).join(', ')})` : '';
-      return run(`execute ${name}${args}`);
+      return (await raw.queryPrepared<T>({ name, definition, cap }, `execute ${name}${args}`)).rows;
     },
   };
 }
