@@ -72,12 +72,38 @@ export async function signIn(page: Page, base: string, email: string, password: 
 export async function signOut(page: Page): Promise<void> {
   // Toasts stack at the top right, over the account menu (and a hovered stack stays): close them first.
   await closeToasts(page);
-  await page
-    .getByRole('button', { name: /Account menu/ })
-    .first()
-    .click();
-  await page.getByRole('menuitem', { name: 'logout' }).click();
-  await poll(() => new URL(page.url()).pathname).toBe('/');
+  const item = page.getByRole('menuitem', { name: 'logout' });
+  // The menu opens with a motion, like a dialog (openDialog): a click aimed during it can land beside the
+  // item and only close the menu, and the page stays. So the item is clicked once its menu has settled,
+  // and the menu opened again until the page has left.
+  const menuSettled = () =>
+    item
+      .evaluate(
+        (el: Element) => {
+          const menu = el.closest('.ant-dropdown');
+          return !!menu && !/-(appear|enter|leave)\b/.test(menu.className) && menu.getAnimations({ subtree: true }).length === 0;
+        },
+        undefined,
+        { timeout: 500 },
+      )
+      .catch(() => false);
+  const signedOut = () => new URL(page.url()).pathname === '/';
+  await expect
+    .poll(
+      async () => {
+        if (signedOut()) return true;
+        if (!(await item.isVisible()))
+          await page
+            .getByRole('button', { name: /Account menu/ })
+            .first()
+            .click({ timeout: 2_000 })
+            .catch(() => {});
+        else if (await menuSettled()) await item.click({ timeout: 2_000 }).catch(() => {});
+        return signedOut();
+      },
+      { timeout: 30_000, interval: 300 },
+    )
+    .toBe(true);
 }
 
 /**
