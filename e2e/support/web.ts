@@ -34,9 +34,27 @@ export async function mailedLink(server: StartedServer, kind: 'verify-email' | '
  */
 export async function openDialog(page: Page, opener: Locator, hasText: string): Promise<Locator> {
   await opener.click();
-  const dialog = page.getByRole('dialog').filter({ hasText });
-  const settled = () =>
-    dialog
+  return settledDialog(page, hasText);
+}
+
+/**
+ * The dialog holding `hasText` once its opening motion has ended. A dialog opens with a zoom: a click aimed
+ * during it can land beside its target (the wrap takes it) and be lost, so clicks inside a dialog wait for
+ * this, whether the dialog was opened by the test (openDialog) or by the page (a result dialog).
+ */
+export async function settledDialog(page: Page, hasText: string): Promise<Locator> {
+  return settled(page.getByRole('dialog').filter({ hasText }));
+}
+
+/** The open confirmation popover (holding `hasText`, when given) once its opening motion has ended, as settledDialog. */
+export async function settledPopconfirm(page: Page, hasText?: string): Promise<Locator> {
+  const popconfirm = page.locator('.ant-popconfirm:not(.ant-popover-hidden)');
+  return settled(hasText ? popconfirm.filter({ hasText }) : popconfirm);
+}
+
+async function settled(overlay: Locator): Promise<Locator> {
+  const still = () =>
+    overlay
       .evaluate(
         // Spinners (a select still loading its options) animate forever: only the opening motion counts.
         (el: Element) =>
@@ -46,8 +64,8 @@ export async function openDialog(page: Page, opener: Locator, hasText: string): 
         { timeout: 1000 },
       )
       .catch(() => false);
-  await expect.poll(settled, { timeout: 15_000, interval: 50 }).toBe(true);
-  return dialog;
+  await expect.poll(still, { timeout: 15_000, interval: 50 }).toBe(true);
+  return overlay;
 }
 
 /** Collects page errors and console errors (CSP violations show up there). */

@@ -5,7 +5,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { MAINT_MSG } from '@vigil/contracts';
 import { launchBrowser, SCREENSHOT_DIR } from '../support/browser.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
-import { apiPost, openDialog, poll, signIn, signOut, watchErrors } from '../support/web.ts';
+import { apiPost, openDialog, poll, settledPopconfirm, signIn, signOut, watchErrors } from '../support/web.ts';
 import { ADMIN_PASSWORD, createPortal, reportDevices, ROOT, setUpTenant, type Portal, addUser, tenantIdOf } from './web2-support.ts';
 
 /**
@@ -158,8 +158,7 @@ describe('maintenance windows', () => {
       .first()
       .getByRole('button', { name: /^Delete maintenance window/ })
       .click();
-    const confirm = page.locator('.ant-popconfirm').filter({ hasText: MAINT_MSG.deleteConfirm });
-    await poll(() => confirm.count()).toBe(1);
+    const confirm = await settledPopconfirm(page, MAINT_MSG.deleteConfirm);
     await confirm.getByRole('button', { name: 'Yes' }).click();
     await poll(() => toast(page, MAINT_MSG.deleted).count()).toBeGreaterThan(0);
     await poll(() => windowRows(page).count()).toBe(0);

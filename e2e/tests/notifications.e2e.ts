@@ -6,7 +6,7 @@ import { NOTIFY_MSG } from '@vigil/contracts';
 import { launchBrowser } from '../support/browser.ts';
 import { freePort } from '../support/free-port.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
-import { openDialog, poll, signIn, signOut, watchErrors } from '../support/web.ts';
+import { openDialog, poll, settledDialog, settledPopconfirm, signIn, signOut, watchErrors } from '../support/web.ts';
 import { ADMIN_PASSWORD, ROOT, setUpTenant, addUser, tenantIdOf } from './web2-support.ts';
 
 /**
@@ -93,7 +93,7 @@ describe('notification channels in Settings', () => {
     await dialog.getByRole('button', { name: 'Add Channel' }).click();
     await poll(() => toast(page, 'Channel added.').count()).toBeGreaterThan(0);
 
-    const secretDialog = page.getByRole('dialog').filter({ hasText: 'Webhook channel added' });
+    const secretDialog = await settledDialog(page, 'Webhook channel added');
     const secret = (await secretDialog.getByLabel('Signing secret', { exact: true }).innerText()).trim();
     expect(secret).toMatch(/^whsec_/);
     await secretDialog.getByRole('button', { name: 'Done' }).click();
@@ -127,7 +127,7 @@ describe('notification channels in Settings', () => {
     await poll(() => row(page, 'Ops hook').count()).toBe(1);
 
     await page.getByRole('button', { name: 'Delete Ops hook' }).click();
-    await page.locator('.ant-popconfirm').getByRole('button', { name: 'Yes' }).click();
+    await (await settledPopconfirm(page)).getByRole('button', { name: 'Yes' }).click();
     await poll(() => toast(page, 'Channel deleted.').count()).toBeGreaterThan(0);
     await poll(() => row(page, 'Ops hook').count()).toBe(0);
     expect(errors).toEqual([]);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@vigil/contracts';
 import { launchBrowser } from '../support/browser.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
-import { apiToken, poll, signIn, watchErrors } from '../support/web.ts';
+import { apiToken, poll, settledPopconfirm, signIn, watchErrors } from '../support/web.ts';
 import { settled } from './layout-check.ts';
 import { buildWorld, passwordOf, ROOT, type Who, type World } from './roles-support.ts';
 
@@ -171,7 +171,7 @@ describe('Admin', () => {
       .getByLabel(/^Delete license/)
       .first()
       .click();
-    await page.getByRole('button', { name: 'Yes' }).click();
+    await (await settledPopconfirm(page)).getByRole('button', { name: 'Yes' }).click();
     await poll(() => page.locator('.ant-notification-notice-success').filter({ hasText: 'License deleted.' }).count()).toBe(1);
   });
 

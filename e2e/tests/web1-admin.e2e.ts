@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
-import { mailedLink, openDialog, shootBoth, signIn, signOut, watchErrors, poll } from '../support/web.ts';
+import { mailedLink, openDialog, settledDialog, shootBoth, signIn, signOut, watchErrors, poll } from '../support/web.ts';
 
 const ROOT = { email: 'root@vigil.test', password: 'platform-root-pass-1' };
 let server: StartedServer;
@@ -35,7 +35,9 @@ describe('the platform administrator sets up a tenant and its first user', () =>
     await shootBoth(page, 'add-tenant-dialog');
     await dialog.getByRole('button', { name: 'Add Tenant' }).click();
     await poll(() => page.getByText('Tenant created').count()).toBe(1);
-    await page.getByRole('dialog').filter({ hasText: 'Tenant created' }).locator('button.ant-btn', { hasText: 'Close' }).click();
+    const created = await settledDialog(page, 'Tenant created');
+    await created.locator('button.ant-btn', { hasText: 'Close' }).click();
+    await poll(() => created.isVisible()).toBe(false);
     await poll(() => page.getByRole('link', { name: 'Northwind Alarms' }).count()).toBe(1);
     await shootBoth(page, 'tenants');
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
-import { mailedLink, shootBoth, signIn, watchErrors, poll } from '../support/web.ts';
+import { mailedLink, settledDialog, shootBoth, signIn, watchErrors, poll } from '../support/web.ts';
 
 let server: StartedServer;
 let browser: Browser;
@@ -61,7 +61,7 @@ describe('a company signs up and starts its trial', () => {
     await form.getByRole('button', { name: 'Save' }).click();
     await poll(() => page.getByText('Tenant information updated successfully.').count()).toBeGreaterThan(0);
 
-    const welcome = page.getByRole('dialog').filter({ hasText: 'Go To Payment' });
+    const welcome = await settledDialog(page, 'Go To Payment');
     await poll(() => welcome.count()).toBe(1);
     expect(await welcome.textContent()).toContain('one-month free trial');
     expect(await welcome.textContent()).toContain('49.99 USD monthly per portal');

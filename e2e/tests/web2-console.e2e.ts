@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, SCREENSHOT_DIR } from '../support/browser.ts';
 import { startConsole, type StartedServer } from '../support/server.ts';
-import { openDialog, signIn, signOut, watchErrors } from '../support/web.ts';
+import { openDialog, settledPopconfirm, signIn, signOut, watchErrors } from '../support/web.ts';
 import { ADMIN_PASSWORD, createPortal, getPortal, reportDevices, ROOT, setUpTenant, shootAll, type Portal } from './web2-support.ts';
 
 /**
@@ -125,8 +125,7 @@ describe('Portals, licenses, cases and comments', () => {
     await poll(path).toMatch(/^\/dashboards\/portals\/\d+$/);
     await poll(() => page.getByRole('heading', { name: 'Cedar Grove Apartments' }).count()).toBe(1);
 
-    await page.getByRole('button', { name: 'Edit Portal' }).click();
-    const edit = page.getByRole('dialog').filter({ hasText: 'Edit Portal' });
+    const edit = await openDialog(page, page.getByRole('button', { name: 'Edit Portal' }), 'Edit Portal');
     await poll(() => edit.getByText(/^whsec_/).count()).toBe(1);
     await poll(() => edit.getByText('All Scopes').count()).toBe(1);
     await edit.getByLabel('Customer Name').fill('');
@@ -269,7 +268,7 @@ describe('Alerts', () => {
       await shootAll(page, 'alert-detail');
       await page.getByRole('button', { name: 'Create New Case' }).click();
     }
-    await page.locator('.ant-popconfirm').getByRole('button', { name: 'Yes' }).click();
+    await (await settledPopconfirm(page)).getByRole('button', { name: 'Yes' }).click();
     await poll(path).toMatch(/^\/dashboards\/cases\/\d+$/);
     await poll(() => page.getByRole('cell', { name: 'Alarm Panel' }).count()).toBe(1);
 
