@@ -172,7 +172,7 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, asked:
     };
     for (const [name, measure] of DB_PHASES) {
       if (!only.has(name)) continue;
-      results.beginPhase(`${name} (database)`);
+      await results.beginPhase(`${name} (database)`);
       try {
         await measure(ctx, database);
       } catch (err) {
@@ -210,7 +210,7 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, asked:
       for (const [name, measure] of HTTP_PHASES) {
         if (!only.has(name)) continue;
         console.log(`-- ${name}`);
-        results.beginPhase(name);
+        await results.beginPhase(name);
         const from = monotonicMicros();
         try {
           await measure(ctx, server);

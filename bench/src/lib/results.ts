@@ -26,6 +26,22 @@ export const MAX_LOAD_TO_JUDGE = 1.5;
 /** The machine's load averages (1, 5 and 15 minutes), as printed. */
 export const loadText = (l: number[] = loadavg()) => l.map((n) => n.toFixed(2)).join(' ');
 
+/**
+ * How long a judged run waits before a phase for the load to settle (`BENCH_SETTLE_SECONDS`, 0: not at
+ * all). The 1-minute average decays by e in a minute: after a phase that held both cores (about 2) it is
+ * under 1.5 in 20-40 s when nothing else runs; a machine still busy after this long is busy.
+ */
+const SETTLE_SECONDS = Math.max(0, Number(process.env.BENCH_SETTLE_SECONDS ?? 120) || 0);
+
+async function settled(): Promise<void> {
+  const started = Date.now();
+  while (loadavg()[0] > MAX_LOAD_TO_JUDGE && Date.now() - started < SETTLE_SECONDS * 1000) {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+  const waited = (Date.now() - started) / 1000;
+  if (waited >= 1) console.log(`  waited ${waited.toFixed(0)} s for the load average to settle`);
+}
+
 export class Results {
   readonly rows: ResultRow[] = [];
   readonly failures: { measurement: string; error: string }[] = [];
@@ -38,10 +54,13 @@ export class Results {
   constructor(private readonly judge = true) {}
 
   /**
-   * Starts a phase: prints the load average, and when the 1-minute load is above MAX_LOAD_TO_JUDGE
-   * says so and leaves the phase's figures unjudged (a busy machine's figures are neither met nor missed).
+   * Starts a phase: waits up to SETTLE_SECONDS for the 1-minute load average to fall to
+   * MAX_LOAD_TO_JUDGE (the phase before leaves it high, and back-to-back whole runs would otherwise
+   * judge nothing after their first phase), prints it, and when it is still above says so and leaves
+   * the phase's figures unjudged (a busy machine's figures are neither met nor missed).
    */
-  beginPhase(phase: string): void {
+  async beginPhase(phase: string): Promise<void> {
+    if (this.judge) await settled();
     const loadBefore = loadavg();
     const judged = loadBefore[0] <= MAX_LOAD_TO_JUDGE;
     this.phases.push({ phase, loadBefore, judged });
