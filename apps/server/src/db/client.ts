@@ -38,6 +38,13 @@ export interface Database {
    */
   listening(): boolean;
   /**
+   * Whether a transaction's notifications have reached this process's listeners by the time its
+   * commit returns, and every writer is in this process: PGlite (pglite-notifications.ts). On
+   * PostgreSQL they come back over LISTEN a moment after the commit, and other processes write too.
+   * What a process keeps on the strength of "no notification yet" is exact only where this holds.
+   */
+  notifiesAtCommit: boolean;
+  /**
    * Sends the payloads on the channel, in order: inside `executor`'s transaction they reach the
    * listeners at its commit (never on rollback), otherwise at once. PostgreSQL: one `pg_notify`
    * statement; PGlite: in this process (pglite-notifications.ts).
@@ -96,6 +103,7 @@ async function openPglite(dataDir: string): Promise<Database> {
       return Promise.resolve(() => Promise.resolve(unlisten()));
     },
     listening: () => true,
+    notifiesAtCommit: true,
     // notifications.notify throws synchronously (payload too long): the executor turns that into a rejection.
     notify: (channel, payloads, executor) =>
       new Promise<void>((resolve) => {
@@ -216,6 +224,7 @@ async function openPostgres(url: string): Promise<Database> {
     },
     listen: (channel, onPayload) => events.listen(channel, onPayload),
     listening: () => events.up(),
+    notifiesAtCommit: false,
     notify: async (channel, payloads, executor) => {
       if (payloads.length === 0) return;
       const query = sql`select pg_notify(${channel}, payload) from unnest(${sql.param(payloads)}::text[]) with ordinality as e(payload, n) order by n`;

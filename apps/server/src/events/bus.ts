@@ -23,6 +23,23 @@ export interface EventBus {
   stop(): Promise<void>;
 }
 
+/**
+ * Publishes on the bus's channel without an EventBus: for work that holds only the database (the
+ * rollup, modules/stats/rollup.service.ts). Listeners of a bus on the same database receive it.
+ */
+export function publishOn(
+  database: Pick<Database, 'notify'>,
+  topic: string,
+  events: Record<string, unknown>[],
+  executor?: Executor,
+): Promise<void> {
+  return database.notify(
+    EVENTS_CHANNEL,
+    events.map((event) => JSON.stringify({ topic, event })),
+    executor,
+  );
+}
+
 export function createEventBus(database: Database): EventBus {
   const handlers = new Map<string, Set<Handler>>();
   let unlisten: (() => Promise<void>) | undefined;
@@ -34,12 +51,7 @@ export function createEventBus(database: Database): EventBus {
       /* a malformed payload is not ours */
     }
   };
-  const publishAll: EventBus['publishAll'] = (topic, events, executor) =>
-    database.notify(
-      EVENTS_CHANNEL,
-      events.map((event) => JSON.stringify({ topic, event })),
-      executor,
-    );
+  const publishAll: EventBus['publishAll'] = (topic, events, executor) => publishOn(database, topic, events, executor);
   return {
     async start() {
       unlisten ??= await database.listen(EVENTS_CHANNEL, dispatch);

@@ -13,6 +13,10 @@ export const TOPICS = {
   alertJoined: 'alerts.joined',
   /** A user's session version was bumped or one of its sessions ended: processes drop what they cached. */
   sessionsRevoked: 'sessions.revoked',
+  /** A tenant's settings (goal, time zone, ...) changed or it was deleted: processes drop what they derived from them. */
+  tenantChanged: 'tenants.changed',
+  /** The uptime rollup ran for a tenant: figures kept on its rows (the trend's settled days) are read again. */
+  rollupRan: 'stats.rollup-ran',
 } as const;
 
 export interface DeviceStatusEvent extends Record<string, unknown> {
@@ -26,6 +30,14 @@ export interface DeviceStatusEvent extends Record<string, unknown> {
 }
 
 export interface PortalsChangedEvent extends Record<string, unknown> {
+  tenantId: number;
+}
+
+export interface TenantChangedEvent extends Record<string, unknown> {
+  tenantId: number;
+}
+
+export interface RollupRanEvent extends Record<string, unknown> {
   tenantId: number;
 }
 

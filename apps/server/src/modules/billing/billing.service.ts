@@ -5,7 +5,7 @@ import { allTenants, inScope } from '../../db/scope.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError, conflict, forbidden } from '../../http/errors.ts';
 import type { Principal } from '../../http/permissions.ts';
-import { findTenant } from '../tenants/index.ts';
+import { announceTenantChanged, findTenant } from '../tenants/index.ts';
 import * as repo from './billing.repository.ts';
 import { fulfilVerified, isCardSubscriptionRow, type VerifyResult } from './fulfilment.ts';
 import { checkoutQuantity, CURRENCY, returnUrl, TRIAL_DAYS, unitAmountCents } from './pricing.ts';
@@ -46,6 +46,7 @@ export async function openBilling(deps: AppDeps, provider: PaymentProvider, prin
       if (!state || state.deletedAt) throw forbidden();
       if (ACTIVE.includes(state.subscriptionStatus)) throw conflict('The subscription is already active.');
       await repo.updateTenantInfo(tx, tenantId, body, now);
+      await announceTenantChanged(deps.bus, tx, tenantId);
     }
     const terms = (await repo.tenantBillingState(tx, tenantId))!;
     if (terms.freeTier) throw conflict('This tenant is on the free tier: no subscription is needed.');

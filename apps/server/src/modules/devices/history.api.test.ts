@@ -1,8 +1,9 @@
-import { deviceEndpoints, statsEndpoints } from '@vigil/contracts';
-import { eq } from 'drizzle-orm';
+import { deviceEndpoints, statsEndpoints, tenantsEndpoints } from '@vigil/contracts';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices, deviceStatusPeriods, tenants } from '../../db/schema/index.ts';
-import { rollUpAllTenants } from '../stats/index.ts';
+import { LIVE_MS, rollUpAllTenants } from '../stats/index.ts';
+import { reported, sendWebhook } from '../../../test/kits/webhooks/webhook-test-kit.ts';
 import { createCast, createDevices, createPortal, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 
@@ -269,11 +270,15 @@ describe('reliability trends', () => {
     const company = async () => (await t.call(statsEndpoints.reliabilityTrend, { token: await token() })).body.data;
     const fromPeriods = async () =>
       (await t.call(statsEndpoints.customerReliabilityTrend, { token: await token(), params: { id: portal.id } })).body.data.days;
-    const setTenant = (set: { goalScore?: number; timezone?: string }) =>
-      t.database.db.update(tenants).set(set).where(eq(tenants.id, cast.tenant.id));
+    // Through the API, as the Admin does it (the change is announced to what each process keeps).
+    const setTenant = async (body: { goalScore?: number; timezone?: string }) =>
+      expect((await t.call(tenantsEndpoints.update, { token: await token(), params: { id: cast.tenant.id }, body })).status).toBe(200);
     await rollUpAllTenants(t.database, NOW);
     try {
       expect((await company()).days).toEqual(await fromPeriods());
+      // Twice more: the second call answers from today read by the first (trend-cache.ts), the goal too.
+      expect((await company()).goal).toBe(97);
+      expect((await company()).goal).toBe(97);
       await setTenant({ goalScore: 90 });
       expect((await company()).goal).toBe(90);
       // Past Chicago's midnight (06:00 UTC), the rollup not run since noon: a new day, yesterday no longer settled.
@@ -289,7 +294,52 @@ describe('reliability trends', () => {
       expect(utc.days).not.toEqual(nextDay.days);
     } finally {
       t.clock.set(iso(NOW));
-      await setTenant({ goalScore: 97, timezone: 'America/Chicago' });
+      await t.database.db.update(tenants).set({ goalScore: 97, timezone: 'America/Chicago' }).where(eq(tenants.id, cast.tenant.id));
+      await rollUpAllTenants(t.database, NOW);
+    }
+  });
+
+  it('answers today from the instant it was read while nothing changes, a status change at once, a change outside the app within LIVE_MS', async () => {
+    const { id: userId, name: userName, tenantId, tenantName, roles } = cast.admin;
+    const token = async () => t.deps.accessTokens.sign({ userId, userName, tenantId, tenantName, roles });
+    const company = async () => (await t.call(statsEndpoints.reliabilityTrend, { token: await token() })).body.data.days;
+    const fromPeriods = async () =>
+      (await t.call(statsEndpoints.customerReliabilityTrend, { token: await token(), params: { id: portal.id } })).body.data.days;
+    const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+    const [lobby] = await t.database.db.select({ externalId: devices.externalId }).from(devices).where(eq(devices.id, steady));
+    try {
+      // The frame, then today read in full at 12:05 (kept as live).
+      t.clock.set(iso(at(5)));
+      await company();
+      expect(await company()).toEqual(await fromPeriods());
+      // 12:30, nothing changed: today grown by the periods in progress equals a read of the periods.
+      t.clock.set(iso(at(30)));
+      const quiet = await company();
+      expect(quiet).toEqual(await fromPeriods());
+      // The lobby intercom reports offline through the webhook: the next answer counts it.
+      expect((await sendWebhook(t, portal, reported([{ externalId: lobby.externalId, status: 0, at: at(30) }]))).status).toBe(202);
+      t.clock.set(iso(at(50)));
+      const afterFlip = await company();
+      expect(afterFlip).toEqual(await fromPeriods());
+      expect(afterFlip.at(-1)!.score).toBeLessThan(quiet.at(-1)!.score);
+      // Read again at 12:50 (kept as live), then 30 seconds on from it, without a statement.
+      expect(await company()).toEqual(afterFlip);
+      const live = (ms: number) => new Date(at(50).getTime() + ms);
+      t.clock.set(iso(live(30_000)));
+      expect(await company()).toEqual(await fromPeriods());
+      // A period rewritten by hand (no announcement): unseen while the live today serves, read after
+      // LIVE_MS. On PostgreSQL nothing is kept live (Database.notifiesAtCommit): every call reads it.
+      await t.database.db
+        .update(deviceStatusPeriods)
+        .set({ status: 1 })
+        .where(and(eq(deviceStatusPeriods.deviceId, steady), isNull(deviceStatusPeriods.endedAt)));
+      t.clock.set(iso(live(LIVE_MS)));
+      if (t.database.notifiesAtCommit) expect(await company()).not.toEqual(await fromPeriods());
+      else expect(await company()).toEqual(await fromPeriods());
+      t.clock.set(iso(live(LIVE_MS + 1)));
+      expect(await company()).toEqual(await fromPeriods());
+    } finally {
+      t.clock.set(iso(NOW));
     }
   });
 });

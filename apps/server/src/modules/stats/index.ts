@@ -15,4 +15,5 @@ export {
 export { observed } from './observed.repository.ts';
 export { statusCounts } from './stats.repository.ts';
 export { rollUpAllTenants } from './rollup.service.ts';
+export { LIVE_MS } from './trend-cache.ts';
 export type { RollupRun } from './rollup-build.repository.ts';

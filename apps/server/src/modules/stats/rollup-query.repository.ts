@@ -155,13 +155,22 @@ export function edgePeriods(c: Conds, day: Date, x: Date, sign: 1 | -1): SQL {
  */
 export function inProgressAt(c: Conds, x: Date, until: Date): SQL {
   const day = new Date(Math.min(floorDay(x).getTime(), until.getTime()));
-  const D = day.toISOString();
-  const X = x.toISOString();
   return sql`
     select r.portal_id, r.online_at_start as online_n, r.observed_at_start as observed_n
       from uptime_rollups r where ${c.on('r')} and r.day = ${dateText(day)}::date
-    union all
-    select portal_id, case when status = ${ONLINE} then 1 else 0 end, 1
+    union all ${inProgressChange(c, day, x)}`;
+}
+
+/**
+ * Per portal: how the periods in progress changed from instant `from` to instant `x`: +1 for those
+ * begun in [from, x) that run past x, -1 for those begun before `from` that end in (from, x] (the
+ * end clipped at removal). Columns (portal_id, online_n, observed_n).
+ */
+export function inProgressChange(c: Conds, from: Date, x: Date): SQL {
+  const D = from.toISOString();
+  const X = x.toISOString();
+  return sql`
+    select portal_id, case when status = ${ONLINE} then 1 else 0 end as online_n, 1 as observed_n
       from (${periodsFrom(sql`${c.on('p')} and p.started_at >= ${D}::timestamptz and p.started_at < ${X}::timestamptz`)}) begun
      where e > ${X}::timestamptz
     union all

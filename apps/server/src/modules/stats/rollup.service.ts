@@ -1,5 +1,7 @@
 import type { Database } from '../../db/client.ts';
 import { allTenants, inScope } from '../../db/scope.ts';
+import { publishOn } from '../../events/bus.ts';
+import { TOPICS, type RollupRanEvent } from '../../events/topics.ts';
 import { keepWindow } from './kept-window-build.repository.ts';
 import { rollUpTenant, tenantIds, type RollupRun } from './rollup-build.repository.ts';
 
@@ -19,7 +21,11 @@ export async function rollUpAllTenants(database: Database, now: Date): Promise<(
   const tenants = await inScope(database.db, allTenants, (tx) => tenantIds(tx));
   const runs = [];
   for (const { id } of tenants) {
-    const run = await inScope(database.db, allTenants, (tx) => rollUpTenant(tx, Number(id), now));
+    const run = await inScope(database.db, allTenants, async (tx) => {
+      const ran = await rollUpTenant(tx, Number(id), now);
+      await publishOn(database, TOPICS.rollupRan, [{ tenantId: Number(id) } satisfies RollupRanEvent], tx);
+      return ran;
+    });
     // Its own transaction: on PGlite every transaction holds the one session, and webhooks wait behind it.
     await inScope(database.db, allTenants, (tx) => keepWindow(tx, Number(id), now, run.periodIdMark));
     runs.push({ tenantId: Number(id), ...run });

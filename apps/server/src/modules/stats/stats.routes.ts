@@ -1,4 +1,5 @@
 import { DEVICE_TYPES, statsEndpoints } from '@vigil/contracts';
+import { TOPICS, type DeviceStatusEvent } from '../../events/topics.ts';
 import { route, tenantOf, type AppModule } from '../../http/route.ts';
 import {
   companyTrend,
@@ -15,7 +16,14 @@ import { createTrendCache } from './trend-cache.ts';
 /** Pulse and portal statistics (docs/decisions.md 27; every role reads, superAdmin across tenants). */
 export const statsModule: AppModule = (app, deps) => {
   // This app's settled trend days (trend-cache.ts): per app, so apps on different databases never share it.
-  const trends = createTrendCache();
+  const trends = createTrendCache({ live: deps.database.notifiesAtCommit });
+  // What changes a tenant's figures, announced at commit: today is read again after it.
+  const tenantOfEvent = (topic: string, at?: (e: Record<string, unknown>) => number) =>
+    deps.bus.subscribe(topic, (e) => trends.changed(Number(e.tenantId), at?.(e)));
+  tenantOfEvent(TOPICS.deviceStatus, (e) => Date.parse((e as DeviceStatusEvent).at));
+  tenantOfEvent(TOPICS.portalsChanged);
+  tenantOfEvent(TOPICS.tenantChanged);
+  tenantOfEvent(TOPICS.rollupRan);
   route(app, deps, statsEndpoints.pulseSummary, {
     permission: 'monitoring:read',
     handler: async ({ query, scope, readTx }) => ({
@@ -65,7 +73,7 @@ export const statsModule: AppModule = (app, deps) => {
   route(app, deps, statsEndpoints.reliabilityTrend, {
     permission: 'monitoring:read',
     handler: async ({ scope, readTx }) => ({
-      data: await readTx((reader) => companyTrend(reader, tenantOf(scope), deps.clock.now(), trends)),
+      data: await companyTrend(readTx, tenantOf(scope), deps.clock.now(), trends),
     }),
   });
 };

@@ -3,12 +3,14 @@ import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../http/errors.ts';
 import { reliabilityByPortal, reliabilityOfTenant } from './reliability.repository.ts';
 import { findPortal, statusCounts, tenantGoalScore, typeTotals } from './stats.repository.ts';
-import type { KeptTrend, TrendCache } from './trend-cache.ts';
+import type { KeptTrend, LiveToday, TrendCache } from './trend-cache.ts';
 import {
   portalTrend,
   tenantTrend,
   tenantTrendCheck,
   todayBase,
+  scoreOf,
+  type TodayNow,
   type TrendLive,
   tenantTrendFrame,
   tenantTrendScores,
@@ -75,16 +77,37 @@ export interface Trend {
  * The company-wide daily trend (docs/history.md "Trends"): 30 days ending today in the tenant's time
  * zone, with its goal. Across all tenants (superAdmin) the days are UTC days and the goal the default.
  * A tenant's settled days come from `cache` while the frame they were read on stands (trend-cache.ts):
- * one statement checks it and reads the days after them.
+ * one statement checks it and reads the days after them, or none while today is live there.
  */
-export async function companyTrend(tx: Executor, tenantId: number | undefined, now: Date, cache?: TrendCache): Promise<Trend> {
+export async function companyTrend(read: ReadTx, tenantId: number | undefined, now: Date, cache?: TrendCache): Promise<Trend> {
   if (tenantId === undefined) {
-    const bounds = await trendBounds(tx, 'UTC', now);
-    return { goal: LIMITS.goalScoreDefault, days: await tenantTrend(tx, undefined, bounds) };
+    return read(async (tx) => {
+      const bounds = await trendBounds(tx, 'UTC', now);
+      return { goal: LIMITS.goalScoreDefault, days: await tenantTrend(tx, undefined, bounds) };
+    });
   }
   const kept = cache?.get(tenantId);
-  const fromKept = kept && now < kept.frame.todayEnd ? await trendOnKeptFrame(tx, tenantId, now, kept) : undefined;
-  if (fromKept) return fromKept;
+  // A live today answers without the database, not even a transaction's opening.
+  if (cache && kept?.live && now < kept.frame.todayEnd && cache.serves(tenantId, kept.live, now.getTime()))
+    return trendFromLive(kept, kept.live, now);
+  return read((tx) => readCompanyTrend(tx, tenantId, now, cache));
+}
+
+/** Opens a read transaction for `fn` (the route's readTx): taken by calls that may answer without one. */
+export type ReadTx = <T>(fn: (tx: Executor) => Promise<T>) => Promise<T>;
+
+async function readCompanyTrend(tx: Executor, tenantId: number, now: Date, cache?: TrendCache): Promise<Trend> {
+  const kept = cache?.get(tenantId);
+  if (cache && kept && now < kept.frame.todayEnd) {
+    const mark = cache.mark();
+    const fromKept = await trendOnKeptFrame(tx, tenantId, now, kept);
+    if (fromKept) {
+      const { trend, todayNow } = fromKept;
+      if (todayNow && cache.keepable(tenantId, mark, now.getTime()))
+        cache.keep(tenantId, { ...kept, live: { ...todayNow, mark, at: now.getTime(), goal: trend.goal } });
+      return trend;
+    }
+  }
   const frame = await tenantTrendFrame(tx, tenantId, now);
   if (!frame) throw notFound();
   const { bounds, until } = frame;
@@ -99,8 +122,27 @@ export async function companyTrend(tx: Executor, tenantId: number | undefined, n
   return { goal: frame.goal, days: bounds.map((b, i) => ({ date: b.date, score: scores.get(i) ?? -1 })) };
 }
 
-/** The trend from a kept frame and the days after its settled ones, or undefined when the frame no longer stands. */
-async function trendOnKeptFrame(tx: Executor, tenantId: number, now: Date, kept: KeptTrend): Promise<Trend | undefined> {
+/** The trend from a live today (trend-cache.ts): its totals grown by the periods in progress over the time since. */
+function trendFromLive(kept: KeptTrend, live: LiveToday, now: Date): Trend {
+  const spanUs = BigInt(now.getTime() - live.at) * 1000n;
+  const today = scoreOf({ onUs: live.onUs + live.onN * spanUs, obsUs: live.obsUs + live.obsN * spanUs });
+  const last = kept.frame.bounds.length - 1;
+  return {
+    goal: live.goal,
+    days: kept.frame.bounds.map((b, i) => ({ date: b.date, score: (i === last ? today : kept.settled[i]) ?? -1 })),
+  };
+}
+
+/**
+ * The trend from a kept frame and the days after its settled ones, or undefined when the frame no
+ * longer stands; with a kept base, today's totals now as well.
+ */
+async function trendOnKeptFrame(
+  tx: Executor,
+  tenantId: number,
+  now: Date,
+  kept: KeptTrend,
+): Promise<{ trend: Trend; todayNow?: TodayNow } | undefined> {
   const { frame, settled, todayBase } = kept;
   const { until } = frame;
   const bounds = frame.bounds.map((b, i) => (i === frame.bounds.length - 1 ? { ...b, to: now } : b));
@@ -117,8 +159,11 @@ async function trendOnKeptFrame(tx: Executor, tenantId: number, now: Date, kept:
     check.until.day.getTime() === until.day.getTime();
   if (!stands) return undefined;
   return {
-    goal: check.goal,
-    days: bounds.map((b, i) => ({ date: b.date, score: (i < settled.length ? settled[i] : check.scores.get(i)) ?? -1 })),
+    trend: {
+      goal: check.goal,
+      days: bounds.map((b, i) => ({ date: b.date, score: (i < settled.length ? settled[i] : check.scores.get(i)) ?? -1 })),
+    },
+    todayNow: check.todayNow,
   };
 }
 

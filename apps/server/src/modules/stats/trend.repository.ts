@@ -1,7 +1,15 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { ONLINE } from '../../db/codes.ts';
-import { condsOf, edgePeriods, hourAtStart, rolledHourParts, rolledUntil, type RolledUntil } from './rollup-query.repository.ts';
+import {
+  condsOf,
+  edgePeriods,
+  hourAtStart,
+  inProgressChange,
+  rolledHourParts,
+  rolledUntil,
+  type RolledUntil,
+} from './rollup-query.repository.ts';
 import { observed } from './observed.repository.ts';
 
 /**
@@ -145,6 +153,16 @@ export interface TrendCheck extends Pick<TrendFrame, 'goal' | 'timezone' | 'unti
   today: string;
   /** The scores of the days asked for, computed on the frame read before: valid when it still stands. */
   scores: Map<number, number>;
+  /** With a kept base: today's totals up to now and the periods in progress now (trend-cache.ts LiveToday). */
+  todayNow?: TodayNow;
+}
+
+/** Today's online and observed microseconds up to an instant, and the online and observed periods in progress then. */
+export interface TodayNow {
+  onUs: bigint;
+  obsUs: bigint;
+  onN: bigint;
+  obsN: bigint;
 }
 
 /** What a check computes on the frame read before: the days at `indexes`, or today alone from its kept base. */
@@ -165,28 +183,60 @@ export async function tenantTrendCheck(
   live: TrendLive,
 ): Promise<TrendCheck | undefined> {
   let scores: SQL;
+  let todayNow = sql`null::json`;
   if ('base' in live) {
     const { base } = live;
     const spanUs = (now.getTime() - known.until.hour.getTime()) * 1000;
-    const since = edgePeriods(condsOf({ tenantId, from: known.until.hour, to: now }), known.until.hour, now, 1);
-    scores = sql`(select json_build_array(json_build_object('i', ${live.today}::int, 'score', ${SCORE}))
-                    from (select ${base.onUs}::numeric + ${base.onAtHour}::numeric * ${spanUs}::numeric as on_us,
-                                 ${base.obsUs}::numeric + ${base.obsAtHour}::numeric * ${spanUs}::numeric as obs_us
-                          union all select e.on_us, e.obs_us from (${since}) e(portal_id, on_us, obs_us)) parts)`;
+    const c = condsOf({ tenantId, from: known.until.hour, to: now });
+    const since = edgePeriods(c, known.until.hour, now, 1);
+    const changed = inProgressChange(c, known.until.hour, now);
+    todayNow = sql`(select json_build_object('on', round(sum(on_us))::text, 'obs', round(sum(obs_us))::text,
+                                             'onN', (${base.onAtHour}::numeric + coalesce(ch.on_n, 0))::text,
+                                             'obsN', (${base.obsAtHour}::numeric + coalesce(ch.obs_n, 0))::text)
+                      from (select ${base.onUs}::numeric + ${base.onAtHour}::numeric * ${spanUs}::numeric as on_us,
+                                   ${base.obsUs}::numeric + ${base.obsAtHour}::numeric * ${spanUs}::numeric as obs_us
+                            union all select e.on_us, e.obs_us from (${since}) e(portal_id, on_us, obs_us)) parts,
+                           (select sum(x.online_n) as on_n, sum(x.observed_n) as obs_n from (${changed}) x) ch
+                     group by ch.on_n, ch.obs_n)`;
+    scores = sql`null::json`;
   } else if (live.indexes.length) {
     scores = sql`(select json_agg(json_build_object('i', i, 'score', score)) from (${trendScoresSql(tenantId, known.bounds, known.until, live.indexes)}) sc)`;
   } else {
     scores = sql`null::json`;
   }
-  const [row] = await queryRows<FrameRow & { today: string; scores: { i: number; score: number }[] | null }>(
+  const [row] = await queryRows<
+    FrameRow & {
+      today: string;
+      scores: { i: number; score: number }[] | null;
+      today_now: Record<'on' | 'obs' | 'onN' | 'obsN', string> | null;
+    }
+  >(
     executor,
     sql`select ${FRAME_COLUMNS},
                to_char((${now.toISOString()}::timestamptz at time zone t.timezone)::date, 'YYYY-MM-DD') as today,
-               ${scores} as scores
+               ${scores} as scores, ${todayNow} as today_now
           from ${FRAME_FROM(tenantId)}`,
   );
   if (!row) return undefined;
-  return { ...rolledOf(row), today: row.today, scores: scoreMap(row.scores ?? []) };
+  const totals = row.today_now && {
+    onUs: BigInt(row.today_now.on),
+    obsUs: BigInt(row.today_now.obs),
+    onN: BigInt(row.today_now.onN),
+    obsN: BigInt(row.today_now.obsN),
+  };
+  const scoreMapOf = 'base' in live && totals ? new Map([[live.today, scoreOf(totals)]]) : scoreMap(row.scores ?? []);
+  return { ...rolledOf(row), today: row.today, scores: scoreMapOf, ...(totals && { todayNow: totals }) };
+}
+
+/**
+ * The score of exact totals (microseconds as integers), as SCORE rounds it: round(100 * on / obs, 1)
+ * half away from zero, -1 with nothing observed. Absent from the map (-1) when nothing was observed.
+ */
+export function scoreOf(t: { onUs: bigint; obsUs: bigint }): number {
+  if (t.obsUs <= 0n) return -1;
+  // Tenths of a point, rounded half up (both non-negative): floor((2000 * on + obs) / (2 * obs)).
+  const tenths = (2000n * t.onUs + t.obsUs) / (2n * t.obsUs);
+  return Number(tenths) / 10;
 }
 
 const SCORE = sql`case when sum(obs_us) > 0 then round(100 * sum(on_us) / sum(obs_us), 1)::float8 else -1 end`;

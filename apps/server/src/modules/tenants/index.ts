@@ -1,2 +1,3 @@
 /** What other modules may use of tenants. */
 export { findTenant } from './tenants.repository.ts';
+export { announceTenantChanged } from './tenant-events.ts';

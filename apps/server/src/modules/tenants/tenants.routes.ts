@@ -40,7 +40,7 @@ export const tenantsModule: AppModule = (app, deps) => {
   route(app, deps, tenantsEndpoints.update, {
     permission: 'tenants:own',
     handler: async ({ params, body, principal, tx, req }) => {
-      const tenant = await tx((t) => service.updateTenantInfo(t, principal, params.id, body, deps.clock.now()));
+      const tenant = await tx((t) => service.updateTenantInfo(t, principal, params.id, body, deps.clock.now(), deps.bus));
       req.log.info({ userId: principal.userId, tenantId: tenant.id, fields: Object.keys(body), action: 'tenant.update' }, 'tenant updated');
       return { data: tenant };
     },

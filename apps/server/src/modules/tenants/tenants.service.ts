@@ -6,6 +6,7 @@ import { forbidden, notFound } from '../../http/errors.ts';
 import { isSuperAdmin, type Principal } from '../../http/permissions.ts';
 import { issueTokens, revokeUserSessions, type SessionsBus, type TokenPair } from '../auth/index.ts';
 import { createDefaultChannel } from '../notifications/index.ts';
+import { announceTenantChanged, type TenantsBus } from './tenant-events.ts';
 import * as repo from './tenants.repository.ts';
 
 /** What the routes serve as the repository answers it. */
@@ -28,11 +29,19 @@ export async function visibleTenant(tx: Tx, principal: Principal, id: number): P
   return tenant;
 }
 
-export async function updateTenantInfo(tx: Tx, principal: Principal, id: number, body: UpdateTenantBody, now: Date): Promise<Tenant> {
+export async function updateTenantInfo(
+  tx: Tx,
+  principal: Principal,
+  id: number,
+  body: UpdateTenantBody,
+  now: Date,
+  bus: TenantsBus,
+): Promise<Tenant> {
   await visibleTenant(tx, principal, id);
   refusePlatformFields(principal, body);
   const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as repo.TenantChanges;
   if (!(await repo.updateTenant(tx, id, changes, now))) throw notFound();
+  await announceTenantChanged(bus, tx, id);
   return (await repo.findTenant(tx, id))!;
 }
 
@@ -67,5 +76,6 @@ export async function createOwnTenant(deps: AppDeps, principal: Principal, body:
 /** Soft delete: rows stay; every user of the tenant loses its sessions (and cannot sign in again). */
 export async function deleteTenant(tx: Tx, id: number, now: Date, bus: SessionsBus): Promise<void> {
   if (!(await repo.softDeleteTenant(tx, id, now))) throw notFound();
+  await announceTenantChanged(bus, tx, id);
   for (const userId of await repo.userIdsOfTenant(tx, id)) await revokeUserSessions(bus, tx, userId, now);
 }
