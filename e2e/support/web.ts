@@ -126,10 +126,19 @@ export async function signOut(page: Page): Promise<void> {
  */
 export async function closeToasts(page: Page): Promise<void> {
   await page.mouse.move(0, 0);
-  await poll(async () => {
-    await page.evaluate(() => document.querySelectorAll<HTMLElement>('.ant-notification-notice-close').forEach((b) => b.click()));
-    return page.locator('.ant-notification-notice').count();
-  }).toBe(0);
+  const left = () =>
+    page.evaluate(() => {
+      document.querySelectorAll<HTMLElement>('.ant-notification-notice-close').forEach((b) => b.click());
+      return [...document.querySelectorAll('.ant-notification-notice')].map(
+        (n) => `${n.parentElement?.className} > ${n.className}: ${n.textContent?.slice(0, 60)}`,
+      );
+    });
+  await poll(left)
+    .toEqual([])
+    // What stayed, to tell a toast that keeps coming back from one stuck in its closing motion.
+    .catch(async (err: Error) => {
+      throw new Error(`toasts still open: ${JSON.stringify(await left())}`, { cause: err });
+    });
 }
 
 /** Screenshots of the current page at 1440 px and 769 px wide (saved to .artifacts/screenshots/). */
