@@ -100,7 +100,7 @@ async function readCompanyTrend(tx: Executor, tenantId: number, now: Date, cache
   const kept = cache?.get(tenantId);
   if (cache && kept && now < kept.frame.todayEnd) {
     const mark = cache.mark();
-    const fromKept = await trendOnKeptFrame(tx, tenantId, now, kept);
+    const fromKept = await trendOnKeptFrame(tx, tenantId, now, kept, cache.live);
     if (fromKept) {
       const { trend, todayNow } = fromKept;
       if (todayNow && cache.keepable(tenantId, mark, now.getTime()))
@@ -142,12 +142,13 @@ async function trendOnKeptFrame(
   tenantId: number,
   now: Date,
   kept: KeptTrend,
+  counts: boolean,
 ): Promise<{ trend: Trend; todayNow?: TodayNow } | undefined> {
   const { frame, settled, todayBase } = kept;
   const { until } = frame;
   const bounds = frame.bounds.map((b, i) => (i === frame.bounds.length - 1 ? { ...b, to: now } : b));
   const live: TrendLive = todayBase
-    ? { today: bounds.length - 1, base: todayBase }
+    ? { today: bounds.length - 1, base: todayBase, counts }
     : { indexes: bounds.map((_, i) => i).slice(settled.length) };
   const check = await tenantTrendCheck(tx, tenantId, now, { bounds, until }, live);
   if (!check) throw notFound();

@@ -41,6 +41,8 @@ export interface LiveToday extends TodayNow {
 export const LIVE_MS = 60_000;
 
 export interface TrendCache {
+  /** Whether live todays are kept (Database.notifiesAtCommit): only then is a check asked for the periods in progress. */
+  readonly live: boolean;
   get(tenantId: number): KeptTrend | undefined;
   keep(tenantId: number, kept: KeptTrend): void;
   /** A change of the tenant's figures announced on the bus (`at`: the instant a status change took effect). */
@@ -67,6 +69,7 @@ export function createTrendCache(opts: { live: boolean; maxTenants?: number }): 
   const floor = { mark: 0, at: 0 };
   const lastChange = (tenantId: number) => changes.get(tenantId) ?? floor;
   return {
+    live: opts.live,
     get: (tenantId) => entries.get(tenantId),
     keep(tenantId, kept) {
       entries.delete(tenantId);

@@ -166,7 +166,8 @@ export interface TodayNow {
 }
 
 /** What a check computes on the frame read before: the days at `indexes`, or today alone from its kept base. */
-export type TrendLive = { indexes: number[] } | { today: number; base: TodayBase };
+/** `counts`: also the periods in progress now (for a live today: trend-cache.ts; not worth their reads otherwise). */
+export type TrendLive = { indexes: number[] } | { today: number; base: TodayBase; counts: boolean };
 
 /**
  * One statement for a trend whose settled days are kept (trend-cache.ts): the frame's parts that can
@@ -189,7 +190,9 @@ export async function tenantTrendCheck(
     const spanUs = (now.getTime() - known.until.hour.getTime()) * 1000;
     const c = condsOf({ tenantId, from: known.until.hour, to: now });
     const since = edgePeriods(c, known.until.hour, now, 1);
-    const changed = inProgressChange(c, known.until.hour, now);
+    const changed = live.counts
+      ? inProgressChange(c, known.until.hour, now)
+      : sql`select null::int as portal_id, 0 as online_n, 0 as observed_n where false`;
     todayNow = sql`(select json_build_object('on', round(sum(on_us))::text, 'obs', round(sum(obs_us))::text,
                                              'onN', (${base.onAtHour}::numeric + coalesce(ch.on_n, 0))::text,
                                              'obsN', (${base.obsAtHour}::numeric + coalesce(ch.obs_n, 0))::text)
@@ -225,7 +228,7 @@ export async function tenantTrendCheck(
     obsN: BigInt(row.today_now.obsN),
   };
   const scoreMapOf = 'base' in live && totals ? new Map([[live.today, scoreOf(totals)]]) : scoreMap(row.scores ?? []);
-  return { ...rolledOf(row), today: row.today, scores: scoreMapOf, ...(totals && { todayNow: totals }) };
+  return { ...rolledOf(row), today: row.today, scores: scoreMapOf, ...(totals && 'base' in live && live.counts && { todayNow: totals }) };
 }
 
 /**
