@@ -188,6 +188,29 @@ export async function laterPageWithTotal<R>(
   return { rows: pageFromTotal(q, end, count, page_), kept: { count, hasDeletedPortal: false } };
 }
 
+/**
+ * A later page and its kept total in one statement whose rows also carry `page_check`, a value the
+ * caller compares with what it expects before keeping the page (a device order version: the devices'
+ * name marks). Undefined for an empty page or a scope with a deleted portal (the page's skip assumes
+ * none), as laterPageWithTotal.
+ */
+export async function checkedPageWithTotal<R>(
+  executor: Executor,
+  total: KeptTotalQuery,
+  page: (keptColumns: SQL) => SQL,
+): Promise<{ rows: R[]; kept: KeptTotal; check: string } | undefined> {
+  const rows = await queryRows<R & { kept_total: number | string; kept_deleted: boolean; page_check: unknown }>(
+    executor,
+    sql`with kept as (${total}) ${page(sql`(select n from kept) as kept_total, (select deleted from kept) as kept_deleted`)}`,
+  );
+  if (rows.length === 0 || rows[0].kept_deleted === true) return undefined;
+  return {
+    rows: rows.map(({ kept_total: _total, kept_deleted: _deleted, page_check: _check, ...row }) => row as R),
+    kept: { count: Number(rows[0].kept_total), hasDeletedPortal: false },
+    check: String(rows[0].page_check),
+  };
+}
+
 /** Ids per mark row (schema/counts.ts: bucket = id >> 10). */
 const IDS_PER_MARK = 1024;
 

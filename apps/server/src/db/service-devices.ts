@@ -26,7 +26,7 @@ export const DEVICE_COLUMNS = sql`d.id, d.name, d.device_type as "deviceType", d
 
 export const DEVICE_SORT = {
   id: sql`d.id`,
-  name: sql`lower(d.name)`,
+  name: sql`d.name_key`,
   deviceType: sql`d.device_type`,
   deviceModel: sql`lower(d.device_model)`,
   status: sql`d.status`,

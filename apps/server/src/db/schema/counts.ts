@@ -1,4 +1,4 @@
-import { integer, pgTable, primaryKey, smallint } from 'drizzle-orm/pg-core';
+import { bigint, integer, pgTable, primaryKey, smallint } from 'drizzle-orm/pg-core';
 import { tenantId } from './columns.ts';
 
 /**
@@ -85,3 +85,15 @@ export const alertIdMarks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.bucket] })],
 );
+
+/**
+ * Per tenant, a number that changes whenever its devices' name order may have changed: a device added,
+ * deleted, renamed, removed (or back) or moved to another portal (migration 0015,
+ * `device_order_versions_bump()`; no row yet reads as 0). A status flip or a heartbeat leaves it. The
+ * devices list keeps marks of its name order in memory with the number they were read at and uses
+ * them only while it is unchanged (modules/devices/name-marks.ts).
+ */
+export const deviceOrderVersions = pgTable('device_order_versions', {
+  tenantId: tenantId().primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+});

@@ -133,12 +133,12 @@ describe('GET /devices', () => {
     expect(settings).toEqual(Array(10).fill('0'));
   });
 
-  it('skips rows of the name order index-only: its index holds the name its order is computed from (migration 0007)', async () => {
+  it('skips rows of the name order index-only: its index holds the name key its order is of (migrations 0007, 0015)', async () => {
     const [index] = await queryRows<{ indexdef: string }>(
       t.database.db,
       sql`select indexdef from pg_indexes where indexname = 'devices_list_name_idx'`,
     );
-    expect(index?.indexdef).toContain('(tenant_id, lower(name), id, name) WHERE (removed_at IS NULL)');
+    expect(index?.indexdef).toContain('(tenant_id, name_key, id) WHERE (removed_at IS NULL)');
   });
 
   it('answers each call with its own values when the same list is asked again and again (PostgreSQL: generic plans)', async () => {

@@ -3,10 +3,11 @@ import type { DeviceSortField } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
-import { inPageOrder, limitOf, pageOrder, planPage, type PageEnd, type PagePlan } from '../../db/sql-list.ts';
+import { inPageOrder, limitOf, pageLimit, pageOrder, planPage, type PageEnd, type PagePlan } from '../../db/sql-list.ts';
 import { portalNotDeleted } from '../../db/kept-counts.ts';
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 import { containsPattern, tenantCondition } from '../../db/sql-fragments.ts';
+import { NAME_MARK_EVERY, type MarkedStart, type NameMarks } from './name-marks.ts';
 
 export interface DeviceRow {
   id: number;
@@ -35,7 +36,7 @@ export interface DeviceFilter {
 }
 
 const SORT_SQL: Record<DeviceSortField, SQL> = {
-  name: sql`lower(d.name)`,
+  name: sql`d.name_key`,
   deviceType: sql`d.device_type`,
   deviceModel: sql`lower(d.device_model)`,
   status: sql`d.status`,
@@ -141,6 +142,45 @@ export function laterDevicesSql(f: DeviceFilter & Pick<DevicePage, 'sort'>) {
     const skip = sql`select d.tenant_id, d.id from devices d where ${deviceOnly(f)} and ${liveTenantOf(f.scope)} ${order(end.reverse)} ${end.limit}`;
     return pageRowsOf(skip, sql`${COLUMNS}, ${keptColumns}`, order(false));
   };
+}
+
+/** The tenant's device order version (schema/counts.ts), as text; 0 before its first device. */
+const orderVersionOf = (tenantId: number): SQL =>
+  sql`coalesce((select v.version from device_order_versions v where v.tenant_id = ${tenantId}), 0)::text`;
+
+/** The list's default order, name then id, ascending: the order the name marks are of. */
+const NAME_ORDER = pageOrder({ field: 'name', dir: 'ASC' }, SORT_SQL, { column: sql`d.id`, dir: 'ASC' }, false);
+
+/**
+ * A tenant's name marks (name-marks.ts): the key of every NAME_MARK_EVERY-th device of its whole list
+ * in the default order, and its device order version read in the same statement (one snapshot).
+ * Undefined for a tenant without devices.
+ */
+export async function readNameMarks(executor: Executor, tenantId: number): Promise<NameMarks | undefined> {
+  const rows = await queryRows<{ version: string; name_key: string; id: number }>(
+    executor,
+    sql`select ${orderVersionOf(tenantId)} as version, x.name_key, x.id
+          from (select d.name_key, d.id, row_number() over (${NAME_ORDER}) as rn
+                  from devices d where d.removed_at is null and d.tenant_id = ${tenantId}) x
+         where x.rn % ${sql.raw(String(NAME_MARK_EVERY))} = 1
+         order by x.rn`,
+  );
+  if (rows.length === 0) return undefined;
+  return { version: String(rows[0].version), marks: rows.map((r) => ({ key: r.name_key, id: Number(r.id) })) };
+}
+
+/**
+ * A later page of a tenant's whole list in the default order, read from the kept mark at or before it
+ * (an index seek on devices_list_name_idx, then fewer than NAME_MARK_EVERY rows skipped), with its
+ * kept total (`kept`, a CTE the caller puts in front) and the order version as it is now
+ * (`page_check`): the caller keeps the page only if that is the version the marks were read at.
+ */
+export function markedDevicesSql(tenantId: number, limit: number, start: MarkedStart, keptColumns: SQL): SQL {
+  const skip = sql`select d.tenant_id, d.id from devices d
+                    where d.removed_at is null and d.tenant_id = ${tenantId}
+                      and (d.name_key, d.id) >= (${start.mark.key}::text, ${start.mark.id}::int)
+                    ${NAME_ORDER} limit ${pageLimit(limit)} offset ${start.skip}`;
+  return pageRowsOf(skip, sql`${COLUMNS}, ${keptColumns}, ${orderVersionOf(tenantId)} as page_check`, NAME_ORDER);
 }
 
 export async function listDevices(executor: Executor, f: DeviceFilter & DevicePage): Promise<DeviceRow[]> {

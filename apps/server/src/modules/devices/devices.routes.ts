@@ -1,12 +1,14 @@
 import { deviceEndpoints } from '@vigil/contracts';
 import { route, type AppModule } from '../../http/route.ts';
 import * as devices from './devices.service.ts';
+import { NameMarkStore } from './name-marks.ts';
 
 /** Devices (`/v0/api/devices`): the portal, case and alert device tables. */
 export const devicesModule: AppModule = (app, deps) => {
+  const marks = new NameMarkStore(() => deps.clock.now().getTime());
   route(app, deps, deviceEndpoints.list, {
     permission: 'monitoring:read',
-    handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => devices.listDevices(reader, scope, query)) }),
+    handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => devices.listDevices(reader, scope, query, marks)) }),
   });
 
   route(app, deps, deviceEndpoints.get, {

@@ -12,7 +12,15 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import * as history from './history.repository.ts';
 import { toIso, toIsoOrNull } from '../../db/sql-fragments.ts';
 import * as repo from './devices.repository.ts';
-import { firstPageWithTotal, keptDeviceTotal, laterPageWithTotal, listKey, runKeptTotal } from '../../db/kept-counts.ts';
+import {
+  checkedPageWithTotal,
+  firstPageWithTotal,
+  keptDeviceTotal,
+  laterPageWithTotal,
+  listKey,
+  runKeptTotal,
+} from '../../db/kept-counts.ts';
+import { NAME_MARK_EVERY, type NameMarkStore } from './name-marks.ts';
 
 function present(row: repo.DeviceRow): Device {
   return {
@@ -32,7 +40,16 @@ function present(row: repo.DeviceRow): Device {
   };
 }
 
-export async function listDevices(tx: Executor, scope: Scope, query: DeviceListQuery): Promise<{ list: Device[]; count: number }> {
+/**
+ * A page of devices and the list's total. `marks`: the app's name marks (name-marks.ts), for later
+ * pages of a tenant's whole list in its default order.
+ */
+export async function listDevices(
+  tx: Executor,
+  scope: Scope,
+  query: DeviceListQuery,
+  marks?: NameMarkStore,
+): Promise<{ list: Device[]; count: number }> {
   const filter = { scope, ...query.filter };
   const sort = query.sort ?? { field: 'name' as const, dir: 'ASC' as const };
   // The total comes from the kept counts unless a filter they do not hold (name, case, alert) is given.
@@ -47,15 +64,66 @@ export async function listDevices(tx: Executor, scope: Scope, query: DeviceListQ
     const { rows, kept } = await firstPageWithTotal<repo.DeviceRow>(tx, total, (column) => repo.listDevicesSql(page, column).query, key);
     return { list: rows.map(present), count: kept.count };
   }
-  // A later page: with its total in one statement (without a deleted portal).
+  const marked =
+    marks &&
+    scope.kind === 'tenant' &&
+    sort.field === 'name' &&
+    sort.dir === 'ASC' &&
+    Object.values(query.filter).every((v) => v === undefined)
+      ? { marks, tenantId: scope.tenantId }
+      : undefined;
+  if (marked) {
+    const fromMark = await pageFromMark(tx, total, marked.marks, marked.tenantId, query);
+    if (fromMark) return fromMark;
+  }
+  const answer = await laterPage(tx, total, key, page);
+  // A deep page of a tenant without kept marks: its marks are read in the same transaction, for the next pages.
+  if (marked && query.offset >= NAME_MARK_EVERY && marked.marks.claimRead(marked.tenantId)) {
+    let read;
+    try {
+      read = await repo.readNameMarks(tx, marked.tenantId);
+    } finally {
+      marked.marks.keep(marked.tenantId, read);
+    }
+  }
+  return answer;
+}
+
+/** A later page from the tenant's kept name marks, when they are still of its current order; undefined otherwise. */
+async function pageFromMark(
+  tx: Executor,
+  total: ReturnType<typeof keptDeviceTotal>,
+  marks: NameMarkStore,
+  tenantId: number,
+  query: DeviceListQuery,
+): Promise<{ list: Device[]; count: number } | undefined> {
+  const start = marks.startOf(tenantId, query.offset);
+  if (!start) return undefined;
+  const read = await checkedPageWithTotal<repo.DeviceRow>(tx, total, (columns) =>
+    repo.markedDevicesSql(tenantId, query.limit, start, columns),
+  );
+  if (!read) return undefined;
+  if (read.check !== start.version) {
+    marks.drop(tenantId, start.version);
+    return undefined;
+  }
+  return { list: read.rows.map(present), count: read.kept.count };
+}
+
+/** A later page by offset: with its total in one statement (without a deleted portal), or the total first. */
+async function laterPage(
+  tx: Executor,
+  total: ReturnType<typeof keptDeviceTotal>,
+  key: string,
+  page: repo.DeviceFilter & repo.DevicePage,
+): Promise<{ list: Device[]; count: number }> {
   const later = repo.laterDevicesSql(page);
   const both = later && (await laterPageWithTotal<repo.DeviceRow>(tx, total, key, page, later));
   if (both) return { list: both.rows.map(present), count: both.kept.count };
   // Otherwise the total first, so a page nearer the end is read from the end.
   const kept = await runKeptTotal(tx, total);
   const rows = await repo.listDevices(tx, { ...page, total: kept.count, hasDeletedPortal: kept.hasDeletedPortal });
-  const count = kept.count;
-  return { list: rows.map(present), count };
+  return { list: rows.map(present), count: kept.count };
 }
 
 const DAY_MS = 86_400_000;

@@ -1,0 +1,89 @@
+/**
+ * Marks of a tenant's devices in the list's default order (name, then id), kept in this process: the
+ * key of every `NAME_MARK_EVERY`-th device, read once with the tenant's device order version
+ * (schema/counts.ts deviceOrderVersions). A later page then starts at the mark at or before its offset
+ * and skips fewer than `NAME_MARK_EVERY` rows, instead of every row before it (up to half the list
+ * from the nearer end: at L, 25,000). The page's statement reads the version again and the page is
+ * kept only if it is unchanged, so a device added, deleted, renamed or removed since the marks were
+ * read (by this process or another) is never missed: the marks are dropped and the page read by
+ * offset (devices.service.ts listDevices; docs/performance.md "Lists, every page different").
+ */
+
+/** Rows between two marks: the most a page read from a mark skips. */
+export const NAME_MARK_EVERY = 128;
+
+export interface NameMark {
+  /** `name_key` (lower(name)) and id of the device at the mark's position. */
+  key: string;
+  id: number;
+}
+
+export interface NameMarks {
+  /** The tenant's device order version they were read at (bigint as text: compared, never computed). */
+  version: string;
+  /** marks[i] is the device at position i * NAME_MARK_EVERY. */
+  marks: NameMark[];
+}
+
+/** Where a page starts: the mark at or before its offset and how many rows to skip after it. */
+export interface MarkedStart {
+  mark: NameMark;
+  skip: number;
+  version: string;
+}
+
+/** Bound on the tenants kept: cleared when reached (marks cost one read to get back). */
+const KEPT_MAX = 10_000;
+/**
+ * At most one read of a tenant's marks per this many milliseconds: while its devices keep changing
+ * (devices reporting for the first time, one after another), each read would be out of date at the
+ * next page, and deep pages are read by offset as before instead of paying a read each.
+ */
+export const NAME_MARKS_READ_EVERY_MS = 5_000;
+
+/**
+ * The marks of one app's database (the devices module makes one: ids and versions are a database's
+ * own). One read of a tenant's marks at a time; a caller that claimed a read ends it with `keep`.
+ */
+export class NameMarkStore {
+  private readonly kept = new Map<number, NameMarks>();
+  private readonly reading = new Set<number>();
+  /** When each tenant's marks were last read (ms), for NAME_MARKS_READ_EVERY_MS. */
+  private readonly readAt = new Map<number, number>();
+
+  constructor(private readonly now: () => number) {}
+
+  /** The start of a page at `offset` from `tenantId`'s kept marks; undefined without marks or before the second mark. */
+  startOf(tenantId: number, offset: number): MarkedStart | undefined {
+    const entry = this.kept.get(tenantId);
+    if (!entry) return undefined;
+    const index = Math.floor(offset / NAME_MARK_EVERY);
+    if (index === 0 || index >= entry.marks.length) return undefined;
+    return { mark: entry.marks[index], skip: offset - index * NAME_MARK_EVERY, version: entry.version };
+  }
+
+  /** Forgets a tenant's marks read at `version`, which a page found out of date. */
+  drop(tenantId: number, version: string): void {
+    if (this.kept.get(tenantId)?.version === version) this.kept.delete(tenantId);
+  }
+
+  /** Whether this request should read the tenant's marks: none kept, no read under way and none lately. */
+  claimRead(tenantId: number): boolean {
+    if (this.kept.has(tenantId) || this.reading.has(tenantId)) return false;
+    const now = this.now();
+    const last = this.readAt.get(tenantId);
+    if (last !== undefined && now - last >= 0 && now - last < NAME_MARKS_READ_EVERY_MS) return false;
+    if (this.readAt.size >= KEPT_MAX) this.readAt.clear();
+    this.readAt.set(tenantId, now);
+    this.reading.add(tenantId);
+    return true;
+  }
+
+  /** Ends a claimed read: keeps what it read (nothing when it failed or found under two marks' worth). */
+  keep(tenantId: number, marks: NameMarks | undefined): void {
+    this.reading.delete(tenantId);
+    if (!marks || marks.marks.length < 2) return;
+    if (this.kept.size >= KEPT_MAX) this.kept.clear();
+    this.kept.set(tenantId, marks);
+  }
+}
