@@ -35,6 +35,12 @@ export const portals = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('portals_id_idx').on(t.id),
     index('portals_tenant_name_idx').on(t.tenantId, t.name),
+    // A tenant's portals list in its default order (name): a page's rows skipped in index order, index-only (the
+    // trailing name lets PostgreSQL read lower(name) from the index), instead of sorting every portal per page
+    // (migration 0016; at L, 1,000 portals: 2.5 ms a page before).
+    index('portals_list_name_idx')
+      .on(t.tenantId, sql`lower(${t.name})`, t.id, t.name)
+      .where(sql`${t.deletedAt} is null`),
     // The lists ask "has this tenant a deleted portal?" per request (db/kept-counts.ts): usually none.
     index('portals_deleted_idx')
       .on(t.tenantId, t.id)

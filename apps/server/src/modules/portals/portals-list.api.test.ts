@@ -115,6 +115,23 @@ describe('GET /customers', () => {
     expect(sqlPage.list.map((p) => p.name)).toEqual(['bravo']);
   });
 
+  it('pages in name order as slices of the whole list, a deleted portal in neither the pages nor the count', async () => {
+    const gone = await createPortal(t, cast.tenant, 'Bygone');
+    await t.database.db.execute(sql`update portals set deleted_at = now() where id = ${gone.id}`);
+    for (const dir of ['ASC', 'DESC'] as const) {
+      const whole = await list(cast.admin.token, { sort: ['name', dir] });
+      expect(whole.count).toBe(4);
+      expect(whole.list.map((p) => p.name)).not.toContain('Bygone');
+      for (const size of [1, 3]) {
+        for (let offset = 0; offset <= whole.count; offset += size) {
+          const page = await list(cast.admin.token, { sort: ['name', dir], range: [offset, size] });
+          expect(page.count, `${dir} ${offset}+${size}`).toBe(4);
+          expect(page.list.map((p) => p.id)).toEqual(whole.list.slice(offset, offset + size).map((p) => p.id));
+        }
+      }
+    }
+  });
+
   it('filters with q: case-insensitive substring, wildcards taken literally', async () => {
     expect((await list(cast.admin.token, { filter: { q: 'LT' } })).list.map((p) => p.name)).toEqual(['delta']);
     expect((await list(cast.admin.token, { filter: { q: '%' } })).count).toBe(0);

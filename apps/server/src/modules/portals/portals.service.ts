@@ -63,12 +63,11 @@ export async function listPortals(deps: AppDeps, tx: Executor, input: PortalList
   const filter = { scope: input.scope, q: input.q };
   const sort = input.sort ?? { field: 'name' as const, dir: 'ASC' as const };
   if (sort.field !== 'reliabilityScore') {
-    const rows = await repo.listPortals(tx, {
-      ...filter,
-      sort: { field: sort.field, dir: sort.dir },
-      offset: input.offset,
-      limit: input.limit,
-    });
+    const page = { offset: input.offset, limit: input.limit };
+    const rows =
+      input.scope.kind === 'tenant' && !input.q && (sort.field === 'name' || sort.field === 'customerName')
+        ? await repo.listTenantPortalsByName(tx, input.scope.tenantId, { dir: sort.dir, ...page })
+        : await repo.listPortals(tx, { ...filter, sort: { field: sort.field, dir: sort.dir }, ...page });
     // A page past the end has no row to carry the count.
     const count = rows.length > 0 ? Number(rows[0].full_count) : await repo.countPortals(tx, filter);
     const reliability = await reliabilityOf(

@@ -1,0 +1,1 @@
+CREATE INDEX "portals_list_name_idx" ON "portals" USING btree ("tenant_id",lower("name"),"id","name") WHERE "portals"."deleted_at" is null;
