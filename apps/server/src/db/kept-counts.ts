@@ -177,15 +177,10 @@ export async function laterPageWithTotal<R>(
   page: (end: PageEnd, keptColumns: SQL) => SQL,
 ): Promise<{ rows: R[]; kept: KeptTotal } | undefined> {
   const end = pageEnd(q, sql`(select n from kept)`, lastTotals.get(listKey));
-  const rows = await queryRows<R & { kept_total: number | string; kept_deleted: boolean }>(
-    executor,
-    sql`with kept as (${total}) ${page(end, sql`(select n from kept) as kept_total, (select deleted from kept) as kept_deleted`)}`,
-  );
-  if (rows.length === 0 || rows[0].kept_deleted === true) return undefined;
-  const count = Number(rows[0].kept_total);
-  rememberTotal(listKey, count);
-  const page_ = rows.map(({ kept_total: _total, kept_deleted: _deleted, ...row }) => row as R);
-  return { rows: pageFromTotal(q, end, count, page_), kept: { count, hasDeletedPortal: false } };
+  const read = await keptColumnsPage<R>(executor, total, (keptColumns) => page(end, keptColumns));
+  if (!read) return undefined;
+  rememberTotal(listKey, read.kept.count);
+  return { rows: pageFromTotal(q, end, read.kept.count, read.rows), kept: read.kept };
 }
 
 /**
@@ -199,16 +194,8 @@ export async function checkedPageWithTotal<R>(
   total: KeptTotalQuery,
   page: (keptColumns: SQL) => SQL,
 ): Promise<{ rows: R[]; kept: KeptTotal; check: string } | undefined> {
-  const rows = await queryRows<R & { kept_total: number | string; kept_deleted: boolean; page_check: unknown }>(
-    executor,
-    sql`with kept as (${total}) ${page(sql`(select n from kept) as kept_total, (select deleted from kept) as kept_deleted`)}`,
-  );
-  if (rows.length === 0 || rows[0].kept_deleted === true) return undefined;
-  return {
-    rows: rows.map(({ kept_total: _total, kept_deleted: _deleted, page_check: _check, ...row }) => row as R),
-    kept: { count: Number(rows[0].kept_total), hasDeletedPortal: false },
-    check: String(rows[0].page_check),
-  };
+  const read = await keptColumnsPage<R>(executor, total, page);
+  return read && { ...read, check: String(read.check) };
 }
 
 /** Ids per mark row (schema/counts.ts: bucket = id >> 10). */
@@ -237,15 +224,41 @@ export async function markedPageWithTotal<R>(
     idBelow: sql`(select (bucket + 1) * ${sql.raw(String(IDS_PER_MARK))} from mark)`,
     limit: sql`limit ${pageLimit(q.limit)} offset (select ${q.offset} - before from mark)`,
   };
-  const rows = await queryRows<R & { kept_total: number | string; kept_deleted: boolean }>(
+  const marksCtes = sql`marks as (select m.bucket, m.total, sum(m.total) over (order by m.bucket desc) as upto
+                               from ${sql.raw(marks)} m where m.tenant_id = ${tenantId}),
+                    mark as (select bucket, upto - total as before from marks where upto > ${q.offset} order by bucket desc limit 1)`;
+  const read = await keptColumnsPage<R>(executor, total, (keptColumns) => page(skip, keptColumns), marksCtes);
+  return read && { rows: read.rows, kept: read.kept };
+}
+
+/** Columns a statement of keptColumnsPage carries besides its rows' own. */
+interface KeptPageColumns {
+  kept_total: number | string;
+  kept_deleted: boolean;
+  page_check?: unknown;
+}
+
+/**
+ * Runs `page` behind the kept total (the CTE `kept`, and `ctes` after it) with the total and the
+ * deleted-portal flag as extra columns on every row, and strips them (and `page_check`, which
+ * checkedPageWithTotal reads) from the rows. Undefined for an empty page or a scope with a deleted
+ * portal: the later-page reads skip rows without checking their portal.
+ */
+async function keptColumnsPage<R>(
+  executor: Executor,
+  total: KeptTotalQuery,
+  page: (keptColumns: SQL) => SQL,
+  ctes?: SQL,
+): Promise<{ rows: R[]; kept: KeptTotal; check: unknown } | undefined> {
+  const keptColumns = sql`(select n from kept) as kept_total, (select deleted from kept) as kept_deleted`;
+  const rows = await queryRows<R & KeptPageColumns>(
     executor,
-    sql`with kept as (${total}),
-         marks as (select m.bucket, m.total, sum(m.total) over (order by m.bucket desc) as upto
-                     from ${sql.raw(marks)} m where m.tenant_id = ${tenantId}),
-         mark as (select bucket, upto - total as before from marks where upto > ${q.offset} order by bucket desc limit 1)
-       ${page(skip, sql`(select n from kept) as kept_total, (select deleted from kept) as kept_deleted`)}`,
+    sql`with kept as (${total})${ctes ? sql`, ${ctes}` : sql``} ${page(keptColumns)}`,
   );
   if (rows.length === 0 || rows[0].kept_deleted === true) return undefined;
-  const count = Number(rows[0].kept_total);
-  return { rows: rows.map(({ kept_total: _total, kept_deleted: _deleted, ...row }) => row as R), kept: { count, hasDeletedPortal: false } };
+  return {
+    rows: rows.map(({ kept_total: _total, kept_deleted: _deleted, page_check: _check, ...row }) => row as R),
+    kept: { count: Number(rows[0].kept_total), hasDeletedPortal: false },
+    check: rows[0].page_check,
+  };
 }

@@ -154,14 +154,16 @@ const NAME_ORDER = pageOrder({ field: 'name', dir: 'ASC' }, SORT_SQL, { column: 
 /**
  * A tenant's name marks (name-marks.ts): the key of every NAME_MARK_EVERY-th device of its whole list
  * in the default order, and its device order version read in the same statement (one snapshot).
- * Undefined for a tenant without devices.
+ * Undefined for a tenant without devices, or with a deleted portal: a page read from a mark skips rows
+ * without checking their portal (markedDevicesSql), so it could never be answered from them.
  */
 export async function readNameMarks(executor: Executor, tenantId: number): Promise<NameMarks | undefined> {
   const rows = await queryRows<{ version: string; name_key: string; id: number }>(
     executor,
     sql`select ${orderVersionOf(tenantId)} as version, x.name_key, x.id
           from (select d.name_key, d.id, row_number() over (${NAME_ORDER}) as rn
-                  from devices d where d.removed_at is null and d.tenant_id = ${tenantId}) x
+                  from devices d where d.removed_at is null and d.tenant_id = ${tenantId}
+                   and not exists (select 1 from portals dp where dp.tenant_id = ${tenantId} and dp.deleted_at is not null)) x
          where x.rn % ${sql.raw(String(NAME_MARK_EVERY))} = 1
          order by x.rn`,
   );

@@ -19,6 +19,7 @@ import {
   laterPageWithTotal,
   listKey,
   runKeptTotal,
+  type KeptTotalQuery,
 } from '../../db/kept-counts.ts';
 import { NAME_MARK_EVERY, type NameMarkStore } from './name-marks.ts';
 
@@ -92,7 +93,7 @@ export async function listDevices(
 /** A later page from the tenant's kept name marks, when they are still of its current order; undefined otherwise. */
 async function pageFromMark(
   tx: Executor,
-  total: ReturnType<typeof keptDeviceTotal>,
+  total: KeptTotalQuery,
   marks: NameMarkStore,
   tenantId: number,
   query: DeviceListQuery,
@@ -102,8 +103,8 @@ async function pageFromMark(
   const read = await checkedPageWithTotal<repo.DeviceRow>(tx, total, (columns) =>
     repo.markedDevicesSql(tenantId, query.limit, start, columns),
   );
-  if (!read) return undefined;
-  if (read.check !== start.version) {
+  // Out of date, or the tenant has a deleted portal (the mark's skip does not check portals): read by offset.
+  if (!read || read.check !== start.version) {
     marks.drop(tenantId, start.version);
     return undefined;
   }
@@ -113,7 +114,7 @@ async function pageFromMark(
 /** A later page by offset: with its total in one statement (without a deleted portal), or the total first. */
 async function laterPage(
   tx: Executor,
-  total: ReturnType<typeof keptDeviceTotal>,
+  total: KeptTotalQuery,
   key: string,
   page: repo.DeviceFilter & repo.DevicePage,
 ): Promise<{ list: Device[]; count: number }> {

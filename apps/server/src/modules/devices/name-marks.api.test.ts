@@ -6,6 +6,7 @@ import { inScope, tenantScope } from '../../db/scope.ts';
 import { createCast, createPortal, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { removed, reported, sendWebhook } from '../../../test/kits/webhooks/webhook-test-kit.ts';
+import { readNameMarks } from './devices.repository.ts';
 import { NAME_MARK_EVERY, NAME_MARKS_READ_EVERY_MS } from './name-marks.ts';
 
 /**
@@ -114,6 +115,29 @@ describe('devices list pages read from name marks', () => {
       await expectPagesOfWholeList();
     }
     expect(count).toBe(DEVICES + 2);
+  });
+
+  it('stay exact for a tenant with a deleted portal, which keeps no marks', async () => {
+    await expectPagesOfWholeList();
+    expect(await readNameMarks(t.database.db, cast.tenant.id)).toBeDefined();
+    const before = await page(0, 1000);
+    await t.database.db.execute(sql`update portals set deleted_at = now() where id = ${north.id}`);
+    try {
+      const whole = await expectPagesOfWholeList();
+      const northIds = new Set(before.list.filter((d) => d.customerId === north.id).map((d) => d.id));
+      expect(northIds.size).toBeGreaterThan(0);
+      expect(whole.list.map((d) => d.id)).toEqual(before.list.map((d) => d.id).filter((id) => !northIds.has(id)));
+      later();
+      await expectPagesOfWholeList();
+      expect(await readNameMarks(t.database.db, cast.tenant.id)).toBeUndefined();
+      // The other tenant has no deleted portal: its marks are still read.
+      expect(await readNameMarks(t.database.db, cast.other.id)).toBeDefined();
+    } finally {
+      await t.database.db.execute(sql`update portals set deleted_at = null where id = ${north.id}`);
+    }
+    expect(await readNameMarks(t.database.db, cast.tenant.id)).toBeDefined();
+    later();
+    await expectPagesOfWholeList();
   });
 
   it('finds a later page through the name index under row-level security (a bound on name_key, not a filter)', async () => {
