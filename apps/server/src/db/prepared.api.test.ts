@@ -2,8 +2,11 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { sharedDatabase } from '../../test/database.ts';
 import type { Database } from './client.ts';
-import { preparedReadExecutor, literal, pgliteRunner, preparedExecutor } from './prepared.ts';
+import { literal, pgliteRunner, preparedExecutor } from './prepared.ts';
+import { inReadScope } from './read-scope.ts';
 import { openDatabase, queryRows } from './client.ts';
+import { allTenants } from './scope.ts';
+import { APP_ROLE } from './security.ts';
 
 let database: Database;
 beforeAll(async () => {
@@ -57,17 +60,21 @@ describe('prepared statements', () => {
     // A SELECT (PREPARE takes no SHOW).
     const mode = (executor: Parameters<typeof queryRows>[0]) =>
       queryRows<{ plan_cache_mode: string }>(executor, sql`select current_setting('plan_cache_mode') as plan_cache_mode`);
-    const inside = await database.db.transaction(async (tx) => {
-      const reader = await preparedReadExecutor(database, tx);
+    const inside = await inReadScope(database, allTenants, async (reader) => {
       // The same statement text with other values: each answer is its own values' answer.
       const answers = [];
       for (let n = 0; n < 8; n++)
         answers.push(Number((await queryRows<{ next: number }>(reader, sql`select ${n}::int + 1 as next`))[0].next));
-      return { reader, tx, answers, mode: (await mode(reader))[0].plan_cache_mode };
+      // The scope's settings hold too (sent with the plan rule on PostgreSQL).
+      const [scoped] = await queryRows<{ all_tenants: string; role: string }>(
+        reader,
+        sql`select current_setting('app.all_tenants') as all_tenants, current_user as role`,
+      );
+      return { reader, answers, mode: (await mode(reader))[0].plan_cache_mode, scoped };
     });
     expect(inside.answers).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(inside.mode).toBe('force_generic_plan');
-    expect(inside.reader).not.toBe(inside.tx);
+    expect(inside.scoped).toEqual({ all_tenants: 'on', role: APP_ROLE });
     // Gone with the transaction: other work on the same connections plans as PostgreSQL chooses.
     const after = await Promise.all(
       Array.from({ length: 10 }, () => database.db.transaction(async (tx) => (await mode(tx))[0].plan_cache_mode)),

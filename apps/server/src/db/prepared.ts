@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { Database, Executor, Tx } from './client.ts';
-import { commandsOn, pgliteTransactionOf, runCommands, WRAPPED_TRANSACTION, type PgliteTransactionClient } from './commands.ts';
+import type { Executor } from './client.ts';
+import { commandsOn, pgliteTransactionOf, WRAPPED_TRANSACTION, type PgliteTransactionClient } from './commands.ts';
 
 /**
  * Statements planned once per database session instead of at every execution. The ingestion
@@ -27,30 +27,8 @@ export function preparedExecutor(runner: PreparedRunner, tx: Executor): Executor
   return { execute: async (query: SQL) => ({ rows: await runner.rows(tx, query) }), [WRAPPED_TRANSACTION]: tx } as unknown as Executor;
 }
 
-/**
- * A read's transaction (lists, Pulse; route.ts `readTx`), its statements planned once per database session: run prepared, with
- * generic plans for the rest of the transaction. Left to choose (custom plans, or `auto` with
- * prepared statements, which measured the same), PostgreSQL planned every list statement at every
- * request: 1.2-1.9 ms of planning for a 0.2-1.2 ms run at size L, and for the portals list's
- * kept-window scoring statement 2.5-3 ms for a 1-1.5 ms run (its generic plan reads the same indexes:
- * a page's scores 4.6-4.8 -> 1.5-1.7 ms). L @50, interleaved runs, custom -> generic, every page
- * different: cases 253-414 -> 504-693 req/s, alerts 206-227 -> 293-294, devices 193-201 -> 232-250;
- * same-URL cases/alerts pages 2,571-5,053 -> 3,581-7,168 (on a data set reused across runs; on a fresh
- * seed the two whole runs were within their noise of each other).
- * PGlite the same (its runner sets the plan rule): planning was most of a list request there, 0.5-0.8
- * ms for the total and 1.1-1.3 ms for the page against 0.2 and 1.2 ms of execution. In-process, 300
- * pages spread over each list at S, plain -> prepared: devices 3.9-5.0 -> 1.5-1.8 ms per request, cases
- * 3.0-4.2 -> 1.1-1.6 ms, alerts 3.6-4.9 -> 1.5-1.8 ms; alerts only once the page size was written into
- * the text (db/sql-list.ts pageLimit; with it bound, 3.6 -> 4.0 ms).
- */
-export async function preparedReadExecutor(database: Pick<Database, 'kind' | 'prepared'>, tx: Tx): Promise<Executor> {
-  // For the rest of this transaction only (PGlite's runner sets it itself, once per transaction).
-  if (database.kind === 'postgres') await runCommands(tx, GENERIC_PLANS);
-  return preparedExecutor(database.prepared, tx);
-}
-
 /** `set local`: gone at the end of the transaction, so nothing else in the session plans differently. */
-const GENERIC_PLANS = 'set local plan_cache_mode = force_generic_plan';
+export const GENERIC_PLANS = 'set local plan_cache_mode = force_generic_plan';
 
 const dialect = new PgDialect();
 const nameOf = (text: string) => `vigil_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;

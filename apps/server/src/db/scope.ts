@@ -26,11 +26,13 @@ export function scopeSettings(scope: Scope): string {
 /**
  * Runs `fn` in one transaction as the non-superuser application role with the
  * scope's tenant set, so row-level security filters every statement even if a
- * query forgets its tenant condition (docs/decisions.md 39, rules 1-2).
+ * query forgets its tenant condition (docs/decisions.md 39, rules 1-2). `moreSettings`: further
+ * `set local` commands for this transaction, sent with the scope's.
  */
-export async function inScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export async function inScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>, moreSettings?: string): Promise<T> {
   return db.transaction(async (tx) => {
-    await runCommands(tx, scopeSettings(scope));
+    // `moreSettings` (trusted text, as the scope's) go in the same round trip.
+    await runCommands(tx, moreSettings ? `${scopeSettings(scope)}; ${moreSettings}` : scopeSettings(scope));
     return fn(tx);
   });
 }

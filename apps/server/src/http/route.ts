@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Executor, Tx } from '../db/client.ts';
-import { preparedReadExecutor } from '../db/prepared.ts';
+import { inReadScope } from '../db/read-scope.ts';
 import { allTenants, inScope, tenantScope, type Scope } from '../db/scope.ts';
 import type { AppDeps } from '../deps.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
@@ -161,7 +161,10 @@ export function route<E extends Endpoint>(app: FastifyInstance, deps: AppDeps, e
           return scope;
         },
         tx,
-        readTx: <T>(fn: (executor: Executor) => Promise<T>) => tx(async (t) => fn(await preparedReadExecutor(deps.database, t))),
+        readTx: <T>(fn: (executor: Executor) => Promise<T>) => {
+          if (!scope) throw new AppError('FORBIDDEN');
+          return inReadScope(deps.database, scope, fn);
+        },
         get req() {
           return shared ? notInSharedRead() : req;
         },
