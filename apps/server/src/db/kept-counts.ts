@@ -183,21 +183,6 @@ export async function laterPageWithTotal<R>(
   return { rows: pageFromTotal(q, end, read.kept.count, read.rows), kept: read.kept };
 }
 
-/**
- * A later page and its kept total in one statement whose rows also carry `page_check`, a value the
- * caller compares with what it expects before keeping the page (a device order version: the devices'
- * name marks). Undefined for an empty page or a scope with a deleted portal (the page's skip assumes
- * none), as laterPageWithTotal.
- */
-export async function checkedPageWithTotal<R>(
-  executor: Executor,
-  total: KeptTotalQuery,
-  page: (keptColumns: SQL) => SQL,
-): Promise<{ rows: R[]; kept: KeptTotal; check: string } | undefined> {
-  const read = await keptColumnsPage<R>(executor, total, page);
-  return read && { ...read, check: String(read.check) };
-}
-
 /** Ids per mark row (schema/counts.ts: bucket = id >> 10). */
 const IDS_PER_MARK = 1024;
 
@@ -228,20 +213,18 @@ export async function markedPageWithTotal<R>(
                                from ${sql.raw(marks)} m where m.tenant_id = ${tenantId}),
                     mark as (select bucket, upto - total as before from marks where upto > ${q.offset} order by bucket desc limit 1)`;
   const read = await keptColumnsPage<R>(executor, total, (keptColumns) => page(skip, keptColumns), marksCtes);
-  return read && { rows: read.rows, kept: read.kept };
+  return read;
 }
 
 /** Columns a statement of keptColumnsPage carries besides its rows' own. */
 interface KeptPageColumns {
   kept_total: number | string;
   kept_deleted: boolean;
-  page_check?: unknown;
 }
 
 /**
  * Runs `page` behind the kept total (the CTE `kept`, and `ctes` after it) with the total and the
- * deleted-portal flag as extra columns on every row, and strips them (and `page_check`, which
- * checkedPageWithTotal reads) from the rows. Undefined for an empty page or a scope with a deleted
+ * deleted-portal flag as extra columns on every row, and strips them from the rows. Undefined for an empty page or a scope with a deleted
  * portal: the later-page reads skip rows without checking their portal.
  */
 async function keptColumnsPage<R>(
@@ -249,7 +232,7 @@ async function keptColumnsPage<R>(
   total: KeptTotalQuery,
   page: (keptColumns: SQL) => SQL,
   ctes?: SQL,
-): Promise<{ rows: R[]; kept: KeptTotal; check: unknown } | undefined> {
+): Promise<{ rows: R[]; kept: KeptTotal } | undefined> {
   const keptColumns = sql`(select n from kept) as kept_total, (select deleted from kept) as kept_deleted`;
   const rows = await queryRows<R & KeptPageColumns>(
     executor,
@@ -257,8 +240,7 @@ async function keptColumnsPage<R>(
   );
   if (rows.length === 0 || rows[0].kept_deleted === true) return undefined;
   return {
-    rows: rows.map(({ kept_total: _total, kept_deleted: _deleted, page_check: _check, ...row }) => row as R),
+    rows: rows.map(({ kept_total: _total, kept_deleted: _deleted, ...row }) => row as R),
     kept: { count: Number(rows[0].kept_total), hasDeletedPortal: false },
-    check: rows[0].page_check,
   };
 }

@@ -155,34 +155,64 @@ const NAME_ORDER = pageOrder({ field: 'name', dir: 'ASC' }, SORT_SQL, { column: 
  * A tenant's name marks (name-marks.ts): the key of every NAME_MARK_EVERY-th device of its whole list
  * in the default order, and its device order version read in the same statement (one snapshot).
  * Undefined for a tenant without devices, or with a deleted portal: a page read from a mark skips rows
- * without checking their portal (markedDevicesSql), so it could never be answered from them.
+ * without checking their portal (listMarkedDevices), so it could never be answered from them.
  */
 export async function readNameMarks(executor: Executor, tenantId: number): Promise<NameMarks | undefined> {
-  const rows = await queryRows<{ version: string; name_key: string; id: number }>(
+  const rows = await queryRows<{ version: string; name_key: string; id: number; total: number | string }>(
     executor,
-    sql`select ${orderVersionOf(tenantId)} as version, x.name_key, x.id
-          from (select d.name_key, d.id, row_number() over (${NAME_ORDER}) as rn
+    sql`select ${orderVersionOf(tenantId)} as version, x.name_key, x.id, x.total
+          from (select d.name_key, d.id, row_number() over (${NAME_ORDER}) as rn, count(*) over () as total
                   from devices d where d.removed_at is null and d.tenant_id = ${tenantId}
                    and not exists (select 1 from portals dp where dp.tenant_id = ${tenantId} and dp.deleted_at is not null)) x
          where x.rn % ${sql.raw(String(NAME_MARK_EVERY))} = 1
          order by x.rn`,
   );
   if (rows.length === 0) return undefined;
-  return { version: String(rows[0].version), marks: rows.map((r) => ({ key: r.name_key, id: Number(r.id) })) };
+  return {
+    version: String(rows[0].version),
+    marks: rows.map((r) => ({ key: r.name_key, id: Number(r.id) })),
+    count: Number(rows[0].total),
+  };
+}
+
+/** A page read from a mark, with what decides whether it may be answered (listMarkedDevices). */
+export interface MarkedPage {
+  rows: DeviceRow[];
+  /** The tenant's device order version as it is now. */
+  version: string;
+  /** Whether the tenant has a deleted portal now (the skip does not check portals). */
+  hasDeletedPortal: boolean;
 }
 
 /**
  * A later page of a tenant's whole list in the default order, read from the kept mark at or before it
- * (an index seek on devices_list_name_idx, then fewer than NAME_MARK_EVERY rows skipped), with its
- * kept total (`kept`, a CTE the caller puts in front) and the order version as it is now
- * (`page_check`): the caller keeps the page only if that is the version the marks were read at.
+ * (an index seek on devices_list_name_idx, then fewer than NAME_MARK_EVERY rows skipped), with the
+ * order version as it is now and whether the tenant has a deleted portal: the caller answers the page
+ * only if the version is the one the marks were read at and no portal is deleted. Undefined for an
+ * empty page (the list shrank, or the tenant is deleted).
  */
-export function markedDevicesSql(tenantId: number, limit: number, start: MarkedStart, keptColumns: SQL): SQL {
+export async function listMarkedDevices(
+  executor: Executor,
+  tenantId: number,
+  limit: number,
+  start: MarkedStart,
+): Promise<MarkedPage | undefined> {
   const skip = sql`select d.tenant_id, d.id from devices d
                     where d.removed_at is null and d.tenant_id = ${tenantId}
                       and (d.name_key, d.id) >= (${start.mark.key}::text, ${start.mark.id}::int)
                     ${NAME_ORDER} limit ${pageLimit(limit)} offset ${start.skip}`;
-  return pageRowsOf(skip, sql`${COLUMNS}, ${keptColumns}, ${orderVersionOf(tenantId)} as page_check`, NAME_ORDER);
+  const checks = sql`${orderVersionOf(tenantId)} as page_version,
+    exists (select 1 from portals dp where dp.tenant_id = ${tenantId} and dp.deleted_at is not null) as page_deleted`;
+  const rows = await queryRows<DeviceRow & { page_version: string; page_deleted: boolean }>(
+    executor,
+    pageRowsOf(skip, sql`${COLUMNS}, ${checks}`, NAME_ORDER),
+  );
+  if (rows.length === 0) return undefined;
+  return {
+    rows: rows.map(({ page_version: _version, page_deleted: _deleted, ...row }) => row),
+    version: String(rows[0].page_version),
+    hasDeletedPortal: rows[0].page_deleted === true,
+  };
 }
 
 export async function listDevices(executor: Executor, f: DeviceFilter & DevicePage): Promise<DeviceRow[]> {

@@ -13,7 +13,6 @@ import * as history from './history.repository.ts';
 import { toIso, toIsoOrNull } from '../../db/sql-fragments.ts';
 import * as repo from './devices.repository.ts';
 import {
-  checkedPageWithTotal,
   firstPageWithTotal,
   keptDeviceTotal,
   laterPageWithTotal,
@@ -74,7 +73,7 @@ export async function listDevices(
       ? { marks, tenantId: scope.tenantId }
       : undefined;
   if (marked) {
-    const fromMark = await pageFromMark(tx, total, marked.marks, marked.tenantId, query);
+    const fromMark = await pageFromMark(tx, marked.marks, marked.tenantId, query);
     if (fromMark) return fromMark;
   }
   const answer = await laterPage(tx, total, key, page);
@@ -90,25 +89,28 @@ export async function listDevices(
   return answer;
 }
 
-/** A later page from the tenant's kept name marks, when they are still of its current order; undefined otherwise. */
+/**
+ * A later page from the tenant's kept name marks, when they are still of its current order; undefined
+ * otherwise. Its total is the one read with the marks: the unchanged version says no device was
+ * added, removed or deleted since (name-marks.ts), and the rows' join says the tenant is live.
+ */
 async function pageFromMark(
   tx: Executor,
-  total: KeptTotalQuery,
   marks: NameMarkStore,
   tenantId: number,
   query: DeviceListQuery,
 ): Promise<{ list: Device[]; count: number } | undefined> {
   const start = marks.startOf(tenantId, query.offset);
   if (!start) return undefined;
-  const read = await checkedPageWithTotal<repo.DeviceRow>(tx, total, (columns) =>
-    repo.markedDevicesSql(tenantId, query.limit, start, columns),
-  );
+  const read = await repo.listMarkedDevices(tx, tenantId, query.limit, start);
+  // An empty page (past the end) says nothing of the marks: it is read by offset, with its total.
+  if (!read) return undefined;
   // Out of date, or the tenant has a deleted portal (the mark's skip does not check portals): read by offset.
-  if (!read || read.check !== start.version) {
+  if (read.version !== start.version || read.hasDeletedPortal) {
     marks.drop(tenantId, start.version);
     return undefined;
   }
-  return { list: read.rows.map(present), count: read.kept.count };
+  return { list: read.rows.map(present), count: start.count };
 }
 
 /** A later page by offset: with its total in one statement (without a deleted portal), or the total first. */

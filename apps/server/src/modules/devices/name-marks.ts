@@ -1,12 +1,14 @@
 /**
  * Marks of a tenant's devices in the list's default order (name, then id), kept in this process: the
- * key of every `NAME_MARK_EVERY`-th device, read once with the tenant's device order version
- * (schema/counts.ts deviceOrderVersions). A later page then starts at the mark at or before its offset
+ * key of every `NAME_MARK_EVERY`-th device and the number of devices, read once with the tenant's
+ * device order version (schema/counts.ts deviceOrderVersions). A later page then starts at the mark at or before its offset
  * and skips fewer than `NAME_MARK_EVERY` rows, instead of every row before it (up to half the list
  * from the nearer end: at L, 25,000). The page's statement reads the version again and the page is
  * kept only if it is unchanged, so a device added, deleted, renamed or removed since the marks were
  * read (by this process or another) is never missed: the marks are dropped and the page read by
- * offset (devices.service.ts listDevices; docs/performance.md "Lists, every page different").
+ * offset (devices.service.ts listDevices; docs/performance.md "Lists, every page different"). While
+ * the version holds, the number of devices read with the marks is also the list's total: every change
+ * of it (a device added, removed or deleted) changes the version.
  */
 
 /** Rows between two marks: the most a page read from a mark skips. */
@@ -23,6 +25,8 @@ export interface NameMarks {
   version: string;
   /** marks[i] is the device at position i * NAME_MARK_EVERY. */
   marks: NameMark[];
+  /** The tenant's devices (not removed) at that version: the list's total while the version holds. */
+  count: number;
 }
 
 /** Where a page starts: the mark at or before its offset and how many rows to skip after it. */
@@ -30,6 +34,8 @@ export interface MarkedStart {
   mark: NameMark;
   skip: number;
   version: string;
+  /** The list's total at `version`. */
+  count: number;
 }
 
 /** Bound on the tenants kept: cleared when reached (marks cost one read to get back). */
@@ -59,7 +65,7 @@ export class NameMarkStore {
     if (!entry) return undefined;
     const index = Math.floor(offset / NAME_MARK_EVERY);
     if (index === 0 || index >= entry.marks.length) return undefined;
-    return { mark: entry.marks[index], skip: offset - index * NAME_MARK_EVERY, version: entry.version };
+    return { mark: entry.marks[index], skip: offset - index * NAME_MARK_EVERY, version: entry.version, count: entry.count };
   }
 
   /** Forgets a tenant's marks read at `version`, which a page found out of date. */
