@@ -2,7 +2,7 @@ import { DEVICE_STATUS } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from './client.ts';
 import { DEVICE_COUNT_PREFIXES } from './schema/counts.ts';
-import type { Scope } from './scope.ts';
+import { tenantScope, type Scope } from './scope.ts';
 import { tenantCondition } from './sql-fragments.ts';
 import { pageEnd, pageFromTotal, pageLimit, type PageEnd } from './sql-list.ts';
 
@@ -177,7 +177,7 @@ export async function laterPageWithTotal<R>(
   page: (end: PageEnd, keptColumns: SQL) => SQL,
 ): Promise<{ rows: R[]; kept: KeptTotal } | undefined> {
   const end = pageEnd(q, sql`(select n from kept)`, lastTotals.get(listKey));
-  const read = await keptColumnsPage<R>(executor, total, (keptColumns) => page(end, keptColumns));
+  const read = await keptColumnsPage<R>(executor, sql`kept as (${total})`, (keptColumns) => page(end, keptColumns));
   if (!read) return undefined;
   rememberTotal(listKey, read.kept.count);
   return { rows: pageFromTotal(q, end, read.kept.count, read.rows), kept: read.kept };
@@ -188,18 +188,17 @@ const IDS_PER_MARK = 1024;
 
 /**
  * A later page of a tenant's cases or alerts in their default order (newest id first) with no filter,
- * and its kept total, in one statement that skips fewer than 1,024 rows whatever the offset: the id
- * marks (schema/counts.ts) are summed from the newest block down to the block holding the page's first
+ * and its total, in one statement that skips fewer than 1,024 rows whatever the offset: the id marks
+ * (schema/counts.ts) are summed from the newest block down to the block holding the page's first
  * row, and the read starts at that block, skipping only the rows before the page inside it. A read
  * by offset alone skips every row before the page (from the nearer end: up to half the list; at L,
  * 91,000 alerts). `page` builds the statement from `skip` (a bound on the id and the limit, for the
- * row-skipping read in id-descending order) and the kept columns. The marks count a deleted portal's
- * rows too, so with a deleted portal the rows are dropped; undefined then, or for an empty page: the
- * caller reads the page otherwise.
+ * row-skipping read in id-descending order) and the kept columns. The total is the marks' sum: they
+ * count every case or alert of the tenant, a deleted portal's too, so with a deleted portal the rows
+ * are dropped; undefined then, or for an empty page: the caller reads the page otherwise.
  */
 export async function markedPageWithTotal<R>(
   executor: Executor,
-  total: KeptTotalQuery,
   marks: 'case_id_marks' | 'alert_id_marks',
   tenantId: number,
   q: { offset: number; limit: number },
@@ -209,11 +208,11 @@ export async function markedPageWithTotal<R>(
     idBelow: sql`(select (bucket + 1) * ${sql.raw(String(IDS_PER_MARK))} from mark)`,
     limit: sql`limit ${pageLimit(q.limit)} offset (select ${q.offset} - before from mark)`,
   };
-  const marksCtes = sql`marks as (select m.bucket, m.total, sum(m.total) over (order by m.bucket desc) as upto
+  const ctes = sql`marks as (select m.bucket, m.total, sum(m.total) over (order by m.bucket desc) as upto
                                from ${sql.raw(marks)} m where m.tenant_id = ${tenantId}),
-                    mark as (select bucket, upto - total as before from marks where upto > ${q.offset} order by bucket desc limit 1)`;
-  const read = await keptColumnsPage<R>(executor, total, (keptColumns) => page(skip, keptColumns), marksCtes);
-  return read;
+                    mark as (select bucket, upto - total as before from marks where upto > ${q.offset} order by bucket desc limit 1),
+                    kept as (select (select coalesce(sum(total), 0) from marks)::int as n, ${deletedPortalExists(tenantScope(tenantId))} as deleted)`;
+  return keptColumnsPage<R>(executor, ctes, (keptColumns) => page(skip, keptColumns));
 }
 
 /** Columns a statement of keptColumnsPage carries besides its rows' own. */
@@ -223,21 +222,18 @@ interface KeptPageColumns {
 }
 
 /**
- * Runs `page` behind the kept total (the CTE `kept`, and `ctes` after it) with the total and the
- * deleted-portal flag as extra columns on every row, and strips them from the rows. Undefined for an empty page or a scope with a deleted
- * portal: the later-page reads skip rows without checking their portal.
+ * Runs `page` behind `ctes` (which define `kept`: one row, the total `n` and the deleted-portal flag
+ * `deleted`) with the total and the flag as extra columns on every row, and strips them from the
+ * rows. Undefined for an empty page or a scope with a deleted portal: the later-page reads skip rows
+ * without checking their portal.
  */
 async function keptColumnsPage<R>(
   executor: Executor,
-  total: KeptTotalQuery,
+  ctes: SQL,
   page: (keptColumns: SQL) => SQL,
-  ctes?: SQL,
 ): Promise<{ rows: R[]; kept: KeptTotal } | undefined> {
   const keptColumns = sql`(select n from kept) as kept_total, (select deleted from kept) as kept_deleted`;
-  const rows = await queryRows<R & KeptPageColumns>(
-    executor,
-    sql`with kept as (${total})${ctes ? sql`, ${ctes}` : sql``} ${page(keptColumns)}`,
-  );
+  const rows = await queryRows<R & KeptPageColumns>(executor, sql`with ${ctes} ${page(keptColumns)}`);
   if (rows.length === 0 || rows[0].kept_deleted === true) return undefined;
   return {
     rows: rows.map(({ kept_total: _total, kept_deleted: _deleted, ...row }) => row as R),

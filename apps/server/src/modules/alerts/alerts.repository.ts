@@ -120,7 +120,7 @@ export async function listAlerts(tx: Executor, scope: Scope, q: AlertListQuery, 
   }
   if (scope.kind === 'tenant' && own.length === 1 && nameLike === undefined && q.sort === undefined) {
     // The default order with no filter: the page found through the id marks (no long skip).
-    const marked = await markedPageWithTotal<AlertRow>(tx, total, 'alert_id_marks', scope.tenantId, q, (skip, keptColumns) => {
+    const marked = await markedPageWithTotal<AlertRow>(tx, 'alert_id_marks', scope.tenantId, q, (skip, keptColumns) => {
       return sql`select ${alertColumns(now)}, ${keptColumns}
           from (select a.tenant_id, a.id from alerts a
                  where ${allOf(own)} and a.id < ${skip.idBelow} order by a.id desc ${skip.limit}) k

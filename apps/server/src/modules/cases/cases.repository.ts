@@ -111,7 +111,7 @@ export async function listCases(tx: Executor, scope: Scope, q: CaseListQuery, po
   }
   if (scope.kind === 'tenant' && own.length === 1 && nameLike === undefined && q.sort === undefined) {
     // The default order with no filter: the page found through the id marks (no long skip).
-    const marked = await markedPageWithTotal<CaseRow>(tx, total, 'case_id_marks', scope.tenantId, q, (skip, keptColumns) => {
+    const marked = await markedPageWithTotal<CaseRow>(tx, 'case_id_marks', scope.tenantId, q, (skip, keptColumns) => {
       return sql`select ${CASE_COLUMNS}, ${keptColumns}
           from (select c.tenant_id, c.id from cases c
                  where ${allOf(own)} and c.id < ${skip.idBelow} order by c.id desc ${skip.limit}) k
