@@ -4,9 +4,9 @@ import { inScope, type Scope } from './scope.ts';
 
 /**
  * A read's transaction in `scope` (lists, Pulse; route.ts `readTx`), its statements planned once
- * per database session (prepared.ts): run prepared, with generic plans. Left to choose (custom plans, or `auto` with
- * prepared statements, which measured the same), PostgreSQL planned every list statement at every
- * request: 1.2-1.9 ms of planning for a 0.2-1.2 ms run at size L, and for the portals list's
+ * per database session (prepared.ts): run prepared, with generic plans. Left to choose (custom plans,
+ * or `auto` with prepared statements, which measured the same), PostgreSQL planned every list
+ * statement at every request: 1.2-1.9 ms of planning for a 0.2-1.2 ms run at size L, and for the portals list's
  * kept-window scoring statement 2.5-3 ms for a 1-1.5 ms run (its generic plan reads the same indexes:
  * a page's scores 4.6-4.8 -> 1.5-1.7 ms). L @50, interleaved runs, custom -> generic, every page
  * different: cases 253-414 -> 504-693 req/s, alerts 206-227 -> 293-294, devices 193-201 -> 232-250;
