@@ -20,7 +20,7 @@ export interface KeptTotal {
 }
 
 /** Whether any portal of the scope is soft-deleted (portals_deleted_idx: usually an empty range). */
-const deletedPortalExists = (scope: Scope) =>
+export const deletedPortalExists = (scope: Scope) =>
   sql`exists (select 1 from portals dp where dp.deleted_at is not null and ${tenantCondition(scope, sql`dp.tenant_id`)})`;
 
 /**

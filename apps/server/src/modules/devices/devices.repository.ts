@@ -2,9 +2,9 @@ import { DEVICE_STATUS } from '@vigil/contracts';
 import type { DeviceSortField } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import type { Scope } from '../../db/scope.ts';
+import { tenantScope, type Scope } from '../../db/scope.ts';
 import { inPageOrder, limitOf, pageLimit, pageOrder, planPage, type PageEnd, type PagePlan } from '../../db/sql-list.ts';
-import { portalNotDeleted } from '../../db/kept-counts.ts';
+import { deletedPortalExists, portalNotDeleted } from '../../db/kept-counts.ts';
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 import { containsPattern, tenantCondition } from '../../db/sql-fragments.ts';
 import { NAME_MARK_EVERY, type MarkedStart, type NameMarks } from './name-marks.ts';
@@ -163,7 +163,7 @@ export async function readNameMarks(executor: Executor, tenantId: number): Promi
     sql`select ${orderVersionOf(tenantId)} as version, x.name_key, x.id, x.total
           from (select d.name_key, d.id, row_number() over (${NAME_ORDER}) as rn, count(*) over () as total
                   from devices d where d.removed_at is null and d.tenant_id = ${tenantId}
-                   and not exists (select 1 from portals dp where dp.tenant_id = ${tenantId} and dp.deleted_at is not null)) x
+                   and not ${deletedPortalExists(tenantScope(tenantId))}) x
          where x.rn % ${sql.raw(String(NAME_MARK_EVERY))} = 1
          order by x.rn`,
   );
@@ -202,7 +202,7 @@ export async function listMarkedDevices(
                       and (d.name_key, d.id) >= (${start.mark.key}::text, ${start.mark.id}::int)
                     ${NAME_ORDER} limit ${pageLimit(limit)} offset ${start.skip}`;
   const checks = sql`${orderVersionOf(tenantId)} as page_version,
-    exists (select 1 from portals dp where dp.tenant_id = ${tenantId} and dp.deleted_at is not null) as page_deleted`;
+    ${deletedPortalExists(tenantScope(tenantId))} as page_deleted`;
   const rows = await queryRows<DeviceRow & { page_version: string; page_deleted: boolean }>(
     executor,
     pageRowsOf(skip, sql`${COLUMNS}, ${checks}`, NAME_ORDER),
