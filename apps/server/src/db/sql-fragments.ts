@@ -20,3 +20,11 @@ export const direction = (dir: 'ASC' | 'DESC') => (dir === 'DESC' ? sql`desc` : 
 /** A timestamp column as an ISO string: PGlite answers text, node-postgres a Date. */
 export const toIso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString();
 export const toIsoOrNull = (value: Date | string | null): string | null => (value === null ? null : toIso(value));
+
+/**
+ * A timestamptz as PostgreSQL's own text, for an instant read by one statement and written back by the
+ * next: a JS Date keeps milliseconds only, and a period closed at the millisecond below an instant with
+ * microseconds (seeded history, SQL-computed instants) ends before it starts and overlaps its neighbour.
+ * Both databases parse the text back exactly; JS `new Date(text)` still reads it (to the millisecond).
+ */
+export const exactInstant = (expression: SQL): SQL => sql`(${expression})::text`;

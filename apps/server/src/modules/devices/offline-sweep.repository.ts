@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { OFFLINE, ONLINE } from '../../db/codes.ts';
+import { exactInstant } from '../../db/sql-fragments.ts';
 
 /**
  * Offline sweep (docs/decisions.md 26): a device online with no report for its tenant's
@@ -15,10 +16,11 @@ export interface Candidate {
   tenant_id: number;
   id: number;
   portal_id: number;
-  status_since: Date | string;
+  /** status_since and off_at are PostgreSQL's text, exact to the microsecond (db/sql-fragments.ts exactInstant). */
+  status_since: string;
   /** Set while a maintenance window covers the device: its status moves, its history does not. */
   maintenance_since: Date | string | null;
-  off_at: Date | string;
+  off_at: string;
 }
 
 /**
@@ -30,9 +32,9 @@ export function lockOverdue(tx: Executor, now: Date): Promise<Candidate[]> {
   const nowText = now.toISOString();
   return queryRows<Candidate>(
     tx,
-    sql`select d.tenant_id, d.id, d.portal_id, d.status_since, d.maintenance_since,
+    sql`select d.tenant_id, d.id, d.portal_id, ${exactInstant(sql`d.status_since`)} as status_since, d.maintenance_since,
                -- never before status_since: a device that left maintenance after its last report goes offline then at the earliest
-               greatest(d.last_report_at + make_interval(mins => t.heartbeat_timeout), d.status_since) as off_at
+               ${exactInstant(sql`greatest(d.last_report_at + make_interval(mins => t.heartbeat_timeout), d.status_since)`)} as off_at
           from devices d
           join tenants t on t.id = d.tenant_id
           join portals p on p.tenant_id = d.tenant_id and p.id = d.portal_id
@@ -50,12 +52,11 @@ export function lockOverdue(tx: Executor, now: Date): Promise<Candidate[]> {
  * A device in maintenance (docs/maintenance.md) keeps its open status-2 period: only its row goes offline.
  */
 export async function markOffline(tx: Executor, rows: Candidate[], now: Date): Promise<void> {
-  const iso = (v: Date | string) => new Date(v).toISOString();
   await tx.execute(sql`
     with s as (
       select * from unnest(${sql.param(rows.map((r) => r.tenant_id))}::int[], ${sql.param(rows.map((r) => r.id))}::int[],
-                           ${sql.param(rows.map((r) => r.portal_id))}::int[], ${sql.param(rows.map((r) => iso(r.off_at)))}::timestamptz[],
-                           ${sql.param(rows.map((r) => iso(r.status_since)))}::timestamptz[],
+                           ${sql.param(rows.map((r) => r.portal_id))}::int[], ${sql.param(rows.map((r) => r.off_at))}::timestamptz[],
+                           ${sql.param(rows.map((r) => r.status_since))}::timestamptz[],
                            ${sql.param(rows.map((r) => r.maintenance_since !== null && r.maintenance_since !== undefined))}::boolean[])
              as s(tenant_id, id, portal_id, off_at, status_since, in_maintenance)
     ), closed as (

@@ -338,4 +338,47 @@ describe('maintenance through the job', () => {
     ]);
     await expectInvariant(cast.tenant.id);
   });
+
+  it('keeps an instant with microseconds exact when a device enters maintenance and, after it, goes offline', async () => {
+    // History written by SQL (the demo's seeded periods, SQL-computed instants) has microseconds; a
+    // JS Date has milliseconds, and a period closed at the millisecond below its start would overlap.
+    const portal = await createPortal(t, cast.tenant, 'Micro');
+    await setClock(at(400));
+    await report(portal, [{ externalId: 'm1', status: 1, at: at(395) }]);
+    const m1 = await idOf(portal, 'm1');
+    const micro = (when: Date) => `${when.toISOString().slice(0, -1)}750Z`;
+    const startOpenPeriodAt = async (instant: string) => {
+      await t.database.exec(`update devices set status_since = '${instant}' where id = ${m1};
+        update device_status_periods set started_at = '${instant}' where device_id = ${m1} and ended_at is null`);
+    };
+    const periodsText = () =>
+      queryRows<{ status: number; started_at: string; ended_at: string | null }>(
+        t.database.db,
+        sql`select status, to_char(started_at at time zone 'UTC', 'HH24:MI:SS.US') as started_at,
+                   to_char(ended_at at time zone 'UTC', 'HH24:MI:SS.US') as ended_at
+              from device_status_periods where device_id = ${m1} order by started_at, id`,
+      );
+
+    await startOpenPeriodAt(micro(at(398)));
+    const created = await t.call(mw.create, {
+      token: cast.admin.token,
+      body: { customerId: portal.id, deviceIds: [m1], startsAt: at(396).toISOString(), endsAt: at(420).toISOString() },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(await periodsText()).toEqual([
+      { status: 1, started_at: '12:38:00.000750', ended_at: '12:38:00.000750' },
+      { status: 2, started_at: '12:38:00.000750', ended_at: null },
+    ]);
+    await expectInvariant(cast.tenant.id);
+
+    // It left maintenance at 12:40 with its last report long before: offline at the instant it left.
+    await tick(maintenanceJob, at(420, 1));
+    await startOpenPeriodAt(micro(at(420)));
+    expect(await sweepOfflineDevices(t.deps, at(431))).toBeGreaterThan(0);
+    expect((await periodsText()).slice(2)).toEqual([
+      { status: 1, started_at: '13:00:00.000750', ended_at: '13:00:00.000750' },
+      { status: 0, started_at: '13:00:00.000750', ended_at: null },
+    ]);
+    await expectInvariant(cast.tenant.id);
+  });
 });

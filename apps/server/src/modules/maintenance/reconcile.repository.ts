@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { at } from '../../db/sql-list.ts';
-import { tenantCondition } from '../../db/sql-fragments.ts';
+import { exactInstant, tenantCondition } from '../../db/sql-fragments.ts';
 import { allTenants, tenantScope } from '../../db/scope.ts';
 
 /**
@@ -22,10 +22,11 @@ export interface Transition {
   id: number;
   portal_id: number;
   status: number;
-  status_since: Date | string;
-  maintenance_since: Date | string | null;
+  /** The instants below are PostgreSQL's text, exact to the microsecond (db/sql-fragments.ts exactInstant). */
+  status_since: string;
+  maintenance_since: string | null;
   /** Entering: the earliest start of the occurrences covering the device now; null: leaving. */
-  occ_start: Date | string | null;
+  occ_start: string | null;
 }
 
 /**
@@ -58,7 +59,8 @@ export function lockTransitions(tx: Executor, opts: { tenantId?: number; now: Da
           ) c
           group by tenant_id, portal_id, device_id
         )
-        select d.tenant_id, d.id, d.portal_id, d.status, d.status_since, d.maintenance_since, c.occ_start
+        select d.tenant_id, d.id, d.portal_id, d.status, ${exactInstant(sql`d.status_since`)} as status_since,
+               ${exactInstant(sql`d.maintenance_since`)} as maintenance_since, ${exactInstant(sql`c.occ_start`)} as occ_start
           from devices d
           left join covered c on c.tenant_id = d.tenant_id and c.device_id = d.id and c.portal_id = d.portal_id
          where (d.tenant_id, d.id) in (select tenant_id, device_id from covered
@@ -90,7 +92,6 @@ export interface Applied {
  * may have moved status_since before maintenance_since).
  */
 export async function applyTransitions(tx: Executor, rows: Transition[], now: Date): Promise<Applied[]> {
-  const iso = (v: Date | string | null) => (v == null ? null : new Date(v).toISOString());
   const nowSql = at(now);
   return queryRows<Applied>(
     tx,
@@ -98,9 +99,9 @@ export async function applyTransitions(tx: Executor, rows: Transition[], now: Da
           select *, occ_start is null as leaving
             from unnest(${sql.param(rows.map((r) => r.tenant_id))}::int[], ${sql.param(rows.map((r) => r.id))}::int[],
                         ${sql.param(rows.map((r) => r.portal_id))}::int[], ${sql.param(rows.map((r) => r.status))}::smallint[],
-                        ${sql.param(rows.map((r) => iso(r.status_since)))}::timestamptz[],
-                        ${sql.param(rows.map((r) => iso(r.maintenance_since)))}::timestamptz[],
-                        ${sql.param(rows.map((r) => iso(r.occ_start)))}::timestamptz[])
+                        ${sql.param(rows.map((r) => r.status_since))}::timestamptz[],
+                        ${sql.param(rows.map((r) => r.maintenance_since))}::timestamptz[],
+                        ${sql.param(rows.map((r) => r.occ_start))}::timestamptz[])
                  as s(tenant_id, id, portal_id, status, status_since, maintenance_since, occ_start)
         ), ended as (
           select s.tenant_id, s.id, max(o.occ_end) as occ_end
