@@ -242,7 +242,8 @@ export async function applyReportRound(executor: Executor, now: Date, round: Rep
                  as r(tenant_id, portal_id, device_id, status, at)
         ), cur as (
           select d.tenant_id, r.portal_id, d.id, d.status as old_status, d.status_since, d.maintenance_since, d.removed_at, r.status, r.at,
-                 (r.at > d.last_report_at and (d.removed_at is null or r.at > d.removed_at)) as fresh
+                 (r.at > d.last_report_at and (d.removed_at is null or r.at > d.removed_at)) as fresh,
+                 ${CHANGE_AT} as change_at
             from r join devices d on d.tenant_id = r.tenant_id and d.id = r.device_id
         ), late as (
           insert into late_device_reports (tenant_id, device_id, status, reported_at, created_at)
@@ -253,14 +254,14 @@ export async function applyReportRound(executor: Executor, now: Date, round: Rep
           update devices d
              set status = c.status,
                  last_report_at = c.at,
-                 status_since = case when c.status <> c.old_status or c.removed_at is not null then c.at else d.status_since end,
+                 status_since = case when c.status <> c.old_status or c.removed_at is not null then c.change_at else d.status_since end,
                  last_online = case when c.status = ${ONLINE} then c.at else d.last_online end,
                  removed_at = null,
                  updated_at = ${at}::timestamptz
             from cur c
            where c.fresh and d.tenant_id = c.tenant_id and d.id = c.id
         )
-        select id, tenant_id, portal_id, status, at from changed`,
+        select id, tenant_id, portal_id, status, change_at as at from changed`,
   );
   return rows.map((r) => ({
     id: Number(r.id),
@@ -272,9 +273,21 @@ export async function applyReportRound(executor: Executor, now: Date, round: Rep
 }
 
 /**
+ * When a fresh report's status change takes effect: at its `at`, but never before the device's
+ * `status_since`. A report newer than the last one can still be older than the last change when that
+ * change was not a report: the offline sweep's `last_report_at + timeout`, or the end of a maintenance
+ * window. A delayed report (a device sending what it buffered, a retried delivery) then changes the
+ * status at `status_since`: the period begun there closes at once (zero length, counting nowhere) and
+ * history is not rewritten (docs/monitoring.md "Device state and history"). `r` is the report, `d`
+ * the device (null for a new one: its `at`).
+ */
+export const CHANGE_AT = sql`greatest(r.at, d.status_since)`;
+
+/**
  * The CTEs `closed` and `opened` shared by applyReportRound and the one-pass statement: for each row
- * of a CTE `changed` (tenant_id, id, portal_id, status, at, status_since, maintenance_since: a device
- * whose status changes at `at`), the open period is closed at `at` and the new one opened. The open
+ * of a CTE `changed` (tenant_id, id, portal_id, status, change_at, status_since, maintenance_since: a
+ * device whose status changes at `change_at`, CHANGE_AT), the open period is closed at `change_at` and
+ * the new one opened. The open
  * period is found through periods_device_idx (see applyReportRound). A device in maintenance
  * (maintenance_since set, docs/maintenance.md) keeps its open status-2 period: its row moves, its
  * history does not (maintenance/reconcile.repository.ts writes the period of its status when it leaves).
@@ -282,14 +295,14 @@ export async function applyReportRound(executor: Executor, now: Date, round: Rep
  * To follow a CTE, before another.
  */
 export const PERIOD_CHANGES = sql`closed as (
-          update device_status_periods p set ended_at = c.at
+          update device_status_periods p set ended_at = c.change_at
             from changed c
            where c.maintenance_since is null
              and p.tenant_id = c.tenant_id and p.device_id = c.id and p.started_at >= c.status_since
              and p.ended_at is null
         ), opened as (
           insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
-          select tenant_id, id, portal_id, status, at from changed where maintenance_since is null
+          select tenant_id, id, portal_id, status, change_at from changed where maintenance_since is null
         )`;
 
 /**

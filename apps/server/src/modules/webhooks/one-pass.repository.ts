@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import {
+  CHANGE_AT,
   outcomesOf,
   PERIOD_CHANGES,
   RECORDED,
@@ -65,6 +66,7 @@ export async function recordAndApply(
         ), cur as (
           select r.*, d.id, d.status as old_status, d.status_since, d.maintenance_since, d.removed_at,
                  (r.at > d.last_report_at and (d.removed_at is null or r.at > d.removed_at)) as fresh,
+                 ${CHANGE_AT} as change_at,
                  (d.name, d.device_type, d.device_model) is distinct from (r.name, r.device_type, r.device_model) as renamed
             from r left join devices d on d.tenant_id = r.tenant_id and d.portal_id = r.portal_id and d.external_id = r.external_id
         ), created as (
@@ -88,7 +90,7 @@ export async function recordAndApply(
              set name = c.name, device_type = c.device_type, device_model = c.device_model,
                  status = case when c.fresh then c.status else d.status end,
                  last_report_at = case when c.fresh then c.at else d.last_report_at end,
-                 status_since = case when c.fresh and (c.status <> c.old_status or c.removed_at is not null) then c.at else d.status_since end,
+                 status_since = case when c.fresh and (c.status <> c.old_status or c.removed_at is not null) then c.change_at else d.status_since end,
                  last_online = case when c.fresh and c.status = ${ONLINE} then c.at else d.last_online end,
                  removed_at = case when c.fresh then null else d.removed_at end,
                  updated_at = ${at}::timestamptz
@@ -103,7 +105,7 @@ export async function recordAndApply(
         union all
         select 2, null, null, id, tenant_id, portal_id, status, status_since from created
         union all
-        select 2, null, null, id, tenant_id, portal_id, status, at from changed`,
+        select 2, null, null, id, tenant_id, portal_id, status, change_at from changed`,
   );
   const outcomes = outcomesOf(
     messages.length,

@@ -1,6 +1,7 @@
 import { DEVICE_STATUS, WEBHOOK_MSG, portalEndpoints } from '@vigil/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TOPICS, type DeviceStatusEvent } from '../../events/topics.ts';
+import { sweepOfflineDevices } from '../devices/index.ts';
 import { createPortal, createTenant, createUser, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import {
@@ -269,6 +270,28 @@ describe('device state and history', () => {
     });
     expect(await periodsOf(t, cam.id)).toEqual(before);
     expect(await countRows(t, 'late_device_reports', portal.id)).toBe(1);
+  });
+
+  it("changes the status on a delayed report no earlier than the offline sweep's instant, so history is not rewritten", async () => {
+    await t.database.exec(`update tenants set heartbeat_timeout = 10 where id = ${portal.tenantId}`);
+    const t0 = t.clock.now();
+    const plus = (minutes: number) => new Date(t0.getTime() + minutes * MIN).toISOString();
+    await sendWebhook(t, portal, reported([{ externalId: 'cam', status: 1, at: t0 }]));
+    t.clock.set(plus(12));
+    expect(await sweepOfflineDevices(t.deps, t.clock.now())).toBeGreaterThan(0);
+    expect(await deviceState(t, portal.id, 'cam')).toMatchObject({ status: 0, status_since: plus(10) });
+    // The device sends what it buffered: a report of minute 5, newer than its last, older than the sweep's minute 10.
+    t.clock.set(plus(13));
+    const res = await sendWebhook(t, portal, reported([{ externalId: 'cam', status: 1, at: new Date(plus(5)) }]));
+    expect(res).toEqual({ status: 202, body: { data: { accepted: 1 } } });
+    const cam = (await deviceState(t, portal.id, 'cam'))!;
+    expect(cam).toMatchObject({ status: 1, last_report_at: plus(5), last_online: plus(5), status_since: plus(10) });
+    expect(await periodsOf(t, cam.id)).toEqual([
+      { status: 1, from: t0.toISOString(), to: plus(10) },
+      { status: 0, from: plus(10), to: plus(10) },
+      { status: 1, from: plus(10), to: null },
+    ]);
+    expect(await countRows(t, 'late_device_reports', portal.id)).toBe(0);
   });
 
   it('applies several reports for one device in one message in `at` order, whatever their order in the message', async () => {
