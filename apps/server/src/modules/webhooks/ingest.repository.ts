@@ -287,12 +287,11 @@ export const CHANGE_AT = sql`greatest(r.at, d.status_since)`;
  * The CTEs `closed` and `opened` shared by applyReportRound and the one-pass statement: for each row
  * of a CTE `changed` (tenant_id, id, portal_id, status, change_at, status_since, maintenance_since: a
  * device whose status changes at `change_at`, CHANGE_AT), the open period is closed at `change_at` and
- * the new one opened. The open
- * period is found through periods_device_idx (see applyReportRound). A device in maintenance
- * (maintenance_since set, docs/maintenance.md) keeps its open status-2 period: its row moves, its
- * history does not (maintenance/reconcile.repository.ts writes the period of its status when it leaves).
- * A removed device has no maintenance (removal clears it), so a return always opens a period.
- * To follow a CTE, before another.
+ * the new one opened. The open period is found through periods_device_idx (see applyReportRound). A
+ * device in maintenance (maintenance_since set, docs/maintenance.md) keeps its open status-2 period:
+ * its row moves, its history does not (maintenance/reconcile.repository.ts writes the period of its
+ * status when it leaves). A removed device has no maintenance (removal clears it), so a return always
+ * opens a period. To follow a CTE, before another.
  */
 export const PERIOD_CHANGES = sql`closed as (
           update device_status_periods p set ended_at = c.change_at
