@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TOPICS, type DeviceStatusEvent } from '../../events/topics.ts';
 import { sweepOfflineDevices } from '../devices/index.ts';
-import { createPortal, createTenant, type TestPortal } from '../../../test/factories.ts';
-import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import type { TestPortal } from '../../../test/factories.ts';
+import type { TestApp } from '../../../test/harness.ts';
+import { newPortalEachTest } from '../../../test/kits/webhooks/portal-each-test.ts';
 import { countRows, deviceState, periodsOf, removed, reported, sendWebhook } from '../../../test/kits/webhooks/webhook-test-kit.ts';
 
 /**
@@ -16,13 +17,9 @@ let portal: TestPortal;
 const MIN = 60_000;
 const ago = (ms: number) => new Date(t.clock.now().getTime() - ms);
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  t.clock.set('2026-11-22T06:00:00.000Z');
-  portal = await createPortal(t, await createTenant(t));
+newPortalEachTest((app, fresh) => {
+  t = app;
+  portal = fresh;
 });
 
 describe('device state and history', () => {

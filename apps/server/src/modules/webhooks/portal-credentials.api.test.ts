@@ -1,8 +1,9 @@
 import { WEBHOOK_MSG, portalEndpoints } from '@vigil/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client.ts';
-import { createPortal, createTenant, createUser, type TestPortal } from '../../../test/factories.ts';
-import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { createTenant, createUser, type TestPortal } from '../../../test/factories.ts';
+import type { TestApp } from '../../../test/harness.ts';
+import { newPortalEachTest } from '../../../test/kits/webhooks/portal-each-test.ts';
 import { PortalCredentials } from './portal-credentials.ts';
 import { readSignedHeaders } from './signature.ts';
 import { reported, sendWebhook, signatureHeaders } from '../../../test/kits/webhooks/webhook-test-kit.ts';
@@ -17,13 +18,9 @@ const MIN = 60_000;
 const ago = (ms: number) => new Date(t.clock.now().getTime() - ms);
 const UNAUTHORIZED = { status: 401, body: { error: { code: 'UNAUTHORIZED', msg: WEBHOOK_MSG.unauthorized } } };
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  t.clock.set('2026-11-22T06:00:00.000Z');
-  portal = await createPortal(t, await createTenant(t));
+newPortalEachTest((app, fresh) => {
+  t = app;
+  portal = fresh;
 });
 
 /** The database with its transactions counted (each credentials read is one). */

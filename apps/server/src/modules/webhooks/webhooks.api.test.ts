@@ -1,7 +1,8 @@
 import { DEVICE_STATUS, WEBHOOK_MSG, portalEndpoints } from '@vigil/contracts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPortal, createTenant, createUser, type TestPortal } from '../../../test/factories.ts';
-import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import type { TestApp } from '../../../test/harness.ts';
+import { newPortalEachTest } from '../../../test/kits/webhooks/portal-each-test.ts';
 import {
   countRows,
   deviceState,
@@ -16,13 +17,9 @@ let portal: TestPortal;
 const MIN = 60_000;
 const ago = (ms: number) => new Date(t.clock.now().getTime() - ms);
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  t.clock.set('2026-11-22T06:00:00.000Z');
-  portal = await createPortal(t, await createTenant(t));
+newPortalEachTest((app, fresh) => {
+  t = app;
+  portal = fresh;
 });
 
 const UNAUTHORIZED = { error: { code: 'UNAUTHORIZED', msg: WEBHOOK_MSG.unauthorized } };
