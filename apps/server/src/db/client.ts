@@ -24,6 +24,12 @@ export interface Database {
    * webhook ingestion, whose senders wait for the commit. Only for short write transactions.
    */
   urgentDb: Db;
+  /**
+   * The same database for reads (db/read-scope.ts, route.ts `readTx`): read-only transactions. On
+   * PGlite each of their statements runs as a transaction of its own (pglite-remote.ts
+   * readTransaction), so the one session is not held between them; on PostgreSQL it is `db`.
+   */
+  readDb: Db;
   /** Announces urgent work on its way (PriorityGate.expect): reads keep to their share until it is done. */
   expectUrgent(): () => void;
   /** Statements planned once per session (prepared.ts): for hot statements of a fixed shape. */
@@ -79,11 +85,17 @@ async function openPglite(dataDir: string): Promise<Database> {
   // crossed this thread's busy event loop (docs/performance.md "Two transactions admitted").
   const gate = new PriorityGate({ capacity: PGLITE_ADMITTED, normalWhileUrgent: 1 });
   const notifications = new PgliteNotifications();
-  const inLane = (lane: Lane) =>
+  type Callback = Parameters<typeof client.transaction>[0];
+  const inLane = (lane: Lane, reads = false) =>
     drizzle(
       throughGate(client, {
         transaction: (target, [callback]) =>
-          gate.run(lane, () => notifications.around((cb) => target.transaction(cb), callback as Parameters<typeof target.transaction>[0])),
+          gate.run(lane, () =>
+            // A read-only transaction sends no notification: nothing to hold until its commit.
+            reads
+              ? target.readTransaction(callback as Callback)
+              : notifications.around((cb) => target.transaction(cb), callback as Callback),
+          ),
         query: (target, args) => gate.run(lane, () => target.query(...(args as Parameters<typeof target.query>))),
       }) as never,
       { schema },
@@ -92,6 +104,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   return {
     kind: 'pglite',
     db: inLane('normal'),
+    readDb: inLane('normal', true),
     urgentDb: inLane('urgent'),
     prepared: pgliteRunner(),
     expectUrgent: () => gate.expect(),
@@ -216,6 +229,7 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     kind: 'postgres',
     db,
+    readDb: db,
     urgentDb: inLane('urgent'),
     prepared: postgresRunner(),
     expectUrgent: () => gate.expect(),

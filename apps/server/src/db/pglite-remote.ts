@@ -22,6 +22,8 @@ import { Worker } from 'node:worker_threads';
  * exchange as the statement (pglite-worker.mjs). The worker answers `{ id, result }` or
  * `{ id, error }` with the fields of PGlite's DatabaseError (SQLSTATE `code`, `constraint`,
  * `detail`...), rebuilt here as an Error; a failed BEGIN or prelude fails the statement it came with.
+ * A read's statement (readTransaction) carries `alone` and every command of its read as `prelude`,
+ * and no `tx`: the worker runs it as a read-only transaction of its own.
  */
 
 /** PGlite's query options as drizzle passes them: the row mode and identity parsers by type oid. */
@@ -199,6 +201,54 @@ export class PgliteRemote {
     closed = true;
     await this.call({ op: 'commit', ...head() });
     return result;
+  }
+
+  /**
+   * A read's transaction (db/read-scope.ts): the same calls as transaction(), but each statement goes
+   * alone, as a read-only transaction of its own with every command deferred so far (pglite-worker.mjs
+   * runAlone): one message per statement, nothing to end, and PGlite's one session is never held
+   * while this thread prepares the next statement. What each statement sees is what it saw in one
+   * transaction at READ COMMITTED: what was committed before it began.
+   */
+  async readTransaction<T>(callback: (tx: RemoteTransaction) => Promise<T>): Promise<T> {
+    if (this.stopped) throw this.stopped;
+    const settings: string[] = [];
+    let closed = false;
+    const open = () => {
+      if (closed) throw new Error('Transaction is closed');
+    };
+    const alone = () => ({ alone: true, prelude: settings.length ? settings.join('; ') : undefined });
+    const transaction: RemoteTransaction = {
+      query: async <R>(text: string, params?: unknown[], options?: QueryOptions) => {
+        open();
+        return (await this.call({ op: 'query', ...alone(), text, params, ...optionsOf(options) })) as QueryResult<R>;
+      },
+      queryPrepared: async <R>(prepare: { name: string; definition: string; cap: number }, text: string) => {
+        open();
+        return (await this.call({ op: 'prepared', ...alone(), text, prepare })) as QueryResult<R>;
+      },
+      exec: async (text: string) => {
+        open();
+        return (await this.call({ op: 'exec', ...alone(), text })) as QueryResult<unknown>[];
+      },
+      defer: (text: string) => {
+        open();
+        settings.push(text);
+      },
+      rollback: () => {
+        open();
+        closed = true;
+        return Promise.resolve();
+      },
+      get closed() {
+        return closed;
+      },
+    };
+    try {
+      return await callback(transaction);
+    } finally {
+      closed = true;
+    }
   }
 
   /** Closes PGlite in its thread, then ends the thread. */

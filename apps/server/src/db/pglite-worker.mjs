@@ -104,16 +104,23 @@ function afterHead(messages, head) {
   return messages.slice(end + 1);
 }
 
+/** The messages before the commands sent after the statement (`tail`: its ReadyForQuery ends it). */
+function beforeTail(messages, tail) {
+  if (tail.length === 0) return messages;
+  const end = messages.findIndex((m) => m.name === 'readyForQuery');
+  return end < 0 ? messages : messages.slice(0, end + 1);
+}
+
 /**
  * A statement of the extended protocol, as PGlite's `query` runs it and with the same answer
  * (parseResults with PGlite's parsers and the caller's options), in one exchange when it has no
  * parameters (parse, bind, describe, execute, sync: nothing to learn first) and two otherwise (the
  * parameters' types come from the statement's description: PGlite serializes each value by its type).
  */
-async function runQuery(head, text, params, options) {
+async function runQuery(head, text, params, options, tail = []) {
   const before = head ? [serialize.query(head)] : [];
   const parseMessage = serialize.parse({ text });
-  const run = [serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()];
+  const run = [serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync(), ...tail];
   let messages;
   if (!params || params.length === 0) {
     messages = afterHead(await exchange([...before, parseMessage, serialize.bind({ values: [] }), ...run], text), head);
@@ -133,14 +140,14 @@ async function runQuery(head, text, params, options) {
     });
     messages = [...described, ...(await exchange([serialize.bind({ values }), ...run], text))];
   }
-  return queryResult(parse.parseResults(messages, db.parsers, options)[0]);
+  return queryResult(parse.parseResults(beforeTail(messages, tail), db.parsers, options)[0]);
 }
 
 /** Statements of the simple protocol, as PGlite's `exec` (the query, then a sync) in one exchange. */
-async function runExec(head, text) {
+async function runExec(head, text, tail = []) {
   const before = head ? [serialize.query(head)] : [];
-  const messages = afterHead(await exchange([...before, serialize.query(text), serialize.sync()], text), head);
-  return execResult(parse.parseResults(messages, db.parsers));
+  const messages = afterHead(await exchange([...before, serialize.query(text), serialize.sync(), ...tail], text), head);
+  return execResult(parse.parseResults(beforeTail(messages, tail), db.parsers));
 }
 
 /**
@@ -157,11 +164,11 @@ const preparedNames = new Set();
  * unsure), and the least recently used names deallocated beyond `cap` (deallocate goes last: it
  * fails only when a name was deallocated behind this set's back).
  */
-async function runPrepared(head, message, options) {
+async function runPrepared(head, message, options, tail = []) {
   const { name, definition, cap } = message.prepare;
   if (preparedNames.delete(name)) {
     preparedNames.add(name);
-    return runQuery(head, message.text, undefined, options);
+    return runQuery(head, message.text, undefined, options, tail);
   }
   const parts = head ? [serialize.query(head)] : [];
   await exchange([...parts, serialize.query(`prepare ${name} as ${definition}`), serialize.sync()], definition);
@@ -175,7 +182,41 @@ async function runPrepared(head, message, options) {
     for (const old of evicted) preparedNames.delete(old);
     await exchange([serialize.query(evicted.map((old) => `deallocate ${old}`).join('; ')), serialize.sync()], 'deallocate');
   }
-  return runQuery(undefined, message.text, undefined, options);
+  return runQuery(undefined, message.text, undefined, options, tail);
+}
+
+/** Runs a statement message (`query`, `prepared`, `exec`) after `head`, with `tail` in its last exchange. */
+function runStatement(head, message, tail) {
+  switch (message.op) {
+    case 'query':
+      return runQuery(head, message.text, message.params, queryOptions(message), tail);
+    case 'prepared':
+      return runPrepared(head, message, queryOptions(message), tail);
+    case 'exec':
+      return runExec(head, message.text, tail);
+    default:
+      throw new Error(`pglite worker: unknown statement op ${message.op}`);
+  }
+}
+
+/**
+ * A statement of a read (`alone`: pglite-remote.ts readTransaction) as a transaction of its own:
+ * BEGIN READ ONLY and the read's commands, the statement, COMMIT, in one exchange under PGlite's
+ * transaction lock, which is released as soon as the statement has run. At READ COMMITTED every
+ * statement of a transaction sees what was committed before it began, so a read's statements see
+ * what they saw inside one transaction; what changes is that PGlite's one session no longer waits
+ * idle between them for the main thread, where other requests' work delays the next message.
+ */
+async function runAlone(message) {
+  const release = await locked();
+  try {
+    const head = message.prelude ? `BEGIN READ ONLY; ${message.prelude}` : 'BEGIN READ ONLY';
+    return await runStatement(head, message, [serialize.query('COMMIT'), serialize.sync()]);
+  } finally {
+    // A failed statement's COMMIT ended the transaction as a rollback; a failed description left it open.
+    if (db.isInTransaction()) await exchange([serialize.query('ROLLBACK'), serialize.sync()], 'ROLLBACK');
+    release();
+  }
 }
 
 /**
@@ -187,16 +228,17 @@ async function runPrepared(head, message, options) {
  */
 const transactions = new Map();
 
+/** PGlite's transaction lock, once it is this caller's turn: call the answer to release it. */
+function locked() {
+  return new Promise((resolve) => {
+    void db._runExclusiveTransaction(() => new Promise((release) => resolve(release)));
+  });
+}
+
 function opened(id) {
   const entry = { closed: false, begun: false, release: undefined };
-  entry.ready = new Promise((resolve) => {
-    void db._runExclusiveTransaction(
-      () =>
-        new Promise((release) => {
-          entry.release = release;
-          resolve();
-        }),
-    );
+  entry.ready = locked().then((release) => {
+    entry.release = release;
   });
   transactions.set(id, entry);
   return entry;
@@ -221,11 +263,9 @@ async function onTransaction(message) {
   await entry.ready;
   switch (message.op) {
     case 'query':
-      return runQuery(headOf(entry, message), message.text, message.params, queryOptions(message));
     case 'prepared':
-      return runPrepared(headOf(entry, message), message, queryOptions(message));
     case 'exec':
-      return runExec(headOf(entry, message), message.text);
+      return runStatement(headOf(entry, message), message, []);
     case 'txRollback':
       // Queued commands would only be rolled back: left out.
       entry.closed = true;
@@ -288,7 +328,7 @@ async function handle(message) {
 }
 
 parentPort.on('message', (message) => {
-  const work = message.tx === undefined ? handle(message) : onTransaction(message);
+  const work = message.alone ? runAlone(message) : message.tx === undefined ? handle(message) : onTransaction(message);
   work.then(
     (result) => reply(message.id, result),
     (err) => fail(message.id, err),

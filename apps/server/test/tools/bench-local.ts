@@ -108,7 +108,7 @@ async function run(t: TestApp, portals: TestPortal[], phase: Phase) {
   console.log(
     `${phase.name}: ${messages.length} msg, ${Math.round(messages.length / wallS)} msg/s wall, ${Math.round(events / wallS)} events/s wall, ` +
       `${Math.round(messages.length / cpuS)} msg/CPU-s, ${Math.round(events / cpuS)} events/CPU-s, p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, ` +
-      `database thread ${((threads.database * 1000) / messages.length).toFixed(3)} ms/msg (main ${((threads.main * 1000) / messages.length).toFixed(3)})` +
+      `database thread ${((threads.database * 1000) / messages.length).toFixed(3)} ms/msg (main ${((threads.main * 1000) / messages.length).toFixed(3)}, other threads ${((threads.others * 1000) / messages.length).toFixed(3)})` +
       `${failures ? `, ${failures} FAILED` : ''} (load ${loadavg()[0].toFixed(1)})`,
   );
 }

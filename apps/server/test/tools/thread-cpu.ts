@@ -24,10 +24,14 @@ export function threadCpu(): Map<number, number> {
   return seconds;
 }
 
-/** Since `before`: the main thread's CPU and the busiest other thread's (the database's), in seconds. */
-export function threadCpuSince(before: Map<number, number>): { main: number; database: number } {
+/**
+ * Since `before`, in seconds: the main thread's CPU, the busiest other thread's (the database's), and
+ * the rest summed (V8's garbage collector helpers, libuv's pool): on one pinned core they count too.
+ */
+export function threadCpuSince(before: Map<number, number>): { main: number; database: number; others: number } {
   const now = threadCpu();
-  let database = 0;
-  for (const [tid, s] of now) if (tid !== process.pid) database = Math.max(database, s - (before.get(tid) ?? 0));
-  return { main: (now.get(process.pid) ?? 0) - (before.get(process.pid) ?? 0), database };
+  const spent = [...now].filter(([tid]) => tid !== process.pid).map(([tid, s]) => s - (before.get(tid) ?? 0));
+  const database = Math.max(0, ...spent);
+  const others = spent.reduce((sum, s) => sum + s, 0) - database;
+  return { main: (now.get(process.pid) ?? 0) - (before.get(process.pid) ?? 0), database, others };
 }
