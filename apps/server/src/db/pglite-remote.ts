@@ -156,18 +156,10 @@ export class PgliteRemote {
       return fields;
     };
     const transaction: RemoteTransaction = {
-      query: async <R>(text: string, params?: unknown[], options?: QueryOptions) => {
+      ...this.statements(() => {
         open();
-        return (await this.call({ op: 'query', ...head(), text, params, ...optionsOf(options) })) as QueryResult<R>;
-      },
-      queryPrepared: async <R>(prepare: { name: string; definition: string; cap: number }, text: string) => {
-        open();
-        return (await this.call({ op: 'prepared', ...head(), text, prepare })) as QueryResult<R>;
-      },
-      exec: async (text: string) => {
-        open();
-        return (await this.call({ op: 'exec', ...head(), text })) as QueryResult<unknown>[];
-      },
+        return head();
+      }),
       defer: (text: string) => {
         open();
         queued.push(text);
@@ -217,20 +209,11 @@ export class PgliteRemote {
     const open = () => {
       if (closed) throw new Error('Transaction is closed');
     };
-    const alone = () => ({ alone: true, prelude: settings.length ? settings.join('; ') : undefined });
     const transaction: RemoteTransaction = {
-      query: async <R>(text: string, params?: unknown[], options?: QueryOptions) => {
+      ...this.statements(() => {
         open();
-        return (await this.call({ op: 'query', ...alone(), text, params, ...optionsOf(options) })) as QueryResult<R>;
-      },
-      queryPrepared: async <R>(prepare: { name: string; definition: string; cap: number }, text: string) => {
-        open();
-        return (await this.call({ op: 'prepared', ...alone(), text, prepare })) as QueryResult<R>;
-      },
-      exec: async (text: string) => {
-        open();
-        return (await this.call({ op: 'exec', ...alone(), text })) as QueryResult<unknown>[];
-      },
+        return { alone: true, prelude: settings.length ? settings.join('; ') : undefined };
+      }),
       defer: (text: string) => {
         open();
         settings.push(text);
@@ -249,6 +232,17 @@ export class PgliteRemote {
     } finally {
       closed = true;
     }
+  }
+
+  /** A transaction's statement calls; `fields` checks it is open and answers what goes with the message. */
+  private statements(fields: () => Record<string, unknown>): Pick<RemoteTransaction, 'query' | 'queryPrepared' | 'exec'> {
+    return {
+      query: async <R>(text: string, params?: unknown[], options?: QueryOptions) =>
+        (await this.call({ op: 'query', ...fields(), text, params, ...optionsOf(options) })) as QueryResult<R>,
+      queryPrepared: async <R>(prepare: { name: string; definition: string; cap: number }, text: string) =>
+        (await this.call({ op: 'prepared', ...fields(), text, prepare })) as QueryResult<R>,
+      exec: async (text: string) => (await this.call({ op: 'exec', ...fields(), text })) as QueryResult<unknown>[],
+    };
   }
 
   /** Closes PGlite in its thread, then ends the thread. */
