@@ -213,7 +213,8 @@ async function runAlone(message) {
     const head = message.prelude ? `BEGIN READ ONLY; ${message.prelude}` : 'BEGIN READ ONLY';
     return await runStatement(head, message, [serialize.query('COMMIT'), serialize.sync()]);
   } finally {
-    // A failed statement's COMMIT ended the transaction as a rollback; a failed description left it open.
+    // A statement that failed in its last exchange had its COMMIT end the transaction as a rollback;
+    // one that failed before it (its PREPARE, or its description) left the transaction open.
     if (db.isInTransaction()) await exchange([serialize.query('ROLLBACK'), serialize.sync()], 'ROLLBACK');
     release();
   }
