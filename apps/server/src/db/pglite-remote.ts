@@ -56,6 +56,14 @@ export interface RemoteTransaction {
   readonly closed: boolean;
 }
 
+/**
+ * A transaction as built here: `closed` is a field its owner sets, not a getter over a closure. An
+ * object literal's getter made each transaction's object a hidden class of its own, kept where V8
+ * keeps long-lived objects, which held the transaction's closures past every young-generation
+ * collection (docs/performance.md "Per-request hidden classes").
+ */
+type ClosableTransaction = Omit<RemoteTransaction, 'closed'> & { closed: boolean };
+
 interface ErrorData {
   message: string;
   name?: string;
@@ -144,9 +152,8 @@ export class PgliteRemote {
     const tx = this.nextId++;
     let begun = false;
     let queued: string[] = [];
-    let closed = false;
     const open = () => {
-      if (closed) throw new Error('Transaction is closed');
+      if (transaction.closed) throw new Error('Transaction is closed');
     };
     /** What goes with the next message: the transaction's opening on the first, the queued commands. */
     const head = () => {
@@ -155,7 +162,7 @@ export class PgliteRemote {
       queued = [];
       return fields;
     };
-    const transaction: RemoteTransaction = {
+    const transaction: ClosableTransaction = {
       ...this.statements(() => {
         open();
         return head();
@@ -169,18 +176,16 @@ export class PgliteRemote {
         // Queued commands would only be rolled back: dropped.
         queued = [];
         if (begun) await this.call({ op: 'txRollback', tx });
-        closed = true;
+        transaction.closed = true;
       },
-      get closed() {
-        return closed;
-      },
+      closed: false,
     };
     let result: T;
     try {
       result = await callback(transaction);
     } catch (err) {
-      if (!closed) {
-        closed = true;
+      if (!transaction.closed) {
+        transaction.closed = true;
         // Queued commands are left out (they would only be rolled back), and so is a transaction never begun.
         if (begun) await this.call({ op: 'rollback', tx });
       } else if (begun) {
@@ -190,7 +195,7 @@ export class PgliteRemote {
     }
     // After the transaction's own rollback() this only ends the worker's transaction (nothing to commit).
     // A transaction with no statement still makes its round trip: its answer says the database is there.
-    closed = true;
+    transaction.closed = true;
     await this.call({ op: 'commit', ...head() });
     return result;
   }
@@ -205,11 +210,10 @@ export class PgliteRemote {
   async readTransaction<T>(callback: (tx: RemoteTransaction) => Promise<T>): Promise<T> {
     if (this.stopped) throw this.stopped;
     const settings: string[] = [];
-    let closed = false;
     const open = () => {
-      if (closed) throw new Error('Transaction is closed');
+      if (transaction.closed) throw new Error('Transaction is closed');
     };
-    const transaction: RemoteTransaction = {
+    const transaction: ClosableTransaction = {
       ...this.statements(() => {
         open();
         return { alone: true, prelude: settings.length ? settings.join('; ') : undefined };
@@ -220,17 +224,15 @@ export class PgliteRemote {
       },
       rollback: () => {
         open();
-        closed = true;
+        transaction.closed = true;
         return Promise.resolve();
       },
-      get closed() {
-        return closed;
-      },
+      closed: false,
     };
     try {
       return await callback(transaction);
     } finally {
-      closed = true;
+      transaction.closed = true;
     }
   }
 

@@ -107,6 +107,51 @@ function scopeOf(p: Principal | null): Scope | null {
 }
 
 /**
+ * What a handler gets (RouteContext). A class, not an object literal with getters: a literal's
+ * getters are closures of its own, so every request made a hidden class (map) of its own, allocated
+ * where V8 keeps long-lived objects; those maps held the request's closures, and through them the
+ * whole request, past every young-generation collection until the next full one: every request's
+ * objects were promoted and a scavenge took 20-30 ms instead of 1-2 (docs/performance.md "Per-request
+ * hidden classes"). A class keeps its getters on the prototype: one map for every request.
+ */
+class RequestContext {
+  readonly params: unknown;
+  readonly query: unknown;
+  readonly body: unknown;
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly request: FastifyRequest,
+    private readonly response: FastifyReply,
+    readonly principal: Principal | null,
+    private readonly scopeOrNull: Scope | null,
+    /** A shared read's handler answers every caller of its round: it may not touch one caller's req or reply. */
+    private readonly sharedRead: boolean,
+  ) {
+    this.params = request.params;
+    this.query = request.query;
+    this.body = request.body;
+  }
+
+  get scope(): Scope {
+    if (!this.scopeOrNull) throw new AppError('FORBIDDEN');
+    return this.scopeOrNull;
+  }
+
+  tx = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => inScope(this.deps.database.db, this.scope, fn);
+
+  readTx = <T>(fn: (executor: Executor) => Promise<T>): Promise<T> => inReadScope(this.deps.database, this.scope, fn);
+
+  get req(): FastifyRequest {
+    return this.sharedRead ? notInSharedRead() : this.request;
+  }
+
+  get reply(): FastifyReply {
+    return this.sharedRead ? notInSharedRead() : this.response;
+  }
+}
+
+/**
  * Registers one endpoint of the contracts: schemas from the contract, the
  * permission rule checked before the handler, the answer serialized through the
  * response schema (so an extra column never leaks).
@@ -146,32 +191,7 @@ export function route<E extends Endpoint>(app: FastifyInstance, deps: AppDeps, e
           throw forbidden(isSuperAdmin(principal) ? MSG.tenantOnly : undefined);
         }
       }
-      const scope = scopeOf(principal);
-      const tx = <T>(fn: (tx: Tx) => Promise<T>) => {
-        if (!scope) throw new AppError('FORBIDDEN');
-        return inScope(deps.database.db, scope, fn);
-      };
-      const ctx = {
-        params: req.params,
-        query: req.query,
-        body: req.body,
-        principal,
-        get scope(): Scope {
-          if (!scope) throw new AppError('FORBIDDEN');
-          return scope;
-        },
-        tx,
-        readTx: <T>(fn: (executor: Executor) => Promise<T>) => {
-          if (!scope) throw new AppError('FORBIDDEN');
-          return inReadScope(deps.database, scope, fn);
-        },
-        get req() {
-          return shared ? notInSharedRead() : req;
-        },
-        get reply() {
-          return shared ? notInSharedRead() : reply;
-        },
-      } as unknown as RouteContext<E>;
+      const ctx = new RequestContext(deps, req, reply, principal, scopeOf(principal), shared !== undefined) as unknown as RouteContext<E>;
       const result =
         shared && principal
           ? await shared.run(sharedReadKey(req, principal), async () => markSharedAnswer(await opts.handler(ctx)))
