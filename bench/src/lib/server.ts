@@ -78,7 +78,9 @@ export async function startBenchServer(opts: ServerOptions): Promise<BenchServer
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;
   const profileArgs = opts.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfileDir}`] : [];
-  const nodeArgs = [process.execPath, ...profileArgs, `--inspect-port=127.0.0.1:${inspectPort}`, '--import', 'tsx', ENTRY];
+  // BENCH_SERVER_NODE_FLAGS: more flags for the server's node (e.g. "--trace-gc-nvp", whose lines go to its log file).
+  const extraArgs = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = [process.execPath, ...profileArgs, ...extraArgs, `--inspect-port=127.0.0.1:${inspectPort}`, '--import', 'tsx', ENTRY];
   // taskset execs node in place (same pid), and every thread node starts inherits the CPU.
   const [cmd, ...args] = opts.cpu !== undefined && hasTaskset() ? ['taskset', '-c', String(opts.cpu), ...nodeArgs] : nodeArgs;
   // The server's own log (warnings and errors) goes to a file, so the bench output stays a table.

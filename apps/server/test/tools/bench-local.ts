@@ -15,7 +15,7 @@ import { maintainPglite } from '../../src/jobs/pglite-maintenance.job.ts';
 import { createPortal, createTenant, type TestPortal } from '../factories.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { reported, signatureHeaders } from '../kits/webhooks/webhook-test-kit.ts';
-import { threadCpu, threadCpuSince } from './thread-cpu.ts';
+import { minorFaults, threadCpu, threadCpuSince } from './thread-cpu.ts';
 
 const PORTALS = 50;
 const DEVICES_PER_PORTAL = 200;
@@ -86,6 +86,7 @@ async function run(t: TestApp, portals: TestPortal[], phase: Phase) {
   let failures = 0;
   const cpu0 = process.cpuUsage();
   const threads0 = threadCpu();
+  const faults0 = minorFaults();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: phase.connections }, async () => {
@@ -102,13 +103,14 @@ async function run(t: TestApp, portals: TestPortal[], phase: Phase) {
   const cpu = process.cpuUsage(cpu0);
   const cpuS = (cpu.user + cpu.system) / 1e6;
   const threads = threadCpuSince(threads0);
+  const faults = minorFaults() - faults0;
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(0);
   const events = messages.length * phase.batch;
   console.log(
     `${phase.name}: ${messages.length} msg, ${Math.round(messages.length / wallS)} msg/s wall, ${Math.round(events / wallS)} events/s wall, ` +
       `${Math.round(messages.length / cpuS)} msg/CPU-s, ${Math.round(events / cpuS)} events/CPU-s, p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, ` +
-      `database thread ${((threads.database * 1000) / messages.length).toFixed(3)} ms/msg (main ${((threads.main * 1000) / messages.length).toFixed(3)}, other threads ${((threads.others * 1000) / messages.length).toFixed(3)})` +
+      `database thread ${((threads.database * 1000) / messages.length).toFixed(3)} ms/msg (main ${((threads.main * 1000) / messages.length).toFixed(3)}, other threads ${((threads.others * 1000) / messages.length).toFixed(3)}), ${(faults / messages.length).toFixed(1)} page faults/msg` +
       `${failures ? `, ${failures} FAILED` : ''} (load ${loadavg()[0].toFixed(1)})`,
   );
 }
