@@ -3,6 +3,7 @@
 // loads the same under `node --import tsx`, vitest and the bench, with no TypeScript loader here.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol, TransactionAbortedError } from '@electric-sql/pglite';
+import { ProtocolReader } from './pglite-protocol.mjs';
 
 const { serialize } = protocol;
 
@@ -72,13 +73,13 @@ const fail = (id, err) => parentPort.postMessage({ id, error: errorData(err) });
 let db;
 
 /**
- * Protocol messages sent to PGlite as one exchange (one call into its wasm, one pass of its
- * protocol parser), under its query lock. PGlite's own `query` makes six exchanges of one message
- * each (parse, describe, bind, describe, execute, sync) and `exec` two; each costs its wasm entry,
- * buffers and parser pass (docs/performance.md "Lists, every page different"). PostgreSQL handles
- * the messages of one buffer in order as it would from a socket; the first error is thrown (PGlite
- * still runs the rest: after an error the extended protocol skips to the Sync, a simple query ends
- * its own statements), and so is `query`, as PGlite's makePGliteError names it.
+ * Protocol messages sent to PGlite as one exchange (one call into its wasm), under its query lock;
+ * the answer is read by pglite-protocol.mjs, not PGlite's parser. PGlite's own `query` makes six
+ * exchanges of one message each (parse, describe, bind, describe, execute, sync) and `exec` two;
+ * each costs its wasm entry and buffers (docs/performance.md "Lists, every page different").
+ * PostgreSQL handles the messages of one buffer in order as it would from a socket; the first error
+ * is thrown (PGlite still runs the rest: after an error the extended protocol skips to the Sync, a
+ * simple query ends its own statements), and so is `query`, as PGlite's makePGliteError names it.
  */
 async function exchange(parts, query) {
   let length = 0;
@@ -89,12 +90,14 @@ async function exchange(parts, query) {
     buffer.set(part, at);
     at += part.length;
   }
-  try {
-    return await db.runExclusive(() => db.execProtocolStream(buffer, { syncToFs: false }));
-  } catch (err) {
-    if (err && typeof err === 'object' && 'code' in err) err.query = query;
-    throw err;
+  const reader = new ProtocolReader();
+  await db.runExclusive(() => db.execProtocolRawStream(buffer, { syncToFs: false, onRawData: (chunk) => reader.push(chunk) }));
+  if (reader.rest) throw new Error('pglite worker: the exchange ended inside a message');
+  if (reader.error) {
+    reader.error.query = query;
+    throw reader.error;
   }
+  return reader.messages;
 }
 
 /** The messages after the transaction's own commands (the first ReadyForQuery ends them). */
