@@ -4,6 +4,9 @@ export interface ReadMessage {
   [field: string]: unknown;
 }
 
+/** The properties an error of PostgreSQL carries besides its message (pg-protocol's names). */
+export declare const ERROR_PROPERTIES: readonly string[];
+
 export declare class ProtocolReader {
   /** What the exchange answered, in order, as pg-protocol names the messages. */
   readonly messages: ReadMessage[];

@@ -42,6 +42,9 @@ const ERROR_FIELDS = {
   R: 'routine',
 };
 
+/** The properties an error of PostgreSQL carries besides its message (pg-protocol's names). */
+export const ERROR_PROPERTIES = Object.values(ERROR_FIELDS);
+
 /**
  * Reads messages from the chunks PGlite writes during one exchange. A message can straddle two
  * chunks (PGlite flushes its send buffer when full): the unread tail is kept (copied: a chunk is a

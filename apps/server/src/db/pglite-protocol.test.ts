@@ -1,6 +1,6 @@
 import { parse, PGlite, protocol } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProtocolReader } from './pglite-protocol.mjs';
+import { ERROR_PROPERTIES, ProtocolReader } from './pglite-protocol.mjs';
 
 /**
  * The worker's protocol reader against PGlite's own parser, on the same exchanges of a real PGlite:
@@ -71,21 +71,7 @@ const extended = (text: string) =>
 
 const errorFields = (e: unknown) => {
   const err = e as Record<string, unknown> & Error;
-  const fields = [
-    'severity',
-    'code',
-    'detail',
-    'hint',
-    'position',
-    'where',
-    'schema',
-    'table',
-    'column',
-    'dataType',
-    'constraint',
-    'routine',
-  ];
-  return { message: err.message, name: err.name, ...Object.fromEntries(fields.map((f) => [f, err[f]])) };
+  return { message: err.message, name: err.name, ...Object.fromEntries(ERROR_PROPERTIES.map((f) => [f, err[f]])) };
 };
 
 describe("the embedded database's protocol reader", () => {

@@ -3,30 +3,12 @@
 // loads the same under `node --import tsx`, vitest and the bench, with no TypeScript loader here.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol, TransactionAbortedError } from '@electric-sql/pglite';
-import { ProtocolReader } from './pglite-protocol.mjs';
+import { ERROR_PROPERTIES, ProtocolReader } from './pglite-protocol.mjs';
 
 const { serialize } = protocol;
 
-/** PGlite's DatabaseError fields (pg-protocol) the main thread rebuilds: SQLSTATE, constraint, etc. */
-const ERROR_FIELDS = [
-  'severity',
-  'code',
-  'detail',
-  'hint',
-  'position',
-  'internalPosition',
-  'internalQuery',
-  'where',
-  'schema',
-  'table',
-  'column',
-  'dataType',
-  'constraint',
-  'file',
-  'line',
-  'routine',
-  'query',
-];
+/** PGlite's DatabaseError fields the main thread rebuilds (SQLSTATE, constraint, ...) and the statement. */
+const ERROR_FIELDS = [...ERROR_PROPERTIES, 'query'];
 
 /** An error as plain data: structured clone keeps only an Error's message and stack. */
 function errorData(err) {
