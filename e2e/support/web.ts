@@ -85,6 +85,20 @@ export async function signIn(page: Page, base: string, email: string, password: 
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await poll(() => page.getByText('Welcome! You’ve successfully logged in.').count()).toBeGreaterThan(0);
+  // redux-persist writes the session to localStorage on later timer ticks, one state key per tick: a
+  // test that navigates right after the toast can, on a loaded machine, load the app before the write
+  // and find itself signed out. So sign-in ends once the stored session holds the access token.
+  await poll(() => page.evaluate(storedAccessToken)).toBe(true);
+}
+
+/** Whether the session stored in the browser (redux-persist's `persist:root`, its auth slice) holds an access token. */
+function storedAccessToken(): boolean {
+  try {
+    const root = JSON.parse(localStorage.getItem('persist:root') ?? '{}') as { auth?: string };
+    return Boolean((JSON.parse(root.auth ?? '{}') as { accessTaken?: string }).accessTaken);
+  } catch {
+    return false;
+  }
 }
 
 export async function signOut(page: Page): Promise<void> {
