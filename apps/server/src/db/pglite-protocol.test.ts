@@ -94,6 +94,7 @@ describe("the embedded database's protocol reader", () => {
     it(`reads ${name} as PGlite's parser does`, async () => {
       const theirs = await viaPglite(message);
       const chunks = await rawChunks(message);
+      if (message === statements['many rows (the output spans several chunks)']) expect(chunks.length).toBeGreaterThan(1);
       const ours = viaReader(chunks);
       expect(theirs.error).toBeUndefined();
       expect(ours.error).toBeUndefined();
