@@ -35,6 +35,7 @@ import { rollUpAllTenants } from '../../apps/server/src/modules/stats/index.ts';
 import { tokenSigner } from './lib/auth.ts';
 import type { BenchContext, DbMeasurement, HttpMeasurement } from './lib/context.ts';
 import { cpuPlan, pinTo } from './lib/cpu.ts';
+import { CpuSpeedProbe } from './lib/cpu-speed.ts';
 import { monotonicMicros, summarizeProfiles, type ProfileWindow } from './lib/profile.ts';
 import { markdownTable, Results, writeResults, type ResultRow } from './lib/results.ts';
 import { markdownRuns, summarizeRuns } from './lib/runs.ts';
@@ -107,11 +108,13 @@ async function recordedSeed(database: Database, file: string): Promise<SeededDat
   }
 }
 
-async function benchSize(size: SizeSpec, databaseUrl: string | undefined, asked: Set<string>): Promise<Results> {
+type SpeedProbes = { server: CpuSpeedProbe; bench: CpuSpeedProbe };
+
+async function benchSize(size: SizeSpec, databaseUrl: string | undefined, asked: Set<string>, probes: SpeedProbes): Promise<Results> {
   const only = new Set([...asked].filter((name) => (size.phases ? size.phases.includes(name) : !ONLY_WHEN_NAMED.has(name))));
   const kind = databaseUrl ? 'postgres' : 'pglite';
   console.log(`\n== Vigil bench: size ${size.name} on ${kind} ==`);
-  const results = new Results(size.name !== 'tiny');
+  const results = new Results(size.name !== 'tiny', probes);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vigil-bench-'));
   const cpus = cpuPlan();
   if (cpus.load !== undefined) pinTo(process.pid, cpus.load);
@@ -172,7 +175,7 @@ async function benchSize(size: SizeSpec, databaseUrl: string | undefined, asked:
     };
     for (const [name, measure] of DB_PHASES) {
       if (!only.has(name)) continue;
-      await results.beginPhase(`${name} (database)`);
+      await results.beginPhase(`${name} (database)`, 'bench');
       try {
         await measure(ctx, database);
       } catch (err) {
@@ -287,14 +290,26 @@ async function main(): Promise<void> {
   const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 1) || 1);
   let failures = 0;
   const rowsOf = new Map<string, ResultRow[][]>();
-  for (let run = 1; run <= runs; run++) {
-    if (runs > 1) console.log(`\n==== whole run ${run} of ${runs} ====`);
-    for (const [size, url] of plan) {
-      const results = await benchSize(size, url, only);
-      failures += results.failures.length;
-      const key = `${size.name}-${url ? 'postgres' : 'pglite'}`;
-      rowsOf.set(key, [...(rowsOf.get(key) ?? []), results.rows]);
+  // How fast the cores ran during each figure (lib/cpu-speed.ts): the server's, and this process's for the database phases.
+  const pinned = cpuPlan();
+  const server = await CpuSpeedProbe.start(pinned.server, "the server's CPU");
+  const probes: SpeedProbes = {
+    server,
+    bench: pinned.load === undefined ? server : await CpuSpeedProbe.start(pinned.load, "the bench's CPU"),
+  };
+  try {
+    for (let run = 1; run <= runs; run++) {
+      if (runs > 1) console.log(`\n==== whole run ${run} of ${runs} ====`);
+      for (const [size, url] of plan) {
+        const results = await benchSize(size, url, only, probes);
+        failures += results.failures.length;
+        const key = `${size.name}-${url ? 'postgres' : 'pglite'}`;
+        rowsOf.set(key, [...(rowsOf.get(key) ?? []), results.rows]);
+      }
     }
+  } finally {
+    probes.server.stop();
+    probes.bench.stop();
   }
   if (runs > 1) {
     for (const [key, perRun] of rowsOf) {

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CpuSpeedProbe, SpeedReading } from './cpu-speed.ts';
 
 /** One figure of the run, beside its same-run baseline and the issue's target. */
 export interface ResultRow {
@@ -18,10 +19,19 @@ export interface ResultRow {
   /** null: no target, or not measurable in this run. */
   met?: boolean | null;
   note?: string;
+  /** How fast the measured CPU (the server's, or the bench's own for a database phase) ran, against the machine's best (cpu-speed.ts). */
+  cpuSpeed?: number;
 }
 
 /** Above this 1-minute load average before a phase, its figures are not judged against targets. */
 export const MAX_LOAD_TO_JUDGE = 1.5;
+
+/**
+ * Below this speed of the server's CPU during a measurement (against the fastest this machine has
+ * run the probe), its figures are not judged: a core the host runs at about half speed showed
+ * 0.5-0.6 on the probe; a quiet one 0.9-1 with the server busy on it.
+ */
+export const MIN_CPU_SPEED_TO_JUDGE = 0.8;
 
 /** The machine's load averages (1, 5 and 15 minutes), as printed. */
 export const loadText = (l: number[] = loadavg()) => l.map((n) => n.toFixed(2)).join(' ');
@@ -46,20 +56,36 @@ export class Results {
   readonly rows: ResultRow[] = [];
   readonly failures: { measurement: string; error: string }[] = [];
   /** Each phase's load averages before and after it, and whether its figures were judged. */
-  readonly phases: { phase: string; loadBefore: number[]; loadAfter?: number[]; judged: boolean }[] = [];
+  readonly phases: { phase: string; loadBefore: number[]; loadAfter?: number[]; judged: boolean; cpuSpeed?: number }[] = [];
   /** Set while a phase that started on a busy machine runs: why its figures are not judged. */
   private notJudged: string | undefined;
+  /** Since when the next figure was measured (the phase's start, or the figure before it): the probe's window. */
+  private windowMark = 0;
+  private phaseMark = 0;
+  /** The last reading of this phase, for figures added together (their window holds too few samples). */
+  private lastReading: SpeedReading | undefined;
 
-  /** @param judge false for the tiny smoke run: toy-scale figures are not held against targets. */
-  constructor(private readonly judge = true) {}
+  /**
+   * @param judge false for the tiny smoke run: toy-scale figures are not held against targets.
+   * @param probes the speed probes on the server's CPU and on this process's (cpu-speed.ts); without
+   * them figures are judged on the load alone.
+   */
+  constructor(
+    private readonly judge = true,
+    private readonly probes: { server?: CpuSpeedProbe; bench?: CpuSpeedProbe } = {},
+  ) {}
+
+  /** The probe of the running phase's CPU. */
+  private speed: CpuSpeedProbe | undefined;
 
   /**
    * Starts a phase: waits up to SETTLE_SECONDS for the 1-minute load average to fall to
    * MAX_LOAD_TO_JUDGE (the phase before leaves it high, and back-to-back whole runs would otherwise
    * judge nothing after their first phase), prints it, and when it is still above says so and leaves
-   * the phase's figures unjudged (a busy machine's figures are neither met nor missed).
+   * the phase's figures unjudged (a busy machine's figures are neither met nor missed). `runsOn`:
+   * whose CPU the phase's figures measure, the server's or this process's (the database phases).
    */
-  async beginPhase(phase: string): Promise<void> {
+  async beginPhase(phase: string, runsOn: 'server' | 'bench' = 'server'): Promise<void> {
     if (this.judge) await settled();
     const loadBefore = loadavg();
     const judged = loadBefore[0] <= MAX_LOAD_TO_JUDGE;
@@ -69,6 +95,9 @@ export class Results {
       ? undefined
       : `not judged: load average ${loadBefore[0].toFixed(2)} before the phase (above ${MAX_LOAD_TO_JUDGE})`;
     if (this.notJudged) console.log(`  targets of ${phase} are not judged: the 1-minute load average is above ${MAX_LOAD_TO_JUDGE}`);
+    this.speed = this.probes[runsOn];
+    this.phaseMark = this.windowMark = this.speed?.mark() ?? 0;
+    this.lastReading = undefined;
   }
 
   endPhase(phase: string): void {
@@ -76,12 +105,29 @@ export class Results {
     const loadAfter = loadavg();
     if (record) record.loadAfter = loadAfter;
     console.log(`  load average after ${phase}: ${loadText(loadAfter)}`);
+    const reading = this.speed?.readingSince(this.phaseMark);
+    if (reading) {
+      if (record) record.cpuSpeed = reading.speed;
+      console.log(
+        `  speed of ${this.speed?.label} during ${phase}: ${reading.speed}x of this machine's best (${reading.medianMicros} us per probe, best ${reading.bestMicros})`,
+      );
+    }
     this.notJudged = undefined;
   }
 
   add(row: ResultRow): void {
     if (!this.judge && row.met !== undefined) row = { ...row, met: null };
     if (this.notJudged && row.target) row = { ...row, met: null, note: row.note ? `${row.note}; ${this.notJudged}` : this.notJudged };
+    const reading = this.speed && (this.speed.readingSince(this.windowMark) ?? this.lastReading);
+    if (this.speed) this.windowMark = this.speed.mark();
+    if (reading) {
+      this.lastReading = reading;
+      row = { ...row, cpuSpeed: reading.speed };
+      if (reading.speed < MIN_CPU_SPEED_TO_JUDGE && row.target && row.met !== null) {
+        const why = `not judged: ${this.speed?.label} ran at ${reading.speed}x of this machine's best during the measurement (below ${MIN_CPU_SPEED_TO_JUDGE})`;
+        row = { ...row, met: null, note: row.note ? `${row.note}; ${why}` : why };
+      }
+    }
     this.rows.push(row);
     printRow(row);
   }
@@ -100,19 +146,32 @@ function printRow(r: ResultRow): void {
   const ratio = r.ratio !== undefined ? ` | x${fmt(r.ratio)}` : '';
   const target = r.target ? ` | target ${r.target}: ${r.met === true ? 'MET' : r.met === false ? 'MISSED' : 'n/a'}` : '';
   const note = r.note ? ` | ${r.note}` : '';
-  console.log(`  ${r.group} / ${r.name}: ${fmt(r.value)} ${r.unit}${r.detail ? ` (${r.detail})` : ''}${base}${ratio}${target}${note}`);
+  const speed = r.cpuSpeed !== undefined ? ` | CPU ${r.cpuSpeed}x` : '';
+  console.log(
+    `  ${r.group} / ${r.name}: ${fmt(r.value)} ${r.unit}${r.detail ? ` (${r.detail})` : ''}${base}${ratio}${target}${speed}${note}`,
+  );
+}
+
+/** Why a figure with a target was not judged, in the table's words. */
+function unjudged(note: string | undefined): string {
+  if (note?.includes('load average')) return 'not judged (load)';
+  if (note?.includes('CPU ran at')) return 'not judged (slow CPU)';
+  return '';
 }
 
 /** The final table (markdown, so it can be pasted into docs/performance.md as is). */
 export function markdownTable(rows: ResultRow[]): string {
-  const lines = ['| Group | Measurement | Figure | Baseline (same run) | Ratio | Target | Met |', '|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| Group | Measurement | Figure | Baseline (same run) | Ratio | CPU speed | Target | Met |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
   for (const r of rows) {
     const figure = `${fmt(r.value)} ${r.unit}${r.detail ? ` (${r.detail})` : ''}`;
     const base = r.baseline ? `${r.baseline.name}: ${fmt(r.baseline.value)} ${r.baseline.unit}` : '';
-    const met =
-      r.met === true ? 'met' : r.met === false ? '**missed**' : r.target && r.note?.includes('not judged') ? 'not judged (load)' : '';
+    const met = r.met === true ? 'met' : r.met === false ? '**missed**' : r.target ? unjudged(r.note) : '';
+    const speed = r.cpuSpeed !== undefined ? `${r.cpuSpeed}x` : '';
     lines.push(
-      `| ${r.group} | ${r.name} | ${figure} | ${base} | ${r.ratio !== undefined ? `${fmt(r.ratio)}x` : ''} | ${r.target ?? ''} | ${met} |`,
+      `| ${r.group} | ${r.name} | ${figure} | ${base} | ${r.ratio !== undefined ? `${fmt(r.ratio)}x` : ''} | ${speed} | ${r.target ?? ''} | ${met} |`,
     );
   }
   return lines.join('\n');

@@ -13,6 +13,8 @@ export interface RunsRow {
   name: string;
   unit: string;
   values: number[];
+  /** The server's CPU speed during each run's measurement (results.ts), where the probe read it. */
+  cpuSpeeds: (number | undefined)[];
   median: number;
   /** The secondary figures (p50, p99...) of the run whose figure is the median. */
   medianDetail?: string;
@@ -54,6 +56,7 @@ export function summarizeRuns(runs: ResultRow[][]): RunsRow[] {
       name: rows[0].name,
       unit: rows[0].unit,
       values,
+      cpuSpeeds: rows.map((r) => r.cpuSpeed),
       median: mid,
       medianDetail: rows.find((r) => r.value === mid)?.detail,
       min: Math.min(...values),
@@ -73,13 +76,14 @@ const fmt = (n: number) => (Math.abs(n) >= 100 ? Math.round(n).toLocaleString('e
 /** The summary as a markdown table (pasted into docs/performance.md as is). */
 export function markdownRuns(rows: RunsRow[], runs: number): string {
   const lines = [
-    `| Group | Measurement | Median of ${runs} runs | Spread (lowest - highest) | Ratio (median) | Target | Runs met / missed / not judged | Verdict |`,
-    '|---|---|---|---|---|---|---|---|',
+    `| Group | Measurement | Median of ${runs} runs | Spread (lowest - highest) | Ratio (median) | CPU speed by run | Target | Runs met / missed / not judged | Verdict |`,
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of rows) {
     const verdict = r.verdict === 'missed' ? '**missed**' : r.verdict;
+    const speeds = r.cpuSpeeds.some((v) => v !== undefined) ? r.cpuSpeeds.map((v) => (v === undefined ? '-' : `${v}x`)).join(', ') : '';
     lines.push(
-      `| ${r.group} | ${r.name} | ${fmt(r.median)} ${r.unit}${r.medianDetail ? ` (${r.medianDetail})` : ''} | ${fmt(r.min)} - ${fmt(r.max)} | ${r.ratioMedian !== undefined ? `${fmt(r.ratioMedian)}x` : ''} | ${r.target ?? ''} | ${r.target ? `${r.met} / ${r.missed} / ${r.unjudged}` : ''} | ${verdict} |`,
+      `| ${r.group} | ${r.name} | ${fmt(r.median)} ${r.unit}${r.medianDetail ? ` (${r.medianDetail})` : ''} | ${fmt(r.min)} - ${fmt(r.max)} | ${r.ratioMedian !== undefined ? `${fmt(r.ratioMedian)}x` : ''} | ${speeds} | ${r.target ?? ''} | ${r.target ? `${r.met} / ${r.missed} / ${r.unjudged}` : ''} | ${verdict} |`,
     );
   }
   return lines.join('\n');
