@@ -8,11 +8,13 @@ import { PgliteNotifications } from './pglite-notifications.ts';
 import { PgliteRemote } from './pglite-remote.ts';
 import { pgliteRunner, postgresRunner, type PreparedRunner } from './prepared.ts';
 import { PriorityGate, type Lane } from './priority-gate.ts';
-import * as schema from './schema/index.ts';
-
-export type Schema = typeof schema;
-/** The drizzle database, whichever driver is underneath (PGlite or node-postgres). */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/**
+ * The drizzle database, whichever driver is underneath (PGlite or node-postgres). Without drizzle's
+ * relational query API (no schema given to drizzle()): nothing used it, and drizzle builds a query
+ * builder for every table of the schema at every transaction it opens, 36 of them, about 3 % of the
+ * request thread's CPU on a list page (perf, docs/performance.md "Lists, every page different").
+ */
+export type Db = PgDatabase<PgQueryResultHKT>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Executor = Db | Tx;
 
@@ -98,7 +100,6 @@ async function openPglite(dataDir: string): Promise<Database> {
           ),
         query: (target, args) => gate.run(lane, () => target.query(...(args as Parameters<typeof target.query>))),
       }) as never,
-      { schema },
     ) as unknown as Db;
   // PGlite is one session in one process: its listeners are all here (pglite-notifications.ts).
   return {
@@ -222,7 +223,6 @@ async function openPostgres(url: string): Promise<Database> {
           }
         },
       }),
-      { schema },
     ) as unknown as Db;
   const db = inLane('normal');
   const events = listenSession(pg, url);
