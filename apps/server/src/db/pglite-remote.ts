@@ -38,6 +38,9 @@ export interface QueryResult<T> {
   affectedRows?: number;
 }
 
+/** A prepared statement's answer: its rows (pglite-worker.mjs leaves the fields out; nothing reads them). */
+export type PreparedResult<T> = Omit<QueryResult<T>, 'fields'>;
+
 export interface RemoteTransaction {
   query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
   exec(text: string): Promise<QueryResult<unknown>[]>;
@@ -45,7 +48,7 @@ export interface RemoteTransaction {
    * `text` (`execute name(...)`) after PREPARE of `definition` as `name` when the session does not
    * hold it yet, at most `cap` names kept (the worker keeps the session's names: prepared.ts).
    */
-  queryPrepared<T>(prepare: { name: string; definition: string; cap: number }, text: string): Promise<QueryResult<T>>;
+  queryPrepared<T>(prepare: { name: string; definition: string; cap: number }, text: string): Promise<PreparedResult<T>>;
   /**
    * Commands without results (`set local ...`), sent with the transaction's next statement or its
    * COMMIT, in the same exchange: their error, if any, is that statement's or the COMMIT's (it
@@ -242,7 +245,7 @@ export class PgliteRemote {
       query: async <R>(text: string, params?: unknown[], options?: QueryOptions) =>
         (await this.call({ op: 'query', ...fields(), text, params, ...optionsOf(options) })) as QueryResult<R>,
       queryPrepared: async <R>(prepare: { name: string; definition: string; cap: number }, text: string) =>
-        (await this.call({ op: 'prepared', ...fields(), text, prepare })) as QueryResult<R>,
+        (await this.call({ op: 'prepared', ...fields(), text, prepare })) as PreparedResult<R>,
       exec: async (text: string) => (await this.call({ op: 'exec', ...fields(), text })) as QueryResult<unknown>[],
     };
   }

