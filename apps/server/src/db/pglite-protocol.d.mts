@@ -17,3 +17,9 @@ export declare class ProtocolReader {
   /** One chunk of output; answers how many bytes were taken (all). */
   push(chunk: Uint8Array): number;
 }
+
+/** A simple Query message, as PGlite's serializer writes it. */
+export declare function queryMessage(text: string): Uint8Array;
+
+/** A Parse message of the unnamed statement without parameter types, as PGlite's serializer writes it. */
+export declare function parseMessage(text: string): Uint8Array;

@@ -1,6 +1,6 @@
 import { parse, PGlite, protocol } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_PROPERTIES, ProtocolReader } from './pglite-protocol.mjs';
+import { ERROR_PROPERTIES, parseMessage, ProtocolReader, queryMessage } from './pglite-protocol.mjs';
 
 /**
  * The worker's protocol reader against PGlite's own parser, on the same exchanges of a real PGlite:
@@ -144,5 +144,34 @@ describe("the embedded database's protocol reader", () => {
       constraint: 'probe_name_unique',
       table: 'probe',
     });
+  });
+});
+
+describe("the worker's own frontend messages", () => {
+  const texts = ['', 'COMMIT', `select 'Gerät ✓ 🛰' as "näme", $1::int`, 'x'.repeat(70_000)];
+
+  it("are PGlite's serializer's bytes", () => {
+    for (const text of texts) {
+      expect(Buffer.from(queryMessage(text)).equals(Buffer.from(serialize.query(text))), text.slice(0, 40)).toBe(true);
+      expect(Buffer.from(parseMessage(text)).equals(Buffer.from(serialize.parse({ text }))), text.slice(0, 40)).toBe(true);
+    }
+  });
+
+  it('run on PGlite as its own messages do', async () => {
+    const text = `select name, note from probe where id = 4`;
+    const ours = concat([
+      parseMessage(text),
+      serialize.bind({ values: [] }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+      serialize.sync(),
+    ]);
+    expect(parse.parseResults(viaReader(await rawChunks(ours)).messages as never, db.parsers)).toEqual(
+      parse.parseResults(viaReader(await rawChunks(extended(text))).messages as never, db.parsers),
+    );
+    const simple = concat([queryMessage(text), serialize.sync()]);
+    expect(parse.parseResults(viaReader(await rawChunks(simple)).messages as never, db.parsers)[0].rows).toEqual([
+      { name: 'Gerät 4 ✓ 🛰', note: 'xxxx' },
+    ]);
   });
 });
