@@ -12,7 +12,7 @@ import { PriorityGate, type Lane } from './priority-gate.ts';
  * The drizzle database, whichever driver is underneath (PGlite or node-postgres). Without drizzle's
  * relational query API (no schema given to drizzle()): nothing used it, and drizzle builds a query
  * builder for every table of the schema at every transaction it opens, 36 of them, about 3 % of the
- * request thread's CPU on a list page (perf, docs/performance.md "Lists, every page different").
+ * request thread's CPU on a list page (perf, docs/performance.md "What surrounded the database's work").
  */
 export type Db = PgDatabase<PgQueryResultHKT>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
