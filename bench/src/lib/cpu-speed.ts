@@ -24,7 +24,7 @@ export interface SpeedReading {
   samples: number;
 }
 
-/** Fewer samples than this (under 1 s) read as no figure at all. */
+/** At least this many samples (1 s) make a reading: a shorter window reads the last second's. */
 const MIN_SAMPLES = 5;
 /** Samples of the start-up calibration (the server is not running yet: the core is idle). */
 const CALIBRATION_SAMPLES = 15;
@@ -103,9 +103,13 @@ export class CpuSpeedProbe {
     return Date.now();
   }
 
-  /** The core's speed since `mark` (undefined with too few samples), against the best window seen; a faster window becomes the best. */
+  /**
+   * The core's speed since `mark` (or over the last second, for a shorter window; undefined before the
+   * probe has sampled a second), against the best window seen; a faster window becomes the best.
+   */
   readingSince(mark: number): SpeedReading | undefined {
-    const window = this.samples.filter((s) => s.at >= mark).map((s) => s.micros);
+    let window = this.samples.filter((s) => s.at >= mark).map((s) => s.micros);
+    if (window.length < MIN_SAMPLES) window = this.samples.slice(-MIN_SAMPLES).map((s) => s.micros);
     if (window.length < MIN_SAMPLES) return undefined;
     const medianMicros = Math.round(median(window));
     if (this.best === undefined || medianMicros < this.best) {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CpuSpeedProbe, SpeedReading } from './cpu-speed.ts';
+import type { CpuSpeedProbe } from './cpu-speed.ts';
 
 /** One figure of the run, beside its same-run baseline and the issue's target. */
 export interface ResultRow {
@@ -62,8 +62,6 @@ export class Results {
   /** Since when the next figure was measured (the phase's start, or the figure before it): the probe's window. */
   private windowMark = 0;
   private phaseMark = 0;
-  /** The last reading of this phase, for figures added together (their window holds too few samples). */
-  private lastReading: SpeedReading | undefined;
 
   /**
    * @param judge false for the tiny smoke run: toy-scale figures are not held against targets.
@@ -97,7 +95,6 @@ export class Results {
     if (this.notJudged) console.log(`  targets of ${phase} are not judged: the 1-minute load average is above ${MAX_LOAD_TO_JUDGE}`);
     this.speed = this.probes[runsOn];
     this.phaseMark = this.windowMark = this.speed?.mark() ?? 0;
-    this.lastReading = undefined;
   }
 
   endPhase(phase: string): void {
@@ -118,10 +115,9 @@ export class Results {
   add(row: ResultRow): void {
     if (!this.judge && row.met !== undefined) row = { ...row, met: null };
     if (this.notJudged && row.target) row = { ...row, met: null, note: row.note ? `${row.note}; ${this.notJudged}` : this.notJudged };
-    const reading = this.speed && (this.speed.readingSince(this.windowMark) ?? this.lastReading);
+    const reading = this.speed?.readingSince(this.windowMark);
     if (this.speed) this.windowMark = this.speed.mark();
     if (reading) {
-      this.lastReading = reading;
       row = { ...row, cpuSpeed: reading.speed };
       if (reading.speed < MIN_CPU_SPEED_TO_JUDGE && row.target && row.met !== null) {
         const why = `not judged: ${this.speed?.label} ran at ${reading.speed}x of this machine's best during the measurement (below ${MIN_CPU_SPEED_TO_JUDGE})`;
