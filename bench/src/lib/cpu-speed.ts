@@ -14,14 +14,13 @@ import { median } from './stats.ts';
  * CPU in every part of the server (perf). The load average cannot see it (nothing else runs), so the
  * probe measures the core itself (cpu-speed-probe.mjs: fixed work every 200 ms, timed by its own CPU
  * time) and results.ts leaves a figure measured on a slow core unjudged, as it does one measured on
- * a busy machine (docs/performance.md "How much the machine moves the figures").
+ * a busy machine (docs/performance.md "CPU speed guard", "How much the machine moves the figures").
  */
 export interface SpeedReading {
   /** bestMicros / medianMicros: 1 is the machine's best, 0.5 a core running at half speed. */
   speed: number;
   medianMicros: number;
   bestMicros: number;
-  samples: number;
 }
 
 /** At least this many samples (1 s) make a reading: a shorter window reads the last second's. */
@@ -116,7 +115,7 @@ export class CpuSpeedProbe {
       this.best = medianMicros;
       writeFileSync(bestFile(this.cpu), JSON.stringify({ probe: PROBE_VERSION, bestMicros: medianMicros, at: new Date().toISOString() }));
     }
-    return { speed: Math.round((this.best / medianMicros) * 100) / 100, medianMicros, bestMicros: this.best, samples: window.length };
+    return { speed: Math.round((this.best / medianMicros) * 100) / 100, medianMicros, bestMicros: this.best };
   }
 
   stop(): void {

@@ -13,7 +13,7 @@ export interface RunsRow {
   name: string;
   unit: string;
   values: number[];
-  /** The server's CPU speed during each run's measurement (results.ts), where the probe read it. */
+  /** The measured CPU's speed during each run's measurement (results.ts: the server's, the bench's for a database phase). */
   cpuSpeeds: (number | undefined)[];
   median: number;
   /** The secondary figures (p50, p99...) of the run whose figure is the median. */
