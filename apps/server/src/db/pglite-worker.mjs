@@ -1,11 +1,25 @@
 // The embedded database's thread: owns the one PGlite instance and runs what the main thread asks
 // (pglite-remote.ts is the other end; the protocol is described there). Plain JavaScript so that it
 // loads the same under `node --import tsx`, vitest and the bench, with no TypeScript loader here.
+import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol, TransactionAbortedError } from '@electric-sql/pglite';
 import { ERROR_PROPERTIES, parseMessage, ProtocolReader, queryMessage } from './pglite-protocol.mjs';
 
 const { serialize } = protocol;
+
+/**
+ * PostgreSQL's wasm compiled by the optimizing tier as soon as each function is first called, instead
+ * of V8's default for WebAssembly (dynamic tiering: the baseline compiler's code, about half as fast,
+ * until a function has run for a while). PGlite's module has thousands of functions and a workload
+ * calls many of them now and then: under dynamic tiering a one-device ingestion run still got faster
+ * in its fourth run in a row, and moderately used paths kept baseline code. Measured
+ * (docs/performance.md "PostgreSQL's wasm compiled by the optimizing tier"): the database thread's
+ * CPU per message and per list page fell, at the price of a second or two of compiling on V8's
+ * background threads after start and about 30 MiB of code. Set before PGlite compiles its module
+ * (PGlite.create below); V8's flags are the process's, and this is the only wasm of note in it.
+ */
+setFlagsFromString('--no-wasm-dynamic-tiering');
 
 /** PGlite's DatabaseError fields the main thread rebuilds (SQLSTATE, constraint, ...) and the statement. */
 const ERROR_FIELDS = [...ERROR_PROPERTIES, 'query'];
