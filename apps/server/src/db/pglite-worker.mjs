@@ -10,7 +10,7 @@ const { serialize } = protocol;
 
 /**
  * PostgreSQL's wasm compiled by the optimizing tier as soon as each function is first called, instead
- * of V8's default for WebAssembly (dynamic tiering: the baseline compiler's code, about half as fast,
+ * of V8's default for WebAssembly (dynamic tiering: the baseline compiler's slower code
  * until a function has run for a while). PGlite's module has thousands of functions and a workload
  * calls many of them now and then: under dynamic tiering a one-device ingestion run still got faster
  * in its fourth run in a row, and moderately used paths kept baseline code. Measured
