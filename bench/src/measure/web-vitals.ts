@@ -5,7 +5,7 @@
  * for the main tenant's Admin, so the page loads straight into Pulse with the seeded data.
  * TBT = sum over long tasks after first contentful paint of (duration - 50 ms), up to network idle.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -14,6 +14,7 @@ import type { BenchContext } from '../lib/context.ts';
 import type { BenchServer } from '../lib/server.ts';
 import { summarizeProfiles } from '../lib/profile.ts';
 import { median, round } from '../lib/stats.ts';
+import { WEB_DIST } from '../lib/web-dist.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -162,6 +163,23 @@ async function launchOn(cpus: string): Promise<Browser> {
 }
 
 function report(ctx: BenchContext, runs: LoadFigures[], where: string, judged: boolean): void {
+  const ab = abBuilds();
+  if (ab) {
+    // Each build's loads alone, never judged: a comparison of two builds, not the app's figure.
+    ab.forEach((dir, v) =>
+      reportFigures(
+        ctx,
+        runs.filter((_, i) => i % 2 === v),
+        `${where}, build ${'AB'[v]} (${dir})`,
+        false,
+      ),
+    );
+    return;
+  }
+  reportFigures(ctx, runs, where, judged);
+}
+
+function reportFigures(ctx: BenchContext, runs: LoadFigures[], where: string, judged: boolean): void {
   const lcp = median(runs.map((r) => r.lcp));
   const cls = median(runs.map((r) => r.cls));
   const tbt = median(runs.map((r) => r.tbt));
@@ -212,6 +230,29 @@ export async function measureWebVitals(ctx: BenchContext, server: BenchServer): 
   }
 }
 
+/**
+ * BENCH_WEB_AB=<dirA>,<dirB>: two builds of the web app compared load by load, A and B in turn, so both see
+ * the same host (on this machine a core's speed moves by 2x within minutes, and the medians of separate
+ * runs by ~200 ms). apps/web/dist must be a symbolic link (or absent): the server resolves its files per
+ * request, and the link is pointed at A or B before each load.
+ */
+function abBuilds(): [string, string] | undefined {
+  const dirs = process.env.BENCH_WEB_AB?.split(',');
+  if (!dirs) return undefined;
+  if (dirs.length !== 2 || dirs.some((d) => !existsSync(path.join(d, 'index.html'))))
+    throw new Error('BENCH_WEB_AB: two built web apps, comma separated (each with an index.html)');
+  return [path.resolve(dirs[0]), path.resolve(dirs[1])];
+}
+
+function pointWebDistAt(dir: string): void {
+  if (existsSync(WEB_DIST) && !lstatSync(WEB_DIST).isSymbolicLink())
+    throw new Error(`BENCH_WEB_AB: ${WEB_DIST} is a folder; move it away and leave a symbolic link (or nothing) there`);
+  const next = `${WEB_DIST}.next`;
+  rmSync(next, { force: true });
+  symlinkSync(dir, next);
+  renameSync(next, WEB_DIST);
+}
+
 /** One browser's cold loads of Pulse: the figures of each load. */
 async function coldLoads(ctx: BenchContext, server: BenchServer, browser: Browser): Promise<LoadFigures[]> {
   const token = await ctx.sign(ctx.main);
@@ -226,10 +267,13 @@ async function coldLoads(ctx: BenchContext, server: BenchServer, browser: Browse
   };
   const persisted = JSON.stringify({ auth: JSON.stringify(auth), _persist: JSON.stringify({ version: 1, rehydrated: true }) });
   const runs: LoadFigures[] = [];
-  const loads = ctx.size.name === 'tiny' ? 1 : 5;
+  // BENCH_WEB_LOADS: more cold loads for comparing two builds (the figure is still their median).
+  const loads = ctx.size.name === 'tiny' ? 1 : Number(process.env.BENCH_WEB_LOADS ?? 5);
   // BENCH_WEB_PROF=1: one more cold load, profiled and traced, outside the judged figures (profiling slows it).
   const profiled = process.env.BENCH_WEB_PROF ? loads : -1;
+  const ab = abBuilds();
   for (let i = 0; i < loads || i === profiled; i++) {
+    if (ab) pointWebDistAt(ab[i % 2]);
     const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
     await context.addInitScript(`localStorage.setItem('persist:root', ${JSON.stringify(persisted)});${OBSERVERS}`);
     const page = await context.newPage();

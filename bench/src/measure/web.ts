@@ -10,13 +10,12 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { BenchContext } from '../lib/context.ts';
 import type { BenchServer } from '../lib/server.ts';
+import { WEB_DIST } from '../lib/web-dist.ts';
 import { measureWebVitals } from './web-vitals.ts';
 
-export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../apps/web/dist');
 const KB = 1000;
 
 const STATIC_IMPORT = /(?:^|[^\w$.])(?:import|export)\s*(?:[\w$*{}\s,]*?\s*from\s*)?["']([^"']+\.js)["']/g;
