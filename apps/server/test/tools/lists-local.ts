@@ -9,7 +9,8 @@
  *
  *   npx tsx apps/server/test/tools/lists-local.ts [portals|devices|cases|alerts ...]
  * Env: LISTS_SEED_DIR (default $TMPDIR/vigil-bench-pglite-S), LISTS_ROUNDS (walks of the pages, 2),
- * LISTS_CONNECTIONS (50), LISTS_DATABASE_URL, LISTS_PROFILE=dir (a CPU profile of the sequential walks).
+ * LISTS_CONNECTIONS (50), LISTS_DATABASE_URL, LISTS_PROFILE=dir (a CPU profile of the sequential walks; of the
+ * concurrent ones with LISTS_PROFILE_AT=concurrent).
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -62,7 +63,8 @@ async function main() {
     const pages = pagesOf(base, count);
     // Warm-up: every statement shape prepared once.
     for (const url of pages.slice(0, 20)) await get(url);
-    if (session) await session.post('Profiler.start');
+    const profileConcurrent = process.env.LISTS_PROFILE_AT === 'concurrent';
+    if (session && !profileConcurrent) await session.post('Profiler.start');
     const walls: number[] = [];
     const cpu0 = process.cpuUsage();
     const threads0 = threadCpu();
@@ -76,16 +78,16 @@ async function main() {
     const elapsed = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     const threads = threadCpuSince(threads0);
-    if (session) {
-      const { profile } = await session.post('Profiler.stop');
-      writeFileSync(path.join(process.env.LISTS_PROFILE!, `${name}.cpuprofile`), JSON.stringify(profile));
-    }
+    if (session && !profileConcurrent) await stopProfile(session, name);
     walls.sort((a, b) => a - b);
     const n = walls.length;
     // Concurrent: `connections` requests in flight, each taking the next page when it ends.
     const lat: number[] = [];
     let next = 0;
     const total = n;
+    if (session && profileConcurrent) await session.post('Profiler.start');
+    const cCpu0 = process.cpuUsage();
+    const cThreads0 = threadCpu();
     const c0 = performance.now();
     await Promise.all(
       Array.from({ length: connections }, async () => {
@@ -98,11 +100,15 @@ async function main() {
       }),
     );
     const cElapsed = performance.now() - c0;
+    const cCpu = process.cpuUsage(cCpu0);
+    const cThreads = threadCpuSince(cThreads0);
+    if (session && profileConcurrent) await stopProfile(session, name);
     lat.sort((a, b) => a - b);
     console.log(
       `${name.padEnd(8)} ${count} rows, ${pages.length} pages x ${rounds}: sequential ${ms(elapsed / n)} ms/req wall, ` +
         `${ms((cpu.user + cpu.system) / 1000 / n)} ms/req CPU (database thread ${ms((threads.database * 1000) / n)}), p50 ${ms(pct(walls, 50))} p99 ${ms(pct(walls, 99))}; ` +
-        `@${connections}: ${Math.round((total / cElapsed) * 1000)} req/s, p50 ${ms(pct(lat, 50))} p99 ${ms(pct(lat, 99))} ms`,
+        `@${connections}: ${Math.round((total / cElapsed) * 1000)} req/s, ${ms((cCpu.user + cCpu.system) / 1000 / total)} ms/req CPU ` +
+        `(database thread ${ms((cThreads.database * 1000) / total)}), p50 ${ms(pct(lat, 50))} p99 ${ms(pct(lat, 99))} ms`,
     );
   }
   console.log(
@@ -111,6 +117,11 @@ async function main() {
       .join(' ')}`,
   );
   await seeded.close();
+}
+
+async function stopProfile(session: Session, name: string): Promise<void> {
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(path.join(process.env.LISTS_PROFILE!, `${name}.cpuprofile`), JSON.stringify(profile));
 }
 
 main().catch((err) => {
