@@ -5,7 +5,7 @@
  * for the main tenant's Admin, so the page loads straight into Pulse with the seeded data.
  * TBT = sum over long tasks after first contentful paint of (duration - 50 ms), up to network idle.
  */
-import { existsSync, lstatSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -244,6 +244,16 @@ function abBuilds(): [string, string] | undefined {
   return [path.resolve(dirs[0]), path.resolve(dirs[1])];
 }
 
+/** Where apps/web/dist pointed before an A/B (undefined: it was absent), to point it back afterwards. */
+function webDistLink(): string | undefined {
+  return existsSync(WEB_DIST) && lstatSync(WEB_DIST).isSymbolicLink() ? readlinkSync(WEB_DIST) : undefined;
+}
+
+function restoreWebDist(target: string | undefined): void {
+  if (target) pointWebDistAt(target);
+  else rmSync(WEB_DIST, { force: true });
+}
+
 function pointWebDistAt(dir: string): void {
   if (existsSync(WEB_DIST) && !lstatSync(WEB_DIST).isSymbolicLink())
     throw new Error(`BENCH_WEB_AB: ${WEB_DIST} is a folder; move it away and leave a symbolic link (or nothing) there`);
@@ -268,47 +278,72 @@ async function coldLoads(ctx: BenchContext, server: BenchServer, browser: Browse
   const persisted = JSON.stringify({ auth: JSON.stringify(auth), _persist: JSON.stringify({ version: 1, rehydrated: true }) });
   const runs: LoadFigures[] = [];
   // BENCH_WEB_LOADS: more cold loads for comparing two builds (the figure is still their median).
-  const loads = ctx.size.name === 'tiny' ? 1 : Number(process.env.BENCH_WEB_LOADS ?? 5);
+  const loads = ctx.size.name === 'tiny' ? 1 : loadsPerSetup();
   // BENCH_WEB_PROF=1: one more cold load, profiled and traced, outside the judged figures (profiling slows it).
   const profiled = process.env.BENCH_WEB_PROF ? loads : -1;
   const ab = abBuilds();
-  for (let i = 0; i < loads || i === profiled; i++) {
-    if (ab) pointWebDistAt(ab[i % 2]);
-    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
-    await context.addInitScript(`localStorage.setItem('persist:root', ${JSON.stringify(persisted)});${OBSERVERS}`);
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
-    const profiler = i === profiled ? await startPageProfile(page) : undefined;
-    const res = await page.goto(`${server.url}/dashboards/pulse`, { waitUntil: 'networkidle', timeout: 60_000 });
-    if (!res || res.status() !== 200) throw new Error(`GET /dashboards/pulse answered ${res?.status()} (is apps/web/dist built?)`);
-    // Rendered: the page title "Pulse ..." is on screen (then a second for late shifts and long tasks).
-    const rendered = await page
-      .waitForFunction(() => document.body.innerText.includes('Pulse'), null, { timeout: 60_000 })
-      .then(
-        () => true,
-        () => false,
-      );
-    await page.waitForTimeout(1000);
-    if (profiler) await profiler.stop();
-    if (process.env.BENCH_DEBUG) console.log('body:', (await page.innerText('body')).slice(0, 300));
-    if (process.env.BENCH_DEBUG && pageErrors.length) console.log('page errors:', pageErrors.slice(0, 5));
-    if (process.env.BENCH_DEBUG && !rendered) await page.screenshot({ path: '/tmp/vigil-bench-pulse.png' });
-    if (!rendered)
-      throw new Error(`the Pulse page did not render "Pulse" within 60 s; page errors: ${JSON.stringify(pageErrors.slice(0, 3))}`);
-    const landed = new URL(page.url()).pathname;
-    if (!landed.startsWith('/dashboards/pulse')) throw new Error(`the Pulse page redirected to ${landed}`);
-    const v = await page.evaluate<{ lcp: number; cls: number; fcp: number; longTasks: [number, number][] }>('window.__vitals');
-    const tbt = v.longTasks.filter(([start]) => start >= v.fcp).reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0);
-    if (process.env.BENCH_DEBUG) {
-      console.log(JSON.stringify(v), await page.title());
-      console.log(`  breakdown: ${await page.evaluate<string>(LOAD_BREAKDOWN)}`);
-      await page.screenshot({ path: '/tmp/vigil-bench-pulse.png' });
+  const before = ab && webDistLink();
+  try {
+    for (let i = 0; i < loads || i === profiled; i++) {
+      if (ab) pointWebDistAt(ab[i % 2]);
+      const figures = await coldLoad(ctx, server, browser, persisted, i === profiled);
+      if (i !== profiled) runs.push(figures);
     }
-    const allBlocking = v.longTasks.reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0);
-    if (i !== profiled) runs.push({ lcp: v.lcp, cls: v.cls, tbt, allBlocking });
-    await context.close();
+  } finally {
+    // Later phases (the bundle sizes) read apps/web/dist: leave it as it was found.
+    if (ab) restoreWebDist(before);
   }
   return runs;
+}
+
+function loadsPerSetup(): number {
+  const loads = Number(process.env.BENCH_WEB_LOADS ?? 5);
+  if (!Number.isInteger(loads) || loads < 1)
+    throw new Error(`BENCH_WEB_LOADS: a whole number of loads, at least 1 (got ${process.env.BENCH_WEB_LOADS})`);
+  return loads;
+}
+
+/** One cold load of Pulse in a new browser context; profiled (BENCH_WEB_PROF) when asked. */
+async function coldLoad(
+  ctx: BenchContext,
+  server: BenchServer,
+  browser: Browser,
+  persisted: string,
+  profile: boolean,
+): Promise<LoadFigures> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  await context.addInitScript(`localStorage.setItem('persist:root', ${JSON.stringify(persisted)});${OBSERVERS}`);
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
+  const profiler = profile ? await startPageProfile(page) : undefined;
+  const res = await page.goto(`${server.url}/dashboards/pulse`, { waitUntil: 'networkidle', timeout: 60_000 });
+  if (!res || res.status() !== 200) throw new Error(`GET /dashboards/pulse answered ${res?.status()} (is apps/web/dist built?)`);
+  // Rendered: the page title "Pulse ..." is on screen (then a second for late shifts and long tasks).
+  const rendered = await page
+    .waitForFunction(() => document.body.innerText.includes('Pulse'), null, { timeout: 60_000 })
+    .then(
+      () => true,
+      () => false,
+    );
+  await page.waitForTimeout(1000);
+  if (profiler) await profiler.stop();
+  if (process.env.BENCH_DEBUG) console.log('body:', (await page.innerText('body')).slice(0, 300));
+  if (process.env.BENCH_DEBUG && pageErrors.length) console.log('page errors:', pageErrors.slice(0, 5));
+  if (process.env.BENCH_DEBUG && !rendered) await page.screenshot({ path: '/tmp/vigil-bench-pulse.png' });
+  if (!rendered)
+    throw new Error(`the Pulse page did not render "Pulse" within 60 s; page errors: ${JSON.stringify(pageErrors.slice(0, 3))}`);
+  const landed = new URL(page.url()).pathname;
+  if (!landed.startsWith('/dashboards/pulse')) throw new Error(`the Pulse page redirected to ${landed}`);
+  const v = await page.evaluate<{ lcp: number; cls: number; fcp: number; longTasks: [number, number][] }>('window.__vitals');
+  const tbt = v.longTasks.filter(([start]) => start >= v.fcp).reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0);
+  if (process.env.BENCH_DEBUG) {
+    console.log(JSON.stringify(v), await page.title());
+    console.log(`  breakdown: ${await page.evaluate<string>(LOAD_BREAKDOWN)}`);
+    await page.screenshot({ path: '/tmp/vigil-bench-pulse.png' });
+  }
+  const allBlocking = v.longTasks.reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0);
+  await context.close();
+  return { lcp: v.lcp, cls: v.cls, tbt, allBlocking };
 }
