@@ -233,8 +233,8 @@ export async function measureWebVitals(ctx: BenchContext, server: BenchServer): 
 /**
  * BENCH_WEB_AB=<dirA>,<dirB>: two builds of the web app compared load by load, A and B in turn, so both see
  * the same host (on this machine a core's speed moves by 2x within minutes, and the medians of separate
- * runs by ~200 ms). apps/web/dist must be a symbolic link (or absent): the server resolves its files per
- * request, and the link is pointed at A or B before each load.
+ * runs by ~200 ms). apps/web/dist must be a symbolic link to a build (the bundle sizes read it first):
+ * the server resolves its files per request, and the link is pointed at A or B before each load.
  */
 function abBuilds(): [string, string] | undefined {
   const dirs = process.env.BENCH_WEB_AB?.split(',');
@@ -246,17 +246,21 @@ function abBuilds(): [string, string] | undefined {
 
 /** Where apps/web/dist pointed before an A/B (undefined: it was absent), to point it back afterwards. */
 function webDistLink(): string | undefined {
-  return existsSync(WEB_DIST) && lstatSync(WEB_DIST).isSymbolicLink() ? readlinkSync(WEB_DIST) : undefined;
+  return isLink(WEB_DIST) ? readlinkSync(WEB_DIST) : undefined;
 }
 
+/** Points apps/web/dist back at `target`, or removes the link the A/B left; a folder (never replaced) stays. */
 function restoreWebDist(target: string | undefined): void {
   if (target) pointWebDistAt(target);
-  else rmSync(WEB_DIST, { force: true });
+  else if (isLink(WEB_DIST)) rmSync(WEB_DIST);
 }
+
+/** A symbolic link, dangling or not (existsSync follows links). */
+const isLink = (p: string) => lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
 
 function pointWebDistAt(dir: string): void {
   if (existsSync(WEB_DIST) && !lstatSync(WEB_DIST).isSymbolicLink())
-    throw new Error(`BENCH_WEB_AB: ${WEB_DIST} is a folder; move it away and leave a symbolic link (or nothing) there`);
+    throw new Error(`BENCH_WEB_AB: ${WEB_DIST} is a folder; move it away and leave a symbolic link to a build there`);
   const next = `${WEB_DIST}.next`;
   rmSync(next, { force: true });
   symlinkSync(dir, next);
