@@ -244,7 +244,7 @@ function abBuilds(): [string, string] | undefined {
   return [path.resolve(dirs[0]), path.resolve(dirs[1])];
 }
 
-/** Where apps/web/dist pointed before an A/B (undefined: it was absent), to point it back afterwards. */
+/** Where apps/web/dist pointed before an A/B, to point it back afterwards (undefined: not a link). */
 function webDistLink(): string | undefined {
   return isLink(WEB_DIST) ? readlinkSync(WEB_DIST) : undefined;
 }
