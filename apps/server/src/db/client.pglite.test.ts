@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 describe('PGlite units and the event loop', () => {
-  it('admits two transactions at once, the second running on the database only after the first commits', async () => {
+  it('admits several transactions at once, each running on the database only after the one before commits', async () => {
     await database.exec('create table admitted_probe (n int)');
     const events: string[] = [];
     let firstHolds: () => void = () => {};
@@ -21,21 +21,53 @@ describe('PGlite units and the event loop', () => {
     const first = database.db.transaction(async (tx) => {
       events.push('first starts');
       await tx.execute(sql`insert into admitted_probe values (1)`);
-      // Holds PGlite's transaction until the second has been admitted and sent its statement (one
-      // admitted at a time would never start the second: then it ends after a second).
+      // Holds PGlite's transaction until the others have been admitted and sent their statements (one
+      // admitted at a time would never start them: then it ends after a second).
       await Promise.race([held, new Promise((resolve) => setTimeout(resolve, 1_000))]);
       events.push('first ends');
     });
-    const second = database.db.transaction(async (tx) => {
+    const count = async (name: string, release?: () => void) =>
+      database.db.transaction(async (tx) => {
+        events.push(`${name} starts`);
+        if (release) setImmediate(release);
+        // Sent while the first is open: it waits on the database's thread, then sees the first's row.
+        return (await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from admitted_probe`))[0].n;
+      });
+    const [, second, third] = await Promise.all([first, count('second'), count('third', firstHolds)]);
+    expect([second, third]).toEqual([1, 1]);
+    expect(events).toEqual(['first starts', 'second starts', 'third starts', 'first ends']);
+  });
+
+  it('admits two urgent transactions at once, a third only once one of them has ended', async () => {
+    const events: string[] = [];
+    let firstHolds: () => void = () => {};
+    const held = new Promise<void>((resolve) => (firstHolds = resolve));
+    const first = database.urgentDb.transaction(async (tx) => {
+      events.push('first starts');
+      await tx.execute(sql`select 1`);
+      await Promise.race([held, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+      events.push('first ends');
+    });
+    const second = database.urgentDb.transaction(async (tx) => {
       events.push('second starts');
       setImmediate(firstHolds);
-      // Sent while the first is open: it waits on the database's thread, then sees the first's row.
-      return (await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from admitted_probe`))[0].n;
+      await tx.execute(sql`select 1`);
     });
-    const third = database.db.transaction(() => Promise.resolve(events.push('third starts')));
-    const [, seen] = await Promise.all([first, second, third]);
-    expect(seen).toBe(1);
+    const third = database.urgentDb.transaction(() => Promise.resolve(events.push('third starts')));
+    await Promise.all([first, second, third]);
     expect(events).toEqual(['first starts', 'second starts', 'first ends', 'third starts']);
+  });
+
+  it('answers each of many calls asked in one turn with its own result', async () => {
+    const values = Array.from({ length: 40 }, (_, i) => i * 7);
+    const answers = await Promise.all(
+      values.map((v, i) =>
+        i % 2
+          ? database.readDb.transaction(async (tx) => (await queryRows<{ v: number }>(tx, sql`select ${v}::int as v`))[0].v)
+          : database.db.transaction(async (tx) => (await queryRows<{ v: number }>(tx, sql`select ${v}::int + 0 as v`))[0].v),
+      ),
+    );
+    expect(answers).toEqual(values);
   });
 
   it('lets a pending connection be accepted between units', async () => {

@@ -80,12 +80,14 @@ async function openPglite(dataDir: string): Promise<Database> {
   }
   // PGlite runs on a thread of its own (pglite-remote.ts): this thread keeps HTTP, JSON and signatures.
   const client = await PgliteRemote.open(location);
-  // One session, units chosen by lane (PGlite itself would take them in arrival order). Two admitted
-  // at once: the second's first statement waits on the database's thread for the first to end
-  // (pglite-worker.mjs holds PGlite's transaction lock per transaction), so that thread starts it
-  // the moment the first commits, instead of after the COMMIT's answer and the next BEGIN have
-  // crossed this thread's busy event loop (docs/performance.md "Two transactions admitted").
-  const gate = new PriorityGate({ capacity: PGLITE_ADMITTED, normalWhileUrgent: 1 });
+  // One session, units chosen by lane (PGlite itself would take them in arrival order). Several
+  // admitted at once: the statements of admitted units wait on the database's thread (pglite-worker.mjs
+  // holds PGlite's transaction lock per transaction and per read), so that thread starts the next the
+  // moment one ends, instead of after its answer has crossed this thread's busy event loop; and the
+  // more are admitted, the more travel in one message each way (pglite-remote.ts), each crossing a
+  // wake-up of the other thread (docs/performance.md "Messages between the threads in batches").
+  // Writes keep to two: more would split the ingestion groups that form while they wait here.
+  const gate = new PriorityGate({ capacity: PGLITE_ADMITTED, urgentCapacity: PGLITE_URGENT_ADMITTED, normalWhileUrgent: 1 });
   const notifications = new PgliteNotifications();
   type Callback = Parameters<typeof client.transaction>[0];
   const inLane = (lane: Lane, reads = false) =>
@@ -128,8 +130,10 @@ async function openPglite(dataDir: string): Promise<Database> {
   };
 }
 
-/** Transactions admitted at once on PGlite's one session (see openPglite; three measured no better). */
-const PGLITE_ADMITTED = 2;
+/** Units admitted at once on PGlite's one session (see openPglite; 4 and 16 measured, 8 kept). */
+const PGLITE_ADMITTED = 8;
+/** Of those, urgent ones (webhook ingestion): two, the second waiting on the database's thread. */
+const PGLITE_URGENT_ADMITTED = 2;
 
 const POOL_SIZE = 10;
 

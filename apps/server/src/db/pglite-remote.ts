@@ -24,6 +24,12 @@ import { Worker } from 'node:worker_threads';
  * `detail`...), rebuilt here as an Error; a failed BEGIN or prelude fails the statement it came with.
  * A read's statement (readTransaction) carries `alone` and every command of its read as `prelude`,
  * and no `tx`: the worker runs it as a read-only transaction of its own.
+ *
+ * Messages travel in batches: what this thread asks during one turn of its event loop goes as one
+ * message (an array when there are several), and the worker answers the same way, so each crossing
+ * wakes the other thread once for all of them. A wake-up is what a message costs most: when both
+ * threads share a core, a woken thread takes it from the one that woke it (docs/performance.md
+ * "Messages between the threads in batches").
  */
 
 /** PGlite's query options as drizzle passes them: the row mode and identity parsers by type oid. */
@@ -104,9 +110,14 @@ export class PgliteRemote {
   private readonly pending = new Map<number, Pending>();
   private stopped: Error | undefined;
   private closing: Promise<void> | undefined;
+  /** Messages asked during this turn of the event loop, sent together at its end (flush). */
+  private outbox: Record<string, unknown>[] = [];
 
   private constructor(private readonly worker: Worker) {
-    worker.on('message', (reply: Reply) => this.settle(reply));
+    worker.on('message', (replies: Reply | Reply[]) => {
+      if (Array.isArray(replies)) for (const reply of replies) this.settle(reply);
+      else this.settle(replies);
+    });
     // The thread crashed (an exception it did not catch, out of memory) or ended: every call waiting
     // for it fails, and so does every later one; /readyz then answers 503 (its ping fails).
     worker.on('error', (err) => this.stop(`the embedded database's thread failed: ${err.message}`));
@@ -271,9 +282,18 @@ export class PgliteRemote {
     if (this.pending.size === 0) this.worker.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...message, id });
+      this.outbox.push({ ...message, id });
+      if (this.outbox.length === 1) setImmediate(this.flush);
     });
   }
+
+  /** Sends the turn's messages in one (the calls of a stopped thread were already failed by stop()). */
+  private readonly flush = () => {
+    const batch = this.outbox;
+    this.outbox = [];
+    if (this.stopped) return;
+    this.worker.postMessage(batch.length === 1 ? batch[0] : batch);
+  };
 
   private settle(reply: Reply): void {
     const pending = this.pending.get(reply.id);

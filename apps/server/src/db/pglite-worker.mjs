@@ -63,8 +63,23 @@ function queryOptions(message) {
 const queryResult = (result) => ({ rows: result.rows, fields: result.fields, affectedRows: result.affectedRows });
 const execResult = (results) => results.map(queryResult);
 
-const reply = (id, result) => parentPort.postMessage({ id, result });
-const fail = (id, err) => parentPort.postMessage({ id, error: errorData(err) });
+/**
+ * Answers ready during one turn of this thread's event loop, sent together at its end: the main
+ * thread is woken once for all of them (pglite-remote.ts, "Messages travel in batches"). Statements
+ * queued behind PGlite's lock run one after the other in the same turn, so their answers go together.
+ */
+let outbox = [];
+function flush() {
+  const batch = outbox;
+  outbox = [];
+  parentPort.postMessage(batch.length === 1 ? batch[0] : batch);
+}
+function send(answer) {
+  outbox.push(answer);
+  if (outbox.length === 1) setImmediate(flush);
+}
+const reply = (id, result) => send({ id, result });
+const fail = (id, err) => send({ id, error: errorData(err) });
 
 let db;
 
@@ -340,12 +355,23 @@ async function handle(message) {
   }
 }
 
-parentPort.on('message', (message) => {
+/** Set by `close`: what arrives after it (in the same batch, or later) fails as it would once the thread has ended. */
+let closing = false;
+
+function onMessage(message) {
+  if (closing) return fail(message.id, Object.assign(new Error('the embedded database is closed'), { code: '57P02' }));
+  if (message.op === 'close') closing = true;
   const work = message.alone ? runAlone(message) : message.tx === undefined ? handle(message) : onTransaction(message);
   work.then(
     (result) => reply(message.id, result),
     (err) => fail(message.id, err),
   );
+}
+
+// A batch of messages (an array) or one.
+parentPort.on('message', (messages) => {
+  if (Array.isArray(messages)) for (const message of messages) onMessage(message);
+  else onMessage(messages);
 });
 
 try {

@@ -47,6 +47,25 @@ describe('PriorityGate', () => {
     expect(writesBetween).toBeGreaterThanOrEqual(4);
   });
 
+  it('holds urgent units to urgentCapacity while normal units may fill the rest of the capacity', async () => {
+    const gate = new PriorityGate({ capacity: 6, urgentCapacity: 2, normalWhileUrgent: 1 });
+    const running: Record<Lane, number> = { urgent: 0, normal: 0 };
+    const peak: Record<Lane, number> = { urgent: 0, normal: 0 };
+    const unit = (lane: Lane) =>
+      gate.run(lane, async () => {
+        running[lane]++;
+        peak[lane] = Math.max(peak[lane], running[lane]);
+        await sleep(5);
+        running[lane]--;
+      });
+    // Reads alone first (no urgent work about): up to the whole capacity.
+    await Promise.all(Array.from({ length: 12 }, () => unit('normal')));
+    expect(peak.normal).toBe(6);
+    // Writes alone: never more than their own bound, however many wait.
+    await Promise.all(Array.from({ length: 8 }, () => unit('urgent')));
+    expect(peak.urgent).toBe(2);
+  });
+
   it('while urgent work runs, holds normal units to normalWhileUrgent; without it, lets them fill the capacity', async () => {
     const gate = new PriorityGate({ capacity: 4, normalWhileUrgent: 1 });
     let reading = 0;

@@ -17,8 +17,10 @@
 export type Lane = 'urgent' | 'normal';
 
 export interface GateOptions {
-  /** Units at once (1 on PGlite: one session; the pool size on PostgreSQL). */
+  /** Units at once (on PGlite, queued on its one session in its thread: db/client.ts; the pool size on PostgreSQL). */
   capacity: number;
+  /** Urgent units at once, within `capacity` (default: `capacity`). */
+  urgentCapacity?: number;
   /** Normal units at once while urgent work is about. */
   normalWhileUrgent: number;
   /** Time reads earn per unit of write time, when both wait for the same slot. */
@@ -149,12 +151,13 @@ export class PriorityGate {
       if (normalFirst) {
         this.running.normal++;
         this.waiting.normal.shift()!.start();
-      } else if (urgent) {
+      } else if (urgent && this.running.urgent < (this.opts.urgentCapacity ?? this.opts.capacity)) {
         this.running.urgent++;
         this.waiting.urgent.shift()!.start();
       } else {
-        // Only reads wait, held back while writes are about: look again once the last write lingered
-        // out, and never leave the database idle for long waiting for announced work.
+        // Reads held back while writes are about (and writes, if any wait, at their own bound): look
+        // again once the last write lingered out, and never leave the database idle for long waiting
+        // for announced work.
         if (this.running.urgent === 0) this.wakeAfterLinger();
         if (total === 0) this.admitReadIfIdle();
         return;

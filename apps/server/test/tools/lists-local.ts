@@ -5,7 +5,9 @@
  * variant does (up to 500 pages of 10 rows over the whole list, alternating ends), through `inject`:
  * once one request at a time (CPU and wall time per request: what a request costs), then with N
  * concurrent requests (p50/p99). CPU is this one process's (HTTP, JSON, zod, PGlite), so a change can
- * be judged on a machine shared with other work.
+ * be judged on a machine shared with other work; under load it is split into the database's thread, the
+ * main thread, the others (V8's helpers: parallel and concurrent garbage collection, the optimizing
+ * compiler) and the kernel's share (sys).
  *
  *   npx tsx apps/server/test/tools/lists-local.ts [portals|devices|cases|alerts ...]
  * Env: LISTS_SEED_DIR (default $TMPDIR/vigil-bench-pglite-S), LISTS_ROUNDS (walks of the pages, 2),
@@ -108,7 +110,7 @@ async function main() {
       `${name.padEnd(8)} ${count} rows, ${pages.length} pages x ${rounds}: sequential ${ms(elapsed / n)} ms/req wall, ` +
         `${ms((cpu.user + cpu.system) / 1000 / n)} ms/req CPU (database thread ${ms((threads.database * 1000) / n)}), p50 ${ms(pct(walls, 50))} p99 ${ms(pct(walls, 99))}; ` +
         `@${connections}: ${Math.round((total / cElapsed) * 1000)} req/s, ${ms((cCpu.user + cCpu.system) / 1000 / total)} ms/req CPU ` +
-        `(database thread ${ms((cThreads.database * 1000) / total)}), p50 ${ms(pct(lat, 50))} p99 ${ms(pct(lat, 99))} ms`,
+        `(database thread ${ms((cThreads.database * 1000) / total)}, main ${ms((cThreads.main * 1000) / total)}, others ${ms((cThreads.others * 1000) / total)}, sys ${ms(cCpu.system / 1000 / total)}), p50 ${ms(pct(lat, 50))} p99 ${ms(pct(lat, 99))} ms`,
     );
   }
   console.log(
