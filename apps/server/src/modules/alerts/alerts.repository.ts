@@ -108,11 +108,12 @@ export async function listAlerts(tx: Executor, scope: Scope, q: AlertListQuery, 
           join tenants t on t.id = a.tenant_id
         ${order}`;
   };
-  const total = keptAlertTotal(scope, { customerId: q.filter.customerId, alertType: q.filter.alertType, portalNameLike: nameLike });
+  // Built only where asked: a page from the id marks reads its total from them.
+  const total = () => keptAlertTotal(scope, { customerId: q.filter.customerId, alertType: q.filter.alertType, portalNameLike: nameLike });
   if (q.filter.status === undefined && q.offset === 0) {
     const { rows, kept } = await firstPageWithTotal<AlertRow>(
       tx,
-      total,
+      total(),
       (column) => pageSql(planPage(q, undefined), true, column),
       listKey('alerts', scope, q.filter),
     );
@@ -133,7 +134,7 @@ export async function listAlerts(tx: Executor, scope: Scope, q: AlertListQuery, 
   }
   if (q.filter.status === undefined && nameLike === undefined && q.sort?.field !== 'customerName') {
     // A later page with its total in one statement (without a deleted portal).
-    const both = await laterPageWithTotal<AlertRow>(tx, total, listKey('alerts', scope, q.filter), q, (end, keptColumns) => {
+    const both = await laterPageWithTotal<AlertRow>(tx, total(), listKey('alerts', scope, q.filter), q, (end, keptColumns) => {
       const order = (reverse: boolean) => pageOrder(q.sort, sort, { column: sql`a.id`, dir: 'DESC' }, reverse);
       return sql`select ${alertColumns(now)}, ${keptColumns}
           from (select a.tenant_id, a.id from alerts a where ${allOf(own)} ${order(end.reverse)} ${end.limit}) k
@@ -144,7 +145,7 @@ export async function listAlerts(tx: Executor, scope: Scope, q: AlertListQuery, 
     });
     if (both) return { list: both.rows.map(toAlert), count: both.kept.count };
   }
-  const kept = await runKeptTotal(tx, total);
+  const kept = await runKeptTotal(tx, total());
   const count =
     q.filter.status === undefined
       ? kept.count

@@ -77,13 +77,11 @@ export interface CaseListQuery {
 export async function listCases(tx: Executor, scope: Scope, q: CaseListQuery, portalId?: number): Promise<{ list: Case[]; count: number }> {
   const customerId = portalId ?? q.filter.customerId;
   const nameLike = q.filter.q ? containsPattern(q.filter.q) : undefined;
-  // The total from the kept counts (per portal and status code), not a count over the cases.
-  const total = keptCaseTotal(
-    scope,
-    { customerId, caseType: q.filter.caseType, open: q.filter.open, portalNameLike: nameLike },
-    CASE_COMPLETED,
-  );
-  const key = listKey('cases', scope, { customerId, caseType: q.filter.caseType, open: q.filter.open });
+  // The total from the kept counts (per portal and status code), not a count over the cases; built only
+  // where asked (a page from the id marks reads its total from them).
+  const total = () =>
+    keptCaseTotal(scope, { customerId, caseType: q.filter.caseType, open: q.filter.open, portalNameLike: nameLike }, CASE_COMPLETED);
+  const key = () => listKey('cases', scope, { customerId, caseType: q.filter.caseType, open: q.filter.open });
   const own: SQL[] = [inTenant(scope, sql`c.tenant_id`)];
   if (customerId !== undefined) own.push(sql`c.portal_id = ${customerId}`);
   if (q.filter.caseType !== undefined) own.push(sql`c.case_type = ${q.filter.caseType}`);
@@ -106,7 +104,7 @@ export async function listCases(tx: Executor, scope: Scope, q: CaseListQuery, po
         ${order}`;
   };
   if (q.offset === 0) {
-    const { rows, kept } = await firstPageWithTotal<CaseRow>(tx, total, (column) => pageSql(planPage(q, undefined), true, column), key);
+    const { rows, kept } = await firstPageWithTotal<CaseRow>(tx, total(), (column) => pageSql(planPage(q, undefined), true, column), key());
     return { list: rows.map(toCase), count: kept.count };
   }
   if (scope.kind === 'tenant' && own.length === 1 && nameLike === undefined && q.sort === undefined) {
@@ -124,7 +122,7 @@ export async function listCases(tx: Executor, scope: Scope, q: CaseListQuery, po
   }
   if (nameLike === undefined && q.sort?.field !== 'customerName') {
     // A later page with its total in one statement (without a deleted portal).
-    const both = await laterPageWithTotal<CaseRow>(tx, total, key, q, (end, keptColumns) => {
+    const both = await laterPageWithTotal<CaseRow>(tx, total(), key(), q, (end, keptColumns) => {
       const order = (reverse: boolean) => pageOrder(q.sort, CASE_SORT, { column: sql`c.id`, dir: 'DESC' }, reverse);
       return sql`select ${CASE_COLUMNS}, ${keptColumns}
           from (select c.tenant_id, c.id from cases c where ${allOf(own)} ${order(end.reverse)} ${end.limit}) k
@@ -135,7 +133,7 @@ export async function listCases(tx: Executor, scope: Scope, q: CaseListQuery, po
     });
     if (both) return { list: both.rows.map(toCase), count: both.kept.count };
   }
-  const kept = await runKeptTotal(tx, total);
+  const kept = await runKeptTotal(tx, total());
   const plan = planPage(q, kept.count);
   const rows = await queryRows<CaseRow>(tx, pageSql(plan, kept.hasDeletedPortal));
   return { list: inPageOrder(plan, rows).map(toCase), count: kept.count };

@@ -58,10 +58,16 @@ export async function listDevices(
   if (q || caseId !== undefined || alertId !== undefined) {
     return { list: (await repo.listDevices(tx, page)).map(present), count: await repo.countDevices(tx, filter) };
   }
-  const total = keptDeviceTotal(scope, query.filter);
-  const key = listKey('devices', scope, query.filter);
+  // Built only where asked: a page from the name marks has its total with the marks.
+  const total = () => keptDeviceTotal(scope, query.filter);
+  const key = () => listKey('devices', scope, query.filter);
   if (query.offset === 0) {
-    const { rows, kept } = await firstPageWithTotal<repo.DeviceRow>(tx, total, (column) => repo.listDevicesSql(page, column).query, key);
+    const { rows, kept } = await firstPageWithTotal<repo.DeviceRow>(
+      tx,
+      total(),
+      (column) => repo.listDevicesSql(page, column).query,
+      key(),
+    );
     return { list: rows.map(present), count: kept.count };
   }
   const marked =
@@ -76,7 +82,7 @@ export async function listDevices(
     const fromMark = await pageFromMark(tx, marked.marks, marked.tenantId, query);
     if (fromMark) return fromMark;
   }
-  const answer = await laterPage(tx, total, key, page);
+  const answer = await laterPage(tx, total(), key(), page);
   // A deep page of a tenant without kept marks: its marks are read in the same transaction, for the next pages.
   if (marked && query.offset >= NAME_MARK_EVERY && marked.marks.claimRead(marked.tenantId)) {
     let read;
