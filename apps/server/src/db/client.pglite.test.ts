@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { openDatabase, queryRows, type Database } from './client.ts';
 import { runCommands } from './commands.ts';
 import { isDatabaseUnavailable } from './connection-errors.ts';
@@ -56,6 +56,34 @@ describe('PGlite units and the event loop', () => {
     const third = database.urgentDb.transaction(() => Promise.resolve(events.push('third starts')));
     await Promise.all([first, second, third]);
     expect(events).toEqual(['first starts', 'second starts', 'first ends', 'third starts']);
+  });
+
+  it('runs an urgent transaction before the reads already waiting on the database for the session', async () => {
+    // A database of its own: the gate of the shared one may still hold reads back after the urgent units above.
+    const own = await openDatabase({ dataDir: 'memory://' });
+    onTestFinished(() => own.close());
+    let firstHolds: () => void = () => {};
+    const held = new Promise<void>((resolve) => (firstHolds = resolve));
+    const first = own.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      await Promise.race([held, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+    });
+    // Microseconds since the epoch, as text (a float8 of seconds keeps only about a millisecond here).
+    const ranAt = (rows: { at: string }[]) => BigInt(rows[0].at);
+    // Reads admitted while the first holds the session: they wait for it on the database's thread.
+    const reads = Array.from({ length: 3 }, () =>
+      own.readDb.transaction(async (tx) =>
+        ranAt(await queryRows<{ at: string }>(tx, sql`select (extract(epoch from clock_timestamp()) * 1000000)::bigint::text as at`)),
+      ),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    const urgent = own.urgentDb.transaction(async (tx) => {
+      setTimeout(firstHolds, 20);
+      return ranAt(await queryRows<{ at: string }>(tx, sql`select (extract(epoch from clock_timestamp()) * 1000000)::bigint::text as at`));
+    });
+    const [, urgentAt, ...readsAt] = await Promise.all([first, urgent, ...reads]);
+    // Arrival order would run the reads first (PGlite's own lock is first come, first served).
+    for (const readAt of readsAt) expect(urgentAt < readAt).toBe(true);
   });
 
   it('answers each of many calls asked in one turn with its own result', async () => {

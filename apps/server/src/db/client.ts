@@ -98,7 +98,7 @@ async function openPglite(dataDir: string): Promise<Database> {
             // A read-only transaction sends no notification: nothing to hold until its commit.
             reads
               ? target.readTransaction(callback as Callback)
-              : notifications.around((cb) => target.transaction(cb), callback as Callback),
+              : notifications.around((cb) => target.transaction(cb, lane === 'urgent'), callback as Callback),
           ),
         query: (target, args) => gate.run(lane, () => target.query(...(args as Parameters<typeof target.query>))),
       }) as never,

@@ -14,7 +14,8 @@ import { Worker } from 'node:worker_threads';
  *
  * Protocol (structured clone over the worker's port): the main thread sends `{ id, op, ... }`:
  * `query` (text, params, rowMode, and the oids drizzle asks identity parsers for: functions do not
- * cross threads), `exec` (text), `close`; inside a transaction (`tx`) also `prepared` (a prepared
+ * cross threads), `exec` (text), `close`; inside a transaction (`tx`; its first message carries
+ * `urgent` when it goes ahead of what waits for PGlite's lock) also `prepared` (a prepared
  * statement's execution, with what to prepare first when the session lacks it), `commit`/`rollback`
  * (its end), `txRollback` (the transaction's own rollback). A transaction has no message of its own to
  * begin: its first message carries `begin`, and any message may carry `prelude`, the commands queued
@@ -158,11 +159,12 @@ export class PgliteRemote {
 
   /**
    * PGlite's transaction(): BEGIN, the callback's statements, COMMIT; ROLLBACK when the callback
-   * throws (the error is rethrown). Nothing is sent until the callback's first statement: BEGIN
+   * throws (the error is rethrown). `urgent` (the gate's urgent lane, client.ts): the worker gives it
+   * PGlite's transaction lock before the reads and transactions already waiting there. Nothing is sent until the callback's first statement: BEGIN
    * and the commands queued with `defer` travel with it (pglite-worker.mjs runs them in the same
    * exchange with PGlite, ahead of the statement).
    */
-  async transaction<T>(callback: (tx: RemoteTransaction) => Promise<T>): Promise<T> {
+  async transaction<T>(callback: (tx: RemoteTransaction) => Promise<T>, urgent = false): Promise<T> {
     const tx = this.nextId++;
     let begun = false;
     let queued: string[] = [];
@@ -171,7 +173,12 @@ export class PgliteRemote {
     };
     /** What goes with the next message: the transaction's opening on the first, the queued commands. */
     const head = () => {
-      const fields = { tx, begin: begun ? undefined : true, prelude: queued.length ? queued.join('; ') : undefined };
+      const fields = {
+        tx,
+        begin: begun ? undefined : true,
+        urgent: !begun && urgent ? true : undefined,
+        prelude: queued.length ? queued.join('; ') : undefined,
+      };
       begun = true;
       queued = [];
       return fields;

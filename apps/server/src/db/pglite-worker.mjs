@@ -173,7 +173,7 @@ async function runExec(head, text, tail = []) {
 /**
  * The statements prepared in PGlite's one session, by name, the least recently used first
  * (prepared.ts pgliteRunner). Kept here, where the statements run in the session's order: the main
- * thread admits two transactions at once (client.ts), so what it knew when it sent a statement could
+ * thread admits several transactions at once (client.ts), so what it knew when it sent a statement could
  * be changed by the transaction that runs before it.
  */
 const preparedNames = new Set();
@@ -256,16 +256,44 @@ async function runAlone(message) {
  */
 const transactions = new Map();
 
+/**
+ * Who waits for PGlite's transaction lock here, urgent transactions (the main thread's urgent lane:
+ * webhook ingestion) ahead of the rest. The main thread admits up to eight units at once (client.ts),
+ * so reads admitted before a write arrived would otherwise all run before it.
+ */
+const lockWaiters = { urgent: [], normal: [] };
+let lockTaken = false;
+
 /** PGlite's transaction lock, once it is this caller's turn: call the answer to release it. */
-function locked() {
+function locked(urgent = false) {
   return new Promise((resolve) => {
-    void db._runExclusiveTransaction(() => new Promise((release) => resolve(release)));
+    lockWaiters[urgent ? 'urgent' : 'normal'].push(resolve);
+    if (!lockTaken) grantLock();
   });
 }
 
-function opened(id) {
+/** The lock to the next waiter, urgent first; it is given back to this queue when released. */
+function grantLock() {
+  const next = lockWaiters.urgent.shift() ?? lockWaiters.normal.shift();
+  lockTaken = next !== undefined;
+  if (!next) return;
+  void db._runExclusiveTransaction(
+    () =>
+      new Promise((release) => {
+        let released = false;
+        next(() => {
+          if (released) return;
+          released = true;
+          release();
+          grantLock();
+        });
+      }),
+  );
+}
+
+function opened(id, urgent) {
   const entry = { closed: false, begun: false, release: undefined };
-  entry.ready = locked().then((release) => {
+  entry.ready = locked(urgent).then((release) => {
     entry.release = release;
   });
   transactions.set(id, entry);
@@ -284,7 +312,7 @@ function headOf(entry, message) {
 }
 
 async function onTransaction(message) {
-  const entry = message.begin ? opened(message.tx) : transactions.get(message.tx);
+  const entry = message.begin ? opened(message.tx, message.urgent === true) : transactions.get(message.tx);
   const ending = message.op === 'commit' || message.op === 'rollback';
   // After the transaction's own rollback only its end is still taken (it releases the lock).
   if (!entry || (entry.closed && !ending)) throw new Error('Transaction is closed');

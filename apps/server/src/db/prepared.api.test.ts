@@ -111,7 +111,7 @@ describe('prepared statements', () => {
     const runner = pgliteRunner();
     const embedded = await openDatabase({ dataDir: 'memory://' });
     onTestFinished(() => embedded.close());
-    // Both transactions are admitted before either has run (client.ts admits two on PGlite): each
+    // Both transactions are admitted before either has run (client.ts admits several on PGlite): each
     // finds the statement unprepared from where it stands, and the session's thread prepares it once.
     const [a, b] = await Promise.all(
       [1, 2].map((n) =>
