@@ -159,10 +159,10 @@ export class PgliteRemote {
 
   /**
    * PGlite's transaction(): BEGIN, the callback's statements, COMMIT; ROLLBACK when the callback
-   * throws (the error is rethrown). `urgent` (the gate's urgent lane, client.ts): the worker gives it
-   * PGlite's transaction lock before the reads and transactions already waiting there. Nothing is sent until the callback's first statement: BEGIN
+   * throws (the error is rethrown). Nothing is sent until the callback's first statement: BEGIN
    * and the commands queued with `defer` travel with it (pglite-worker.mjs runs them in the same
-   * exchange with PGlite, ahead of the statement).
+   * exchange with PGlite, ahead of the statement). `urgent` (the gate's urgent lane, client.ts): the
+   * worker gives it PGlite's transaction lock before the reads and transactions already waiting there.
    */
   async transaction<T>(callback: (tx: RemoteTransaction) => Promise<T>, urgent = false): Promise<T> {
     const tx = this.nextId++;

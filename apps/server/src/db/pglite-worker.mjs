@@ -173,8 +173,8 @@ async function runExec(head, text, tail = []) {
 /**
  * The statements prepared in PGlite's one session, by name, the least recently used first
  * (prepared.ts pgliteRunner). Kept here, where the statements run in the session's order: the main
- * thread admits several transactions at once (client.ts), so what it knew when it sent a statement could
- * be changed by the transaction that runs before it.
+ * thread admits several transactions at once (client.ts), so what it knew when it sent a statement
+ * could be changed by the transaction that runs before it.
  */
 const preparedNames = new Set();
 
