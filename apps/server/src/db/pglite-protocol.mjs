@@ -1,5 +1,5 @@
 // The backend messages of one PGlite exchange, read straight from the bytes its wasm writes
-// (pglite-worker.mjs exchange). Plain JavaScript, loaded by the embedded database's thread.
+// (pglite-statements.mjs exchange). Plain JavaScript, loaded by the embedded database's thread.
 //
 // Why not PGlite's own parser (pg-protocol's, bundled): it copies the whole output into a new
 // ArrayBuffer, then every string field into another one (`ArrayBuffer.prototype.slice`, each a

@@ -45,7 +45,7 @@ export interface QueryResult<T> {
   affectedRows?: number;
 }
 
-/** A prepared statement's answer: its rows (pglite-worker.mjs leaves the fields out; nothing reads them). */
+/** A prepared statement's answer: its rows (pglite-statements.mjs leaves the fields out; nothing reads them). */
 export type PreparedResult<T> = Omit<QueryResult<T>, 'fields'>;
 
 export interface RemoteTransaction {

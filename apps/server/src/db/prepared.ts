@@ -69,7 +69,7 @@ export function literal(value: unknown): string {
 
 /**
  * PGlite: one session, so one set of prepared names for the process (PREPARE outlives a rolled back
- * transaction), kept by the embedded database's thread (pglite-worker.mjs runPrepared): two
+ * transaction), kept by the embedded database's thread (pglite-statements.mjs runPrepared): two
  * transactions are admitted at once there (client.ts), and only the thread that runs their
  * statements in order knows what the session holds when each one runs. Inside a transaction the
  * statement goes straight to PGlite's transaction: drizzle's own execute costs about 0.27 ms of CPU
