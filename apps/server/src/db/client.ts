@@ -87,7 +87,12 @@ async function openPglite(dataDir: string): Promise<Database> {
   // more are admitted, the more travel in one message each way (pglite-remote.ts), each crossing a
   // wake-up of the other thread (docs/performance.md "Messages between the threads in batches").
   // Writes keep to two: more would split the ingestion groups that form while they wait here.
-  const gate = new PriorityGate({ capacity: PGLITE_ADMITTED, urgentCapacity: PGLITE_URGENT_ADMITTED, normalWhileUrgent: 1 });
+  const gate = new PriorityGate({
+    capacity: PGLITE_ADMITTED,
+    urgentCapacity: PGLITE_URGENT_ADMITTED,
+    normalWhileUrgent: 1,
+    oneSession: true,
+  });
   const notifications = new PgliteNotifications();
   type Callback = Parameters<typeof client.transaction>[0];
   const inLane = (lane: Lane, reads = false) =>

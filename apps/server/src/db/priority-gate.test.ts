@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IDLE_MS, PriorityGate, URGENT_LINGER_MS, type Lane } from './priority-gate.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -45,6 +45,40 @@ describe('PriorityGate', () => {
     const lastRead = started.indexOf('r4');
     const writesBetween = started.slice(firstRead, lastRead).filter((n) => n === 'w').length;
     expect(writesBetween).toBeGreaterThanOrEqual(4);
+  });
+
+  describe('on one session (oneSession)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** Writes started between the first and the last of five reads, two writers always at the gate (a clock of its own). */
+    async function writesPerReads(oneSession: boolean): Promise<number> {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+      const gate = new PriorityGate({ capacity: 8, urgentCapacity: 2, normalWhileUrgent: 1, readShare: 0.25, oneSession });
+      const { started, unit } = recorder(gate);
+      let writing = true;
+      const writer = async () => {
+        while (writing) await unit('urgent', 'w', 4);
+      };
+      const writers = [writer(), writer()];
+      const reads = Promise.all(Array.from({ length: 5 }, (_, i) => unit('normal', `r${i}`, 4)));
+      let done = false;
+      void reads.then(() => (done = true));
+      for (let ms = 0; ms < 2_000 && !done; ms++) await vi.advanceTimersByTimeAsync(1);
+      writing = false;
+      await vi.advanceTimersByTimeAsync(20);
+      await Promise.all(writers);
+      expect(done).toBe(true);
+      return started.slice(started.indexOf('r0'), started.indexOf('r4')).filter((n) => n === 'w').length;
+    }
+
+    it('earns reads their share of the time the writes kept the session busy, not of the sum of overlapping writes', async () => {
+      const summed = await writesPerReads(false);
+      const busy = await writesPerReads(true);
+      // Two writes admitted together: summed, their 4 ms each earned 2 ms of reads per 4 ms of session.
+      expect(busy).toBeGreaterThanOrEqual(summed * 1.5);
+    });
   });
 
   it('holds urgent units to urgentCapacity while normal units may fill the rest of the capacity', async () => {

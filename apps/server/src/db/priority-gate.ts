@@ -9,8 +9,9 @@
  * Reads are slowed while writes are busy, never stopped:
  * - while urgent work is running, waiting or ended less than URGENT_LINGER_MS ago, at most
  *   `normalWhileUrgent` normal units run at once (the rest of the capacity stays free for writes);
- * - and then only with credit: every finished urgent unit adds `readShare` x its duration, every
- *   normal unit admitted while urgent work is about spends its own. So under a continuous write
+ * - and then only with credit: every finished urgent unit adds `readShare` x its duration (on one
+ *   session, the urgent lane's busy time adds it instead: `oneSession`), every normal unit admitted
+ *   while urgent work is about spends its own. So under a continuous write
  *   load reads still get about readShare / (1 + readShare) of the time, and each read waits a
  *   bounded time (the next urgent unit's end gives credit; without urgent work reads run freely).
  */
@@ -25,6 +26,12 @@ export interface GateOptions {
   normalWhileUrgent: number;
   /** Time reads earn per unit of write time, when both wait for the same slot. */
   readShare?: number;
+  /**
+   * The units run one at a time on one session (PGlite): write time is the time the urgent lane was
+   * busy, not the sum of its units' durations. Two urgent units admitted together each last as long
+   * as the other's turn on the session too, and summed they earned reads twice the write time there was.
+   */
+  oneSession?: boolean;
 }
 
 /** After the last urgent unit, the time reads stay limited (a gap between two ingestion groups is not idleness). */
@@ -45,6 +52,8 @@ export class PriorityGate {
   private readonly running: Record<Lane, number> = { urgent: 0, normal: 0 };
   private credit = 0;
   private lastUrgentEnd = -Infinity;
+  /** One session: when the urgent lane's busy time was last turned into credit. */
+  private urgentAccruedAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private pumpScheduled = false;
@@ -111,10 +120,11 @@ export class PriorityGate {
   }
 
   private finish(lane: Lane, ms: number, normalUnderWrites: boolean): void {
+    if (lane === 'urgent') this.accrueUrgentTime();
     this.running[lane]--;
     if (lane === 'urgent') {
       this.lastUrgentEnd = performance.now();
-      this.credit = Math.min(MAX_CREDIT_MS, this.credit + ms * this.readShare);
+      if (!this.opts.oneSession) this.credit = Math.min(MAX_CREDIT_MS, this.credit + ms * this.readShare);
     } else if (normalUnderWrites) {
       this.credit = Math.max(MIN_CREDIT_MS, this.credit - ms);
     }
@@ -138,7 +148,16 @@ export class PriorityGate {
     });
   }
 
+  /** One session: the time the urgent lane was busy since the last call, as credit (called before its count changes). */
+  private accrueUrgentTime(): void {
+    if (!this.opts.oneSession) return;
+    const now = performance.now();
+    if (this.running.urgent > 0) this.credit = Math.min(MAX_CREDIT_MS, this.credit + (now - this.urgentAccruedAt) * this.readShare);
+    this.urgentAccruedAt = now;
+  }
+
   private pump(): void {
+    this.accrueUrgentTime();
     for (;;) {
       const total = this.running.urgent + this.running.normal;
       if (total >= this.opts.capacity) return;
