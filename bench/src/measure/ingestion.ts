@@ -318,19 +318,19 @@ async function measureRuns(
 }
 
 /**
- * Batches of 100 under Pulse reloads, against batches of 100 alone measured right before and right
- * after it (their mean is the baseline): the same data set and server state on both sides. Until the
- * tenth session the baseline was the earlier batches-of-100 run, measured before the batches of 1,000
- * had added their dead rows and periods (PGlite has no autovacuum; its maintenance job runs when it
- * runs), so the ratio also held the drift between the two moments. Both figures are reported.
- */
-/**
  * The run under reloads and its two baselines last three times the size's duration (15 s at S). In 5 s
  * each browser completed one or two reloads, and the ratio followed that count: nine runs of the same
  * code on one seed read 0.75-0.94x (docs/performance.md "Known limits").
  */
 const UNDER_PULSE_DURATIONS = 3;
 
+/**
+ * Batches of 100 under Pulse reloads, against batches of 100 alone measured right before and right
+ * after it (their mean is the baseline): the same data set and server state on both sides. Until the
+ * tenth session the baseline was the earlier batches-of-100 run, measured before the batches of 1,000
+ * had added their dead rows and periods (PGlite has no autovacuum; its maintenance job runs when it
+ * runs), so the ratio also held the drift between the two moments. Both figures are reported.
+ */
 async function measureUnderPulse(ctx: BenchContext, server: BenchServer, counters: CountersReader): Promise<void> {
   const earlier = ctx.shared.batch100EventsPerSec as number | undefined;
   const seconds = ctx.size.duration * UNDER_PULSE_DURATIONS;
