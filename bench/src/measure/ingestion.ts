@@ -319,7 +319,7 @@ async function measureRuns(
 
 /**
  * The run under reloads and its two baselines last three times the size's duration (15 s at S). In 5 s
- * each browser completed one or two reloads, and the ratio followed that count: nine runs of the same
+ * each browser completed one or two reloads, and the ratio followed that count: ten runs of the same
  * code on one seed read 0.75-0.94x (docs/performance.md "Known limits").
  */
 const UNDER_PULSE_DURATIONS = 3;
