@@ -98,6 +98,8 @@ function webhookLoad(
 interface BrowserCounts {
   reloads: number;
   errors: number;
+  /** Each Pulse call's median and slowest answer during the run (ms). */
+  calls: Record<string, { p50: number; max: number }>;
 }
 
 const BROWSERS_SCRIPT = fileURLToPath(new URL('./ingestion-pulse-browsers.ts', import.meta.url));
@@ -360,6 +362,12 @@ async function measureUnderPulse(ctx: BenchContext, server: BenchServer, counter
     const after = await alone();
     const baseline = (before + after) / 2;
     const { reloads, errors: browserErrors } = counted;
+    if (process.env.BENCH_DEBUG)
+      console.log(
+        `  Pulse calls under ingestion (p50 / slowest, ms): ${Object.entries(counted.calls)
+          .map(([name, t]) => `${name} ${t.p50} / ${t.max}`)
+          .join('; ')}`,
+      );
     const events = r.reqPerSec * 100;
     ctx.results.add({
       group: 'Ingestion (HTTP webhooks)',

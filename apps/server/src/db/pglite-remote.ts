@@ -24,7 +24,9 @@ import { Worker } from 'node:worker_threads';
  * `{ id, error }` with the fields of PGlite's DatabaseError (SQLSTATE `code`, `constraint`,
  * `detail`...), rebuilt here as an Error; a failed BEGIN or prelude fails the statement it came with.
  * A read's statement (readTransaction) carries `alone` and every command of its read as `prelude`,
- * and no `tx`: the worker runs it as a read-only transaction of its own.
+ * and no `tx`: the worker runs it as a read-only transaction of its own. A batch of answers may also
+ * carry `{ held: [normal, urgent] }`, how long each lane has held PGlite's session so far
+ * (`sessionTime`, which the priority gate shares the session by).
  *
  * Messages travel in batches: what this thread asks during one turn of its event loop goes as one
  * message (an array when there are several), and the worker answers the same way, so each crossing
@@ -82,6 +84,8 @@ interface ErrorData {
 }
 
 type Reply = { id: number; result: unknown; error?: undefined } | { id: number; error: ErrorData };
+/** The lanes' time holding PGlite's session so far (pglite-worker.mjs `held`): [normal, urgent] ms. */
+type HeldTime = { held: [number, number]; id?: undefined };
 
 interface Pending {
   resolve(value: unknown): void;
@@ -115,7 +119,7 @@ export class PgliteRemote {
   private outbox: Record<string, unknown>[] = [];
 
   private constructor(private readonly worker: Worker) {
-    worker.on('message', (replies: Reply | Reply[]) => {
+    worker.on('message', (replies: Reply | HeldTime | (Reply | HeldTime)[]) => {
       if (Array.isArray(replies)) for (const reply of replies) this.settle(reply);
       else this.settle(replies);
     });
@@ -302,7 +306,14 @@ export class PgliteRemote {
     this.worker.postMessage(batch.length === 1 ? batch[0] : batch);
   };
 
-  private settle(reply: Reply): void {
+  /** The lanes' session time as of the last answers received (the gate's `sessionTime`). */
+  readonly sessionTime: { normal: number; urgent: number } = { normal: 0, urgent: 0 };
+
+  private settle(reply: Reply | HeldTime): void {
+    if (reply.id === undefined) {
+      [this.sessionTime.normal, this.sessionTime.urgent] = reply.held;
+      return;
+    }
     const pending = this.pending.get(reply.id);
     if (!pending) return;
     this.pending.delete(reply.id);

@@ -56,6 +56,12 @@ let outbox = [];
 function flush() {
   const batch = outbox;
   outbox = [];
+  // The lanes' session time goes with the answers it includes (the lock is released before a unit's last answer is sent).
+  const total = held.normal + held.urgent;
+  if (total !== heldSent) {
+    heldSent = total;
+    batch.push({ held: [held.normal, held.urgent] });
+  }
   parentPort.postMessage(batch.length === 1 ? batch[0] : batch);
 }
 function send(answer) {
@@ -113,18 +119,30 @@ function locked(urgent = false) {
   });
 }
 
+/**
+ * How long each lane has held PGlite's one session so far (ms, this thread's clock): the main thread's
+ * priority gate earns and spends reads' credit from it (priority-gate.ts `sessionTime`). The time a
+ * unit spends waiting here for the lock is not in it: a read queued behind two ingestion groups
+ * holds the session for its own statement only.
+ */
+const held = { normal: 0, urgent: 0 };
+let heldSent = 0;
+
 /** The lock to the next waiter, urgent first; it is given back to this queue when released. */
 function grantLock() {
-  const next = lockWaiters.urgent.shift() ?? lockWaiters.normal.shift();
+  const lane = lockWaiters.urgent.length > 0 ? 'urgent' : 'normal';
+  const next = lockWaiters[lane].shift();
   lockTaken = next !== undefined;
   if (!next) return;
   void db._runExclusiveTransaction(
     () =>
       new Promise((release) => {
         let released = false;
+        const granted = performance.now();
         next(() => {
           if (released) return;
           released = true;
+          held[lane] += performance.now() - granted;
           release();
           grantLock();
         });

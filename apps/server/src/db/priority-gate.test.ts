@@ -47,37 +47,51 @@ describe('PriorityGate', () => {
     expect(writesBetween).toBeGreaterThanOrEqual(4);
   });
 
-  describe('on one session (oneSession)', () => {
+  describe('on one session (sessionTime)', () => {
     afterEach(() => {
       vi.useRealTimers();
     });
 
-    /** Writes started between the first and the last of five reads, two writers always at the gate (a clock of its own). */
-    async function writesPerReads(oneSession: boolean): Promise<number> {
+    /**
+     * A write that held the session 40 ms earns 10 ms of reads; then a read admitted beside the next
+     * write waits 30 ms behind it on the session (PGlite's thread runs one unit at a time) and holds
+     * the session 1 ms itself. Whether the second waiting read may start once the first has ended.
+     */
+    async function secondReadStarts(withSessionTime: boolean): Promise<boolean> {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
-      const gate = new PriorityGate({ capacity: 8, urgentCapacity: 2, normalWhileUrgent: 1, readShare: 0.25, oneSession });
-      const { started, unit } = recorder(gate);
-      let writing = true;
-      const writer = async () => {
-        while (writing) await unit('urgent', 'w', 4);
-      };
-      const writers = [writer(), writer()];
-      const reads = Promise.all(Array.from({ length: 5 }, (_, i) => unit('normal', `r${i}`, 4)));
-      let done = false;
-      void reads.then(() => (done = true));
-      for (let ms = 0; ms < 2_000 && !done; ms++) await vi.advanceTimersByTimeAsync(1);
-      writing = false;
-      await vi.advanceTimersByTimeAsync(20);
-      await Promise.all(writers);
-      expect(done).toBe(true);
-      return started.slice(started.indexOf('r0'), started.indexOf('r4')).filter((n) => n === 'w').length;
+      const held = { normal: 0, urgent: 0 };
+      const gate = new PriorityGate({
+        capacity: 8,
+        urgentCapacity: 2,
+        normalWhileUrgent: 1,
+        readShare: 0.25,
+        ...(withSessionTime && { sessionTime: () => held }),
+      });
+      const endWrite1 = await gate.acquire('urgent');
+      const read1 = gate.acquire('normal');
+      let read2Started = false;
+      void gate.acquire('normal').then(() => (read2Started = true));
+      await vi.advanceTimersByTimeAsync(40);
+      held.urgent += 40;
+      const endWrite2 = gate.acquire('urgent');
+      endWrite1();
+      await vi.advanceTimersByTimeAsync(1);
+      const endRead1 = await read1;
+      expect(read2Started).toBe(false);
+      await vi.advanceTimersByTimeAsync(30);
+      held.urgent += 29;
+      held.normal += 1;
+      endRead1();
+      await vi.advanceTimersByTimeAsync(1);
+      (await endWrite2)();
+      return read2Started;
     }
 
-    it('earns reads their share of the time the writes kept the session busy, not of the sum of overlapping writes', async () => {
-      const summed = await writesPerReads(false);
-      const busy = await writesPerReads(true);
-      // Two writes admitted together: summed, their 4 ms each earned 2 ms of reads per 4 ms of session.
-      expect(busy).toBeGreaterThanOrEqual(summed * 1.5);
+    it('charges a read the time it held the session, not its wait there behind a write', async () => {
+      // By duration the first read was charged 30 ms against 10 earned: the second waits for 80 ms more of writes.
+      expect(await secondReadStarts(false)).toBe(false);
+      // By the session's time it was charged 1 ms: the second starts at once.
+      expect(await secondReadStarts(true)).toBe(true);
     });
   });
 

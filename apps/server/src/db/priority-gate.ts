@@ -9,9 +9,9 @@
  * Reads are slowed while writes are busy, never stopped:
  * - while urgent work is running, waiting or ended less than URGENT_LINGER_MS ago, at most
  *   `normalWhileUrgent` normal units run at once (the rest of the capacity stays free for writes);
- * - and then only with credit: every finished urgent unit adds `readShare` x its duration (on one
- *   session, the urgent lane's busy time adds it instead: `oneSession`), every normal unit admitted
- *   while urgent work is about spends its own. So under a continuous write
+ * - and then only with credit: every finished urgent unit adds `readShare` x its duration, every
+ *   normal unit admitted while urgent work is about spends its own (on one session, the time each lane
+ *   actually held it instead: `sessionTime`). So under a continuous write
  *   load reads still get about readShare / (1 + readShare) of the time, and each read waits a
  *   bounded time (the next urgent unit's end gives credit; without urgent work reads run freely).
  */
@@ -27,11 +27,21 @@ export interface GateOptions {
   /** Time reads earn per unit of write time, when both wait for the same slot. */
   readShare?: number;
   /**
-   * The units run one at a time on one session (PGlite): write time is the time the urgent lane was
-   * busy, not the sum of its units' durations. Two urgent units admitted together each last as long
-   * as the other's turn on the session too, and summed they earned reads twice the write time there was.
+   * The units run one at a time on one session (PGlite), and this says how long each lane has held
+   * it so far: credit is earned and spent from that, not from the units' durations. A unit's duration
+   * there includes its waits for the session behind the other lane's units (PGlite's lock goes to
+   * urgent transactions first: pglite-worker.mjs): during batch ingestion the reads admitted in a
+   * second lasted 200-1,035 ms in all while they held the session 5-31 ms, and were charged 10 to 100
+   * times their time (docs/performance.md "Reads charged for the time they held the session"); and
+   * two urgent units admitted together, summed, earned twice the write time there was.
    */
-  oneSession?: boolean;
+  sessionTime?: () => SessionTime;
+}
+
+/** How long each lane has held the database's one session (ms, cumulative, any clock). */
+export interface SessionTime {
+  readonly normal: number;
+  readonly urgent: number;
 }
 
 /** After the last urgent unit, the time reads stay limited (a gap between two ingestion groups is not idleness). */
@@ -52,8 +62,8 @@ export class PriorityGate {
   private readonly running: Record<Lane, number> = { urgent: 0, normal: 0 };
   private credit = 0;
   private lastUrgentEnd = -Infinity;
-  /** One session: when the urgent lane's busy time was last turned into credit. */
-  private urgentAccruedAt = 0;
+  /** One session: the lanes' session time already turned into credit. */
+  private seen: SessionTime = { normal: 0, urgent: 0 };
   private timer: NodeJS.Timeout | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private pumpScheduled = false;
@@ -63,6 +73,8 @@ export class PriorityGate {
 
   constructor(private readonly opts: GateOptions) {
     this.readShare = opts.readShare ?? 0.25;
+    const time = opts.sessionTime?.();
+    if (time) this.seen = { normal: time.normal, urgent: time.urgent };
   }
 
   /** Runs `fn` once its lane is admitted; the slot is held until its promise settles. */
@@ -120,14 +132,11 @@ export class PriorityGate {
   }
 
   private finish(lane: Lane, ms: number, normalUnderWrites: boolean): void {
-    if (lane === 'urgent') this.accrueUrgentTime();
     this.running[lane]--;
-    if (lane === 'urgent') {
-      this.lastUrgentEnd = performance.now();
-      if (!this.opts.oneSession) this.credit = Math.min(MAX_CREDIT_MS, this.credit + ms * this.readShare);
-    } else if (normalUnderWrites) {
-      this.credit = Math.max(MIN_CREDIT_MS, this.credit - ms);
-    }
+    if (lane === 'urgent') this.lastUrgentEnd = performance.now();
+    if (this.opts.sessionTime) this.accrueSessionTime();
+    else if (lane === 'urgent') this.credit = Math.min(MAX_CREDIT_MS, this.credit + ms * this.readShare);
+    else if (normalUnderWrites) this.credit = Math.max(MIN_CREDIT_MS, this.credit - ms);
     this.pumpNextTurn();
   }
 
@@ -148,16 +157,23 @@ export class PriorityGate {
     });
   }
 
-  /** One session: the time the urgent lane was busy since the last call, as credit (called before its count changes). */
-  private accrueUrgentTime(): void {
-    if (!this.opts.oneSession) return;
-    const now = performance.now();
-    if (this.running.urgent > 0) this.credit = Math.min(MAX_CREDIT_MS, this.credit + (now - this.urgentAccruedAt) * this.readShare);
-    this.urgentAccruedAt = now;
+  /**
+   * One session: the lanes' session time since the last call as credit, earned by the urgent lane's
+   * and spent by the normal lane's while writes are about (reads alone run freely and owe nothing).
+   */
+  private accrueSessionTime(): void {
+    const time = this.opts.sessionTime?.();
+    if (!time) return;
+    const urgent = time.urgent - this.seen.urgent;
+    const normal = time.normal - this.seen.normal;
+    if (urgent === 0 && normal === 0) return;
+    this.seen = { normal: time.normal, urgent: time.urgent };
+    this.credit = Math.min(MAX_CREDIT_MS, this.credit + urgent * this.readShare);
+    if (this.urgentAbout()) this.credit = Math.max(MIN_CREDIT_MS, this.credit - normal);
   }
 
   private pump(): void {
-    this.accrueUrgentTime();
+    this.accrueSessionTime();
     for (;;) {
       const total = this.running.urgent + this.running.normal;
       if (total >= this.opts.capacity) return;
