@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import { TOPICS, type PortalsChangedEvent } from '../../events/topics.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { newWebhookSecret } from '../../security/webhook-secret.ts';
-import { reliabilityByPortal } from '../stats/index.ts';
+import { readMarksOf, reliabilityByPortal } from '../stats/index.ts';
 import * as repo from './portals.repository.ts';
 import { toIso } from '../../db/sql-fragments.ts';
 
@@ -43,12 +43,11 @@ function present(deps: AppDeps, row: repo.PortalRow, reliability: Map<number, nu
 
 function reliabilityOf(deps: AppDeps, tx: Executor, scope: Scope, portalIds: number[]) {
   const to = deps.clock.now();
-  return reliabilityByPortal(tx, {
-    tenantId: scope.kind === 'tenant' ? scope.tenantId : undefined,
-    portalIds,
-    from: new Date(to.getTime() - RELIABILITY_WINDOW_MS),
-    to,
-  });
+  return reliabilityByPortal(
+    tx,
+    { tenantId: scope.kind === 'tenant' ? scope.tenantId : undefined, portalIds, from: new Date(to.getTime() - RELIABILITY_WINDOW_MS), to },
+    readMarksOf(deps.database)?.kept,
+  );
 }
 
 export interface PortalListInput {

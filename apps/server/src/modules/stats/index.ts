@@ -16,4 +16,5 @@ export { observed } from './observed.repository.ts';
 export { statusCounts } from './stats.repository.ts';
 export { rollUpAllTenants } from './rollup.service.ts';
 export { LIVE_MS } from './trend-cache.ts';
+export { readMarksOf } from './read-marks.ts';
 export type { RollupRun } from './rollup-build.repository.ts';

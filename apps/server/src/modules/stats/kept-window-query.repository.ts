@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { condsOf, edgePeriods, type RollupWindow } from './rollup-query.repository.ts';
+import { headSince, keptFromBase, keptMarkOf, nextKeptMark, unsettledOf, type KeptMark } from './kept-mark.repository.ts';
+import { markStands } from './mark.repository.ts';
+import { readWithMarks, type MarkedRead, type Marks } from './read-marks.ts';
+import { condsOf, edgePeriods, SCORE_OF_PARTS, type RollupWindow } from './rollup-query.repository.ts';
 
 /**
  * Portal scores over a window ending now, from the kept window (kept-window-build.repository.ts), exactly:
@@ -64,8 +67,6 @@ async function baseFor(executor: Executor, win: RollupWindow): Promise<Base | nu
   return same && sameLength && sinceBase >= 0 && sinceBase <= MAX_BASE_AGE_MS ? base : null;
 }
 
-const SCORE = sql`case when sum(obs_us) > 0 then round(100 * sum(on_us) / sum(obs_us), 1)::float8 else -1 end`;
-
 export interface KeptScores {
   /** Score per portal with observed time (read with `?? -1`), except the unsettled ones. */
   scores: Map<number, number>;
@@ -73,10 +74,28 @@ export interface KeptScores {
   unsettled: { portalId: number; since: Date }[];
 }
 
-/** Scores from the kept window, or null when no kept base answers this window. */
-export async function keptScoresByPortal(executor: Executor, win: RollupWindow): Promise<KeptScores | null> {
+/**
+ * Scores from the kept window, or null when no kept base answers this window. With `marks` (PGlite
+ * only: kept-mark.repository.ts), one tenant's head is read from a kept mark of its base when one
+ * stands, and a newer mark is left.
+ */
+export async function keptScoresByPortal(executor: Executor, win: RollupWindow, marks?: Marks<KeptMark>): Promise<KeptScores | null> {
   const base = await baseFor(executor, win);
   if (!base) return null;
+  const { tenantId } = win;
+  if (!marks || tenantId === undefined) return (await keptRead(executor, win, base)).value;
+  return readWithMarks(marks, tenantId, base.to, win.to, (mark, nextAt) =>
+    keptRead(executor, { ...win, tenantId }, base, { mark, nextAt }),
+  );
+}
+
+async function keptRead(
+  executor: Executor,
+  win: RollupWindow,
+  base: Base,
+  marked: { mark?: KeptMark; nextAt?: Date } = {},
+): Promise<MarkedRead<KeptMark, KeptScores>> {
+  const { mark, nextAt } = marked;
   // A page's few ids go into every index range; a long list (every portal, to sort them) would cost more
   // to plan than the tenant's ~1,000 kept rows cost to aggregate: score the tenant and keep the asked-for ones.
   const inSql = win.portalIds && win.portalIds.length <= MAX_IDS_IN_SQL ? win.portalIds : undefined;
@@ -88,39 +107,58 @@ export async function keptScoresByPortal(executor: Executor, win: RollupWindow):
   // T count for it at the head, those in progress at T - length come off at the tail.
   const spanUs = (win.to.getTime() - base.to.getTime()) * 1000;
   const stateCond = win.tenantId === undefined ? sql`true` : sql`s.tenant_id = ${win.tenantId}`;
+  // From a mark, the head's periods since its instant (gated: a mark that no longer stands costs its check alone).
+  const stands = sql`(select ok from stands)`;
+  const head = mark ? sql`select * from (${headSince(c, mark, win.to, inSql)}) h where ${stands}` : edgePeriods(c, base.to, win.to, 1);
   // The unsettled scan reads every status, maintenance too: a status-2 period written late closed an observed one before T.
-  const rows = await queryRows<{ portal_id: number; score: number | string | null; since: Date | string | null }>(
-    executor,
-    sql`with scores as (
-          select portal_id, ${SCORE} as score
-            from (select r.portal_id,
-                         r.online_us + (r.online_at_to - r.online_at_from) * ${spanUs}::numeric as on_us,
-                         r.observed_us + (r.observed_at_to - r.observed_at_from) * ${spanUs}::numeric as obs_us
-                    from kept_windows r where ${c.on('r')} and r.window_to = ${base.to.toISOString()}::timestamptz
-                  union all ${edgePeriods(c, base.to, win.to, 1)}
-                  union all ${edgePeriods(c, base.from, win.from, -1)}) parts
-           group by portal_id
-          having sum(obs_us) > 0
-        ), unsettled as (
-          select u.portal_id, min(u.started_at) as since
+  const unsettledRows = mark
+    ? unsettledOf(mark, inSql)
+    : sql`select u.portal_id, min(u.started_at) as since
             from kept_window_state s
             cross join lateral (select p.portal_id, p.started_at from device_status_periods p
                                  where p.tenant_id = s.tenant_id and p.id > ${base.mark} and p.id > s.period_id_mark
                                    and p.started_at < s.window_to ${portalCond}) u
            where ${stateCond}
-           group by u.portal_id
-        )
-        select coalesce(s.portal_id, u.portal_id) as portal_id, s.score, u.since
-          from scores s full join unsettled u on u.portal_id = s.portal_id`,
+           group by u.portal_id`;
+  const next =
+    nextAt && win.tenantId !== undefined
+      ? sql`case when ${stands} then ${nextKeptMark(condsOf({ ...win, portalIds: undefined }), win.tenantId, mark ?? keptFromBase(base.to), nextAt, base.mark)} end`
+      : sql`null::json`;
+  const rows = await queryRows<{
+    portal_id: number | null;
+    score: number | string | null;
+    since: Date | string | null;
+    stands: boolean;
+    next: Parameters<typeof keptMarkOf>[0];
+  }>(
+    executor,
+    sql`with stands as (
+          select ${mark && win.tenantId !== undefined ? markStands(win.tenantId, mark) : sql`true`} as ok
+        ), scores as (
+          select portal_id, ${SCORE_OF_PARTS} as score
+            from (select r.portal_id,
+                         r.online_us + (r.online_at_to - r.online_at_from) * ${spanUs}::numeric as on_us,
+                         r.observed_us + (r.observed_at_to - r.observed_at_from) * ${spanUs}::numeric as obs_us
+                    from kept_windows r where ${c.on('r')} and r.window_to = ${base.to.toISOString()}::timestamptz
+                  union all ${head}
+                  union all ${edgePeriods(c, base.from, win.from, -1)}) parts
+           group by portal_id
+          having sum(obs_us) > 0
+        ), unsettled as (${unsettledRows})
+        select r.portal_id, r.score, r.since, ${stands} as stands, ${next} as next
+          from (select 1) one
+          left join (select coalesce(s.portal_id, u.portal_id) as portal_id, s.score, u.since
+                       from scores s full join unsettled u on u.portal_id = s.portal_id) r on true`,
   );
   const asked = win.portalIds && !inSql ? new Set(win.portalIds) : undefined;
   const scores = new Map<number, number>();
   const unsettled: KeptScores['unsettled'] = [];
   for (const row of rows) {
+    if (row.portal_id === null) continue;
     const portalId = Number(row.portal_id);
     if (asked && !asked.has(portalId)) continue;
     if (row.since !== null) unsettled.push({ portalId, since: new Date(row.since) });
     else scores.set(portalId, Number(row.score));
   }
-  return { scores, unsettled };
+  return { stands: rows[0].stands, next: keptMarkOf(rows[0].next), value: { scores, unsettled } };
 }

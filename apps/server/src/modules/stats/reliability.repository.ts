@@ -1,6 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { keptScoresByPortal } from './kept-window-query.repository.ts';
+import { scoreTotalFromMark, type HourMark } from './hour-mark.repository.ts';
+import type { KeptMark } from './kept-mark.repository.ts';
+import { readWithMarks, type Marks } from './read-marks.ts';
 import { rolledScoresByPortal, rolledScoreTotal, rolledUntil } from './rollup-query.repository.ts';
 import { OFFLINE, ONLINE } from '../../db/codes.ts';
 import { MAINTENANCE, observed } from './observed.repository.ts';
@@ -61,9 +64,10 @@ const SCORE = sql`case when sum(extract(epoch from (e - s))) > 0
 export async function reliabilityByPortal(
   executor: Executor,
   opts: ReliabilityWindow & { portalIds?: number[] },
+  marks?: Marks<KeptMark>,
 ): Promise<Map<number, number>> {
   if (opts.portalIds && opts.portalIds.length === 0) return new Map();
-  const kept = opts.from < opts.to ? await keptScoresByPortal(executor, opts) : null;
+  const kept = opts.from < opts.to ? await keptScoresByPortal(executor, opts, marks) : null;
   if (!kept) return reliabilityFromRollup(executor, opts);
   if (kept.unsettled.length === 0) return withMissing(kept.scores, opts.portalIds);
   // Portals with a period written since the base but starting before it. The rollup has them right
@@ -95,11 +99,18 @@ async function reliabilityFromRollup(executor: Executor, opts: ReliabilityWindow
   return result;
 }
 
-/** The tenant-wide score (the company's avgReliabilityScore): the same ratio over all its devices. */
-export async function reliabilityOfTenant(executor: Executor, opts: ReliabilityWindow): Promise<number> {
+/**
+ * The tenant-wide score (the company's avgReliabilityScore): the same ratio over all its devices.
+ * With `marks` (PGlite only: hour-mark.repository.ts), a window ending after the rolled hour reads
+ * the periods since a kept mark of that hour instead of all of them, and leaves a newer mark.
+ */
+export async function reliabilityOfTenant(executor: Executor, opts: ReliabilityWindow, marks?: Marks<HourMark>): Promise<number> {
   const until = opts.from < opts.to ? await rolledUntil(executor, opts.tenantId) : null;
   if (!until) return reliabilityOfTenantLive(executor, opts);
-  return rolledScoreTotal(executor, opts, until);
+  const { tenantId } = opts;
+  if (!marks || tenantId === undefined || opts.to < until.hour) return rolledScoreTotal(executor, opts, until);
+  const win = { ...opts, tenantId };
+  return readWithMarks(marks, tenantId, until.hour, opts.to, (mark, nextAt) => scoreTotalFromMark(executor, win, until, mark, nextAt));
 }
 
 /** `reliabilityByPortal` computed from raw periods only (one aggregate over every period in the window). */

@@ -111,13 +111,13 @@ function atStartRows(c: Conds, grain: Grain, at: Date): SQL {
  * Rows (portal_id, on_us, obs_us) summing to sign * G(day, x); `atStart` gives the counts in
  * progress at `day` (portal_id, online_at_start, observed_at_start): rolled rows of a grain.
  */
-function edge(c: Conds, atStart: SQL, day: Date, x: Date, sign: 1 | -1): SQL {
+function edge(c: Conds, atStart: SQL, day: Date, x: Date, sign: 1 | -1, periods = edgePeriods(c, day, x, sign)): SQL {
   const spanUs = (x.getTime() - day.getTime()) * 1000;
   if (spanUs === 0) return sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us where false`;
   return sql`
     select a.portal_id, ${sign} * a.online_at_start * ${spanUs}::numeric as on_us, ${sign} * a.observed_at_start * ${spanUs}::numeric as obs_us
       from (${atStart}) a
-    union all ${edgePeriods(c, day, x, sign)}`;
+    union all ${periods}`;
 }
 
 /**
@@ -204,8 +204,12 @@ export function rolledDayParts(win: RollupWindow, until: Date): SQL {
     union all ${edge(c, atStartRows(c, 'day', dayOfFrom), dayOfFrom, win.from, -1)}`;
 }
 
-/** The same over all portals from the tenant hour rows complete up to `until` (portal_id is null). */
-export function rolledHourParts(win: RollupWindow, until: Date): SQL {
+/**
+ * The same over all portals from the tenant hour rows complete up to `until` (portal_id is null).
+ * `toPeriods`: rows summing to the periods' part of the edge at `to` when the caller has them another
+ * way (hour-mark.repository.ts); only for a `to` at or after `until`.
+ */
+export function rolledHourParts(win: RollupWindow, until: Date, toPeriods?: SQL): SQL {
   const c = condsOf({ ...win, portalIds: undefined });
   const hourOfFrom = new Date(Math.min(floorHour(win.from).getTime(), until.getTime()));
   const hourOfTo = new Date(Math.min(floorHour(win.to).getTime(), until.getTime()));
@@ -213,11 +217,12 @@ export function rolledHourParts(win: RollupWindow, until: Date): SQL {
     select null::int as portal_id, r.online_us::numeric as on_us, r.observed_us::numeric as obs_us
       from uptime_rollup_hours r
      where ${c.on('r')} and r.hour >= ${hourOfFrom.toISOString()}::timestamptz and r.hour < ${hourOfTo.toISOString()}::timestamptz
-    union all ${edge(c, atStartRows(c, 'hour', hourOfTo), hourOfTo, win.to, 1)}
+    union all ${edge(c, atStartRows(c, 'hour', hourOfTo), hourOfTo, win.to, 1, toPeriods)}
     union all ${edge(c, atStartRows(c, 'hour', hourOfFrom), hourOfFrom, win.from, -1)}`;
 }
 
-const SCORE = sql`case when sum(obs_us) > 0 then round(100 * sum(on_us) / sum(obs_us), 1)::float8 else -1 end`;
+/** The score of summed parts (on_us, obs_us), -1 when nothing was observed: the live aggregate's rounding. */
+export const SCORE_OF_PARTS = sql`case when sum(obs_us) > 0 then round(100 * sum(on_us) / sum(obs_us), 1)::float8 else -1 end`;
 
 /** Score per portal with observed time (callers fill -1 for the others), like the live aggregate. */
 export async function rolledScoresByPortal(
@@ -227,7 +232,7 @@ export async function rolledScoresByPortal(
 ): Promise<{ portal_id: number; score: number }[]> {
   const rows = await queryRows<{ portal_id: number; score: number | string }>(
     executor,
-    sql`select portal_id, ${SCORE} as score from (${rolledDayParts(win, until.day)}) parts group by portal_id having sum(obs_us) > 0`,
+    sql`select portal_id, ${SCORE_OF_PARTS} as score from (${rolledDayParts(win, until.day)}) parts group by portal_id having sum(obs_us) > 0`,
   );
   return rows.map((r) => ({ portal_id: Number(r.portal_id), score: Number(r.score) }));
 }
@@ -236,7 +241,7 @@ export async function rolledScoresByPortal(
 export async function rolledScoreTotal(executor: Executor, win: RollupWindow, until: RolledUntil): Promise<number> {
   const rows = await queryRows<{ score: number | string }>(
     executor,
-    sql`select ${SCORE} as score from (${rolledHourParts(win, until.hour)}) parts`,
+    sql`select ${SCORE_OF_PARTS} as score from (${rolledHourParts(win, until.hour)}) parts`,
   );
   return rows.length ? Number(rows[0].score) : -1;
 }

@@ -6,6 +6,7 @@ import { runTickOnce } from '../../jobs/scheduler.ts';
 import { uptimeRollupJob } from '../../jobs/uptime-rollup.job.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { createPortal, createTenant, type TestPortal, type TestTenant } from '../../../test/factories.ts';
+import { historyChanges } from '../../../test/kits/stats/history-changes-kit.ts';
 import { DAY, HOUR, MAINTENANCE, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
 import { reliabilityByPortal, reliabilityByPortalLive, reliabilityOfTenant, reliabilityOfTenantLive } from './reliability.repository.ts';
 import { rolledUntil } from './rollup-query.repository.ts';
@@ -24,6 +25,7 @@ let tenantB: TestTenant;
 const portals: TestPortal[] = [];
 const rand = prng(20261122);
 const { between, insertDevice, randomDevice } = historyKit(() => t, rand);
+const { flipAt, enterMaintenanceAt, leaveMaintenanceAt, removeAt } = historyChanges(() => t);
 
 async function runJob(at: Date) {
   t.clock.set(at);
@@ -211,74 +213,6 @@ describe('uptime rollup', () => {
         expect(await reliabilityByPortal(t.database.db, win), label).toEqual(await reliabilityByPortalLive(t.database.db, win));
       }
     }
-  }
-
-  /** The open period (observed, or maintenance) of a live device of the portal begun before `before`. */
-  async function openPeriod(portal: TestPortal, before: Date, maintenance: boolean) {
-    const [open] = await queryRows<{ id: number; device_id: number; status: number; reported: number }>(
-      t.database.db,
-      sql`select p.id, p.device_id, p.status, d.status as reported from device_status_periods p join devices d on d.id = p.device_id
-           where p.tenant_id = ${portal.tenantId} and p.portal_id = ${portal.id} and p.ended_at is null and d.removed_at is null
-             and p.started_at < ${before.toISOString()}::timestamptz and (p.status = ${MAINTENANCE}) = ${maintenance}
-           order by p.id limit 1`,
-    );
-    expect(open).toBeDefined();
-    return open;
-  }
-
-  /** Closes period `id` at `at` and opens the device's next one (status `status`) then, as every writer does. */
-  async function nextPeriod(portal: TestPortal, open: { id: number; device_id: number }, status: number, at: Date) {
-    await t.database.db.execute(
-      sql`update device_status_periods set ended_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open.id}`,
-    );
-    await t.database.db
-      .insert(deviceStatusPeriods)
-      .values({ tenantId: portal.tenantId, portalId: portal.id, deviceId: open.device_id, status, startedAt: at });
-  }
-
-  /** An observed open period of the portal begun before `before`, closed at `at`, and the next one opened at `at` (as a report or the offline sweep does). */
-  async function flipAt(portal: TestPortal, at: Date, before: Date) {
-    const open = await openPeriod(portal, before, false);
-    await nextPeriod(portal, open, 1 - open.status, at);
-    await t.database.db.execute(
-      sql`update devices set status = ${1 - open.status}, status_since = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open.device_id}`,
-    );
-  }
-
-  /** A device entering maintenance at `at` (its observed open period closed then, a status-2 one opened), as the maintenance job does. */
-  async function enterMaintenanceAt(portal: TestPortal, at: Date, before: Date) {
-    const open = await openPeriod(portal, before, false);
-    await nextPeriod(portal, open, MAINTENANCE, at);
-    await t.database.db.execute(
-      sql`update devices set maintenance_since = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open.device_id}`,
-    );
-  }
-
-  /** A device leaving maintenance at `at`: its status-2 period closed, one of its reported status opened. */
-  async function leaveMaintenanceAt(portal: TestPortal, at: Date, before: Date) {
-    const open = await openPeriod(portal, before, true);
-    await nextPeriod(portal, open, open.reported, at);
-    await t.database.db.execute(
-      sql`update devices set maintenance_since = null, status_since = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open.device_id}`,
-    );
-  }
-
-  /** A device removed at `at` (as removeDevice does: its open period closed then), committed whenever the caller runs this. */
-  async function removeAt(portal: TestPortal, at: Date) {
-    const [open] = await queryRows<{ id: number; device_id: number }>(
-      t.database.db,
-      sql`select p.id, p.device_id from device_status_periods p join devices d on d.id = p.device_id
-           where p.tenant_id = ${portal.tenantId} and p.portal_id = ${portal.id} and p.ended_at is null and d.removed_at is null
-             and p.started_at < ${at.toISOString()}::timestamptz
-           order by p.id desc limit 1`,
-    );
-    expect(open).toBeDefined();
-    await t.database.db.execute(
-      sql`update devices set removed_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open.device_id}`,
-    );
-    await t.database.db.execute(
-      sql`update device_status_periods set ended_at = ${at.toISOString()}::timestamptz where tenant_id = ${portal.tenantId} and id = ${open.id}`,
-    );
   }
 
   it('rewrites what changed since the last run: changes dated before it (in flight across it), at exactly a midnight or an hour', async () => {

@@ -11,6 +11,7 @@ import {
   typeTotals,
   windowOf,
 } from './stats.service.ts';
+import { readMarksOf } from './read-marks.ts';
 import { createTrendCache } from './trend-cache.ts';
 
 /** Pulse and portal statistics (docs/decisions.md 27; every role reads, superAdmin across tenants). */
@@ -24,10 +25,13 @@ export const statsModule: AppModule = (app, deps) => {
   tenantOfEvent(TOPICS.portalsChanged);
   tenantOfEvent(TOPICS.tenantChanged);
   tenantOfEvent(TOPICS.rollupRan);
+  // Marks of the current hour and of the kept windows' heads (hour-mark.repository.ts, kept-mark.repository.ts): PGlite only.
+  const readMarks = readMarksOf(deps.database);
+  const marks = readMarks?.hour;
   route(app, deps, statsEndpoints.pulseSummary, {
     permission: 'monitoring:read',
     handler: async ({ query, scope, readTx }) => ({
-      data: await readTx((reader) => pulseSummary(reader, tenantOf(scope), windowOf(query, deps.clock.now()))),
+      data: await readTx((reader) => pulseSummary(reader, tenantOf(scope), windowOf(query, deps.clock.now()), marks)),
     }),
   });
 
@@ -59,7 +63,7 @@ export const statsModule: AppModule = (app, deps) => {
   route(app, deps, statsEndpoints.customerStats, {
     permission: 'monitoring:read',
     handler: async ({ params, query, scope, readTx }) => ({
-      data: await readTx((reader) => customerStats(reader, tenantOf(scope), params.id, windowOf(query, deps.clock.now()))),
+      data: await readTx((reader) => customerStats(reader, tenantOf(scope), params.id, windowOf(query, deps.clock.now()), readMarks?.kept)),
     }),
   });
 
@@ -73,7 +77,7 @@ export const statsModule: AppModule = (app, deps) => {
   route(app, deps, statsEndpoints.reliabilityTrend, {
     permission: 'monitoring:read',
     handler: async ({ scope, readTx }) => ({
-      data: await companyTrend(readTx, tenantOf(scope), deps.clock.now(), trends),
+      data: await companyTrend(readTx, tenantOf(scope), deps.clock.now(), trends, marks),
     }),
   });
 };

@@ -3,6 +3,9 @@ import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../http/errors.ts';
 import { reliabilityByPortal, reliabilityOfTenant } from './reliability.repository.ts';
 import { findPortal, statusCounts, tenantGoalScore, typeTotals } from './stats.repository.ts';
+import { readWithMarks, type Marks } from './read-marks.ts';
+import type { HourMark } from './hour-mark.repository.ts';
+import type { KeptMark } from './kept-mark.repository.ts';
 import type { KeptTrend, LiveToday, TrendCache } from './trend-cache.ts';
 import {
   portalTrend,
@@ -37,9 +40,9 @@ export function windowOf(query: StatsWindowQuery | undefined, now: Date): { from
  * tenants) and the goal to compare it with. Every role reads the goal here, since only Admins
  * may read the tenant. Across all tenants (superAdmin) there is no one goal: the default, 95.
  */
-export async function pulseSummary(tx: Executor, tenantId: number | undefined, win: { from: Date; to: Date }) {
+export async function pulseSummary(tx: Executor, tenantId: number | undefined, win: { from: Date; to: Date }, marks?: Marks<HourMark>) {
   const counts = await statusCounts(tx, tenantId);
-  const avgReliabilityScore = await reliabilityOfTenant(tx, { tenantId, ...win });
+  const avgReliabilityScore = await reliabilityOfTenant(tx, { tenantId, ...win }, marks);
   const goalScore = (tenantId === undefined ? undefined : await tenantGoalScore(tx, tenantId)) ?? LIMITS.goalScoreDefault;
   return { ...counts, avgReliabilityScore, goalScore };
 }
@@ -60,11 +63,17 @@ export async function customerDeviceSummary(tx: Executor, tenantId: number | und
 }
 
 /** Portal stats; goalScore is the portal's tenant's goal. */
-export async function customerStats(tx: Executor, tenantId: number | undefined, portalId: number, win: { from: Date; to: Date }) {
+export async function customerStats(
+  tx: Executor,
+  tenantId: number | undefined,
+  portalId: number,
+  win: { from: Date; to: Date },
+  marks?: Marks<KeptMark>,
+) {
   const portal = await findPortal(tx, tenantId, portalId);
   if (!portal) throw notFound();
   const counts = await statusCounts(tx, portal.tenantId, portal.id);
-  const scores = await reliabilityByPortal(tx, { tenantId: portal.tenantId, portalIds: [portal.id], ...win });
+  const scores = await reliabilityByPortal(tx, { tenantId: portal.tenantId, portalIds: [portal.id], ...win }, marks);
   return { ...counts, reliabilityScore: scores.get(portal.id) ?? -1, goalScore: portal.goalScore };
 }
 
@@ -79,7 +88,13 @@ export interface Trend {
  * A tenant's settled days come from `cache` while the frame they were read on stands (trend-cache.ts):
  * one statement checks it and reads the days after them, or none while today is live there.
  */
-export async function companyTrend(read: ReadTx, tenantId: number | undefined, now: Date, cache?: TrendCache): Promise<Trend> {
+export async function companyTrend(
+  read: ReadTx,
+  tenantId: number | undefined,
+  now: Date,
+  cache?: TrendCache,
+  marks?: Marks<HourMark>,
+): Promise<Trend> {
   if (tenantId === undefined) {
     return read(async (tx) => {
       const bounds = await trendBounds(tx, 'UTC', now);
@@ -90,17 +105,17 @@ export async function companyTrend(read: ReadTx, tenantId: number | undefined, n
   // A live today answers without the database, not even a transaction's opening.
   if (cache && kept?.live && now < kept.frame.todayEnd && cache.serves(tenantId, kept.live, now.getTime()))
     return trendFromLive(kept, kept.live, now);
-  return read((tx) => readCompanyTrend(tx, tenantId, now, cache));
+  return read((tx) => readCompanyTrend(tx, tenantId, now, cache, marks));
 }
 
 /** Opens a read transaction for `fn` (the route's readTx): taken by calls that may answer without one. */
 export type ReadTx = <T>(fn: (tx: Executor) => Promise<T>) => Promise<T>;
 
-async function readCompanyTrend(tx: Executor, tenantId: number, now: Date, cache?: TrendCache): Promise<Trend> {
+async function readCompanyTrend(tx: Executor, tenantId: number, now: Date, cache?: TrendCache, marks?: Marks<HourMark>): Promise<Trend> {
   const kept = cache?.get(tenantId);
   if (cache && kept && now < kept.frame.todayEnd) {
     const mark = cache.mark();
-    const fromKept = await trendOnKeptFrame(tx, tenantId, now, kept, cache.live);
+    const fromKept = await trendOnKeptFrame(tx, tenantId, now, kept, cache.live, marks);
     if (fromKept) {
       const { trend, todayNow } = fromKept;
       if (todayNow && cache.keepable(tenantId, mark, now.getTime()))
@@ -143,6 +158,7 @@ async function trendOnKeptFrame(
   now: Date,
   kept: KeptTrend,
   counts: boolean,
+  marks?: Marks<HourMark>,
 ): Promise<{ trend: Trend; todayNow?: TodayNow } | undefined> {
   const { frame, settled, todayBase } = kept;
   const { until } = frame;
@@ -150,7 +166,14 @@ async function trendOnKeptFrame(
   const live: TrendLive = todayBase
     ? { today: bounds.length - 1, base: todayBase, counts }
     : { indexes: bounds.map((_, i) => i).slice(settled.length) };
-  const check = await tenantTrendCheck(tx, tenantId, now, { bounds, until }, live);
+  // Today from its kept base reads the periods since the rollup's hour: from a mark of that hour when one stands.
+  const check =
+    marks && todayBase
+      ? await readWithMarks(marks, tenantId, until.hour, now, async (mark, nextAt) => {
+          const read = await tenantTrendCheck(tx, tenantId, now, { bounds, until }, live, { mark, nextAt });
+          return { stands: read?.mark.stands ?? true, next: read?.mark.next, value: read };
+        })
+      : await tenantTrendCheck(tx, tenantId, now, { bounds, until }, live);
   if (!check) throw notFound();
   const stands =
     check.timezone === frame.timezone &&

@@ -3,13 +3,15 @@ import { queryRows, type Executor } from '../../db/client.ts';
 import { ONLINE } from '../../db/codes.ts';
 import {
   condsOf,
-  edgePeriods,
   hourAtStart,
   inProgressChange,
   rolledHourParts,
   rolledUntil,
+  SCORE_OF_PARTS,
   type RolledUntil,
 } from './rollup-query.repository.ts';
+import { markAtHour, markOf, nextMark, periodsSinceHour, type HourMark } from './hour-mark.repository.ts';
+import { markStands } from './mark.repository.ts';
 import { observed } from './observed.repository.ts';
 
 /**
@@ -155,6 +157,8 @@ export interface TrendCheck extends Pick<TrendFrame, 'goal' | 'timezone' | 'unti
   scores: Map<number, number>;
   /** With a kept base: today's totals up to now and the periods in progress now (trend-cache.ts LiveToday). */
   todayNow?: TodayNow;
+  /** Whether the mark read from stood (else today's figures mean nothing), and the next one when asked for. */
+  mark: { stands: boolean; next?: Omit<HourMark, 'root'> };
 }
 
 /** Today's online and observed microseconds up to an instant, and the online and observed periods in progress then. */
@@ -182,17 +186,24 @@ export async function tenantTrendCheck(
   now: Date,
   known: { bounds: TrendBound[]; until: RolledUntil },
   live: TrendLive,
+  marked: { mark?: HourMark; nextAt?: Date } = {},
 ): Promise<TrendCheck | undefined> {
   let scores: SQL;
   let todayNow = sql`null::json`;
+  let next = sql`null::json`;
+  // With a kept base, today's periods since the rollup's hour are read from a mark of that hour (hour-mark.repository.ts).
+  const stands = sql`(select ok from stands)`;
   if ('base' in live) {
     const { base } = live;
     const spanUs = (now.getTime() - known.until.hour.getTime()) * 1000;
     const c = condsOf({ tenantId, from: known.until.hour, to: now });
-    const since = edgePeriods(c, known.until.hour, now, 1);
+    const from = marked.mark ?? markAtHour(known.until.hour);
+    const since = sql`select * from (${periodsSinceHour(c, from, now)}) m where ${stands}`;
     const changed = live.counts
-      ? inProgressChange(c, known.until.hour, now)
+      ? sql`select null::int as portal_id, ${from.onN}::numeric as online_n, ${from.obsN}::numeric as observed_n
+            union all ${inProgressChange(c, new Date(from.at), now)}`
       : sql`select null::int as portal_id, 0 as online_n, 0 as observed_n where false`;
+    if (marked.nextAt) next = sql`case when ${stands} then ${nextMark(c, tenantId, from, marked.nextAt)} end`;
     todayNow = sql`(select json_build_object('on', round(sum(on_us))::text, 'obs', round(sum(obs_us))::text,
                                              'onN', (${base.onAtHour}::numeric + coalesce(ch.on_n, 0))::text,
                                              'obsN', (${base.obsAtHour}::numeric + coalesce(ch.obs_n, 0))::text)
@@ -212,12 +223,15 @@ export async function tenantTrendCheck(
       today: string;
       scores: { i: number; score: number }[] | null;
       today_now: Record<'on' | 'obs' | 'onN' | 'obsN', string> | null;
+      stands: boolean;
+      next: Parameters<typeof markOf>[0];
     }
   >(
     executor,
-    sql`select ${FRAME_COLUMNS},
+    sql`with stands as (select ${marked.mark ? markStands(tenantId, marked.mark) : sql`true`} as ok)
+        select ${FRAME_COLUMNS},
                to_char((${now.toISOString()}::timestamptz at time zone t.timezone)::date, 'YYYY-MM-DD') as today,
-               ${scores} as scores, ${todayNow} as today_now
+               ${scores} as scores, ${todayNow} as today_now, ${stands} as stands, ${next} as next
           from ${FRAME_FROM(tenantId)}`,
   );
   if (!row) return undefined;
@@ -228,11 +242,17 @@ export async function tenantTrendCheck(
     obsN: BigInt(row.today_now.obsN),
   };
   const scoreMapOf = 'base' in live && totals ? new Map([[live.today, scoreOf(totals)]]) : scoreMap(row.scores ?? []);
-  return { ...rolledOf(row), today: row.today, scores: scoreMapOf, ...(totals && 'base' in live && live.counts && { todayNow: totals }) };
+  return {
+    ...rolledOf(row),
+    today: row.today,
+    scores: scoreMapOf,
+    ...(totals && 'base' in live && live.counts && { todayNow: totals }),
+    mark: { stands: row.stands, next: markOf(row.next) },
+  };
 }
 
 /**
- * The score of exact totals (microseconds as integers), as SCORE rounds it: round(100 * on / obs, 1)
+ * The score of exact totals (microseconds as integers), as SCORE_OF_PARTS rounds it: round(100 * on / obs, 1)
  * half away from zero, -1 with nothing observed. Absent from the map (-1) when nothing was observed.
  */
 export function scoreOf(t: { onUs: bigint; obsUs: bigint }): number {
@@ -241,8 +261,6 @@ export function scoreOf(t: { onUs: bigint; obsUs: bigint }): number {
   const tenths = (2000n * t.onUs + t.obsUs) / (2n * t.obsUs);
   return Number(tenths) / 10;
 }
-
-const SCORE = sql`case when sum(obs_us) > 0 then round(100 * sum(on_us) / sum(obs_us), 1)::float8 else -1 end`;
 
 const scoreMap = (rows: { i: number | string; score: number | string }[]) => new Map(rows.map((r) => [Number(r.i), Number(r.score)]));
 
@@ -291,7 +309,7 @@ function trendScoresSql(tenantId: number | undefined, bounds: TrendBound[], unti
     (i) =>
       sql`select ${i}::int as i, on_us, obs_us from (${rolledHourParts({ tenantId, from: bounds[i].from, to: bounds[i].to }, until.hour)}) x${sql.raw(String(i))}`,
   );
-  return sql`select i, ${SCORE} as score from (${sql.join(parts, sql` union all `)}) parts group by i`;
+  return sql`select i, ${SCORE_OF_PARTS} as score from (${sql.join(parts, sql` union all `)}) parts group by i`;
 }
 
 /**
@@ -352,7 +370,7 @@ async function livePerDay(
                  extract(epoch from (least(periods.e, days.de) - greatest(periods.s, days.ds))) * 1000000 as us
             from days join periods on periods.s < days.de and periods.e > days.ds
         )
-        select i, ${SCORE} as score
+        select i, ${SCORE_OF_PARTS} as score
           from (select i, case when status = ${ONLINE} then us else 0 end as on_us, us as obs_us from parts where us > 0) x
          group by i`,
   );

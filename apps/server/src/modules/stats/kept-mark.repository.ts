@@ -1,0 +1,97 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { edgePeriods, inProgressChange, type Conds } from './rollup-query.repository.ts';
+import { lastPeriodId, removalsIn, type MarkCheck } from './mark.repository.ts';
+
+/**
+ * Marks of a kept window's head (docs/uptime-rollup.md "Marks of the current hour"): a read of the
+ * portal scores from the kept window (kept-window-query.repository.ts) walks every period that
+ * started or ended since the base's end T, and looks for periods written since the base that
+ * start before T (unsettled portals). A mark holds, per portal, what those periods add up to an
+ * instant P (PP(T, P) and Δn(T, P), as hour-mark.repository.ts for the rolled hour) and the
+ * unsettled portals as of the highest id it saw; while it stands (mark.repository.ts) no period
+ * written since starts at or before P, so none starts before T either, and a read walks only the
+ * periods since P.
+ */
+export interface KeptMark extends MarkCheck {
+  /** Its base is the kept window's end T. Per portal: PP(T, P) and Δn(T, P), online and observed (exact, as text). */
+  rows: { portal_id: number; on_us: string; obs_us: string; on_n: string; obs_n: string }[];
+  /** The portals with a period written after the base but starting before T, as of `lastId`, with the earliest start. */
+  unsettled: { portal_id: number; since: string }[];
+}
+
+/** What a mark is read from: a kept mark, or the base itself (nothing since T, its unsettled portals still to find). */
+export type KeptFrom = Pick<KeptMark, 'base' | 'at' | 'rows'> & { unsettled?: KeptMark['unsettled'] };
+
+export function keptFromBase(T: Date): KeptFrom {
+  return { base: T.getTime(), at: T.getTime(), rows: [] };
+}
+
+const rowsOf = (rows: KeptMark['rows']) =>
+  sql`json_to_recordset(${JSON.stringify(rows)}::json) as m(portal_id int, on_us numeric, obs_us numeric, on_n numeric, obs_n numeric)`;
+const portalsIn = (ids: number[] | undefined) =>
+  ids ? sql`m.portal_id = any(${`{${ids.map((id) => Math.trunc(id)).join(',')}}`}::int[])` : sql`true`;
+
+/** Rows (portal_id, on_us, obs_us) summing per portal to PP(T, x) from `from` (x at or after its instant), for `ids` (all: undefined). */
+export function headSince(c: Conds, from: KeptFrom, x: Date, ids?: number[]): SQL {
+  const spanUs = (x.getTime() - from.at) * 1000;
+  return sql`
+    select m.portal_id, m.on_us + m.on_n * ${spanUs}::numeric as on_us, m.obs_us + m.obs_n * ${spanUs}::numeric as obs_us
+      from ${rowsOf(from.rows)} where ${portalsIn(ids)}
+    union all ${edgePeriods(c, new Date(from.at), x, 1)}`;
+}
+
+/** Rows (portal_id, since) of the mark's unsettled portals among `ids` (all: undefined). */
+export function unsettledOf(mark: KeptMark, ids?: number[]): SQL {
+  return sql`select m.portal_id, m.since from json_to_recordset(${JSON.stringify(mark.unsettled)}::json) as m(portal_id int, since timestamptz)
+              where ${portalsIn(ids)}`;
+}
+
+/**
+ * SQL json: the mark at `at` read from `from`, for every portal of the tenant (`c`: the tenant's
+ * conditions, no portal ids). `baseMark`: the kept base's period id mark, to find the unsettled
+ * portals when `from` is the base itself.
+ */
+export function nextKeptMark(c: Conds, tenantId: number, from: KeptFrom, at: Date, baseMark: number): SQL {
+  const spanUs = (at.getTime() - from.at) * 1000;
+  const F = new Date(from.at);
+  const T = new Date(from.base).toISOString();
+  const unsettled = from.unsettled
+    ? sql`${JSON.stringify(from.unsettled)}::json`
+    : sql`(select coalesce(json_agg(json_build_object('portal_id', portal_id, 'since', since)), '[]'::json)
+             from (select p.portal_id, min(p.started_at) as since from device_status_periods p
+                    where p.tenant_id = ${tenantId} and p.id > ${baseMark} and p.started_at < ${T}::timestamptz
+                    group by p.portal_id) u)`;
+  return sql`(select json_build_object(
+                'base', ${from.base}::bigint, 'at', ${at.getTime()}::bigint,
+                'rows', (select coalesce(json_agg(json_build_object('portal_id', portal_id, 'on_us', on_us::text, 'obs_us', obs_us::text,
+                                                                    'on_n', on_n::text, 'obs_n', obs_n::text)), '[]'::json)
+                           from (select portal_id, sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n
+                                   from (select m.portal_id, m.on_us + m.on_n * ${spanUs}::numeric as on_us,
+                                                m.obs_us + m.obs_n * ${spanUs}::numeric as obs_us, m.on_n, m.obs_n
+                                           from ${rowsOf(from.rows)}
+                                         union all
+                                         select e.portal_id, e.on_us, e.obs_us, 0, 0
+                                           from (${edgePeriods(c, F, at, 1)}) e(portal_id, on_us, obs_us)
+                                         union all
+                                         select n.portal_id, 0, 0, n.online_n, n.observed_n
+                                           from (${inProgressChange(c, F, at)}) n) x
+                                  group by portal_id) g),
+                'unsettled', ${unsettled},
+                'lastId', ${lastPeriodId(tenantId)},
+                'removals', ${removalsIn(tenantId, from.base, at.getTime())}))`;
+}
+
+/** Reads a mark's json (nextKeptMark) as a KeptMark. */
+export function keptMarkOf(
+  json: (Omit<KeptMark, 'base' | 'at' | 'root'> & { base: number | string; at: number | string }) | null,
+): Omit<KeptMark, 'root'> | undefined {
+  if (!json) return undefined;
+  return {
+    base: Number(json.base),
+    at: Number(json.at),
+    rows: json.rows.map((r) => ({ ...r, portal_id: Number(r.portal_id) })),
+    unsettled: json.unsettled.map((u) => ({ portal_id: Number(u.portal_id), since: String(u.since) })),
+    lastId: String(json.lastId),
+    removals: String(json.removals),
+  };
+}

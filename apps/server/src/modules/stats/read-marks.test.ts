@@ -1,0 +1,214 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTickOnce } from '../../jobs/scheduler.ts';
+import { uptimeRollupJob } from '../../jobs/uptime-rollup.job.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { createPortal, createTenant, type TestPortal, type TestTenant } from '../../../test/factories.ts';
+import { historyChanges } from '../../../test/kits/stats/history-changes-kit.ts';
+import { DAY, HOUR, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
+import { createMarks, type Marks } from './read-marks.ts';
+import type { HourMark } from './hour-mark.repository.ts';
+import { companyTrend, type ReadTx } from './stats.service.ts';
+import { createTrendCache } from './trend-cache.ts';
+import type { KeptMark } from './kept-mark.repository.ts';
+import { KEPT_BASE_LAG_MS, KEPT_WINDOW_MS } from './kept-window-build.repository.ts';
+import { reliabilityByPortal, reliabilityByPortalLive, reliabilityOfTenant, reliabilityOfTenantLive } from './reliability.repository.ts';
+
+// Marks (hour-mark.repository.ts, kept-mark.repository.ts) must give exactly the live scores as changes
+// arrive: dated after the newest mark (it stands), between two marks (the older one answers), before both
+// (read from the base again), removals, maintenance, a new rolled hour, a late report before the kept
+// base. The windows are short or the portals young, so that seconds of one device move the score.
+
+const HOUR_13 = new Date('2026-05-20T13:00:00Z');
+const NOW = new Date('2026-05-20T13:17:42.123Z');
+const SEC = 1_000;
+const MIN = 60_000;
+const at = (offsetMs: number) => new Date(NOW.getTime() + offsetMs);
+
+let t: TestApp;
+let tenant: TestTenant;
+const portals: TestPortal[] = [];
+const rand = prng(20261206);
+const { insertDevice, randomDevice } = historyKit(() => t, rand);
+const { flipAt, enterMaintenanceAt, leaveMaintenanceAt, openPeriod, removeAt } = historyChanges(() => t);
+let marks: Marks<HourMark>;
+
+/** The instants of the tenant's usable marks up to `to`, newest first. */
+const markTimes = (hour: Date, to: Date) => marks.usable(tenant.id, hour, to).map((m) => new Date(m.at).toISOString());
+
+/** The tenant's score through the marks equals the live one, over the last 20 minutes and over 30 days. */
+async function expectLive(to: Date) {
+  for (const from of [new Date(to.getTime() - 20 * MIN), new Date(to.getTime() - 30 * DAY)]) {
+    const win = { tenantId: tenant.id, from, to };
+    const label = `${from.toISOString()}..${to.toISOString()}`;
+    expect(await reliabilityOfTenant(t.database.db, win, marks), label).toBe(await reliabilityOfTenantLive(t.database.db, win));
+  }
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  tenant = await createTenant(t);
+  portals.push(await createPortal(t, tenant), await createPortal(t, tenant));
+  // Two days of history in two portals, four devices each, and a flip of every device within the hour.
+  for (const portal of portals) for (let i = 0; i < 4; i++) await randomDevice(portal, NOW.getTime() - 2 * DAY, NOW.getTime() - 30 * MIN);
+  for (const portal of portals)
+    for (let i = 1; i <= 3; i++) {
+      const flip = new Date(HOUR_13.getTime() + i * 4 * MIN);
+      await flipAt(portal, flip, flip);
+    }
+  t.clock.set(NOW);
+  expect(await runTickOnce(t.deps, uptimeRollupJob)).toBe(true);
+}, 60_000);
+afterAll(() => t.close());
+
+describe('marks of the current hour and of the kept windows', () => {
+  it('reads from the rolled hour first and keeps a mark a few seconds behind the window', async () => {
+    marks = createMarks<HourMark>();
+    await expectLive(at(10 * SEC));
+    // Two reads of the same end: the first keeps the mark, the second is less than a step newer.
+    expect(markTimes(HOUR_13, at(10 * SEC))).toEqual([at(7 * SEC).toISOString()]);
+  });
+
+  it('reads from a mark that stands when the changes since are dated after it, and keeps a newer one', async () => {
+    await flipAt(portals[0], at(9 * SEC), at(9 * SEC));
+    await enterMaintenanceAt(portals[1], at(12 * SEC), at(12 * SEC));
+    await expectLive(at(20 * SEC));
+    // The mark at +7 s stood (it is kept as the older one) and the read left one at +17 s.
+    expect(markTimes(HOUR_13, at(20 * SEC))).toEqual([at(17 * SEC).toISOString(), at(7 * SEC).toISOString()]);
+  });
+
+  it('falls back to the older mark when a change dated between the two spoils the newer', async () => {
+    await flipAt(portals[1], at(15 * SEC), at(15 * SEC));
+    await expectLive(at(30 * SEC));
+    expect(markTimes(HOUR_13, at(30 * SEC))).toEqual([at(27 * SEC).toISOString(), at(7 * SEC).toISOString()]);
+  });
+
+  it('reads from the rolled hour again after a change dated before every mark: a flip back-dated by the sweep', async () => {
+    await flipAt(portals[0], at(-60 * SEC), at(-60 * SEC));
+    await expectLive(at(40 * SEC));
+    expect(markTimes(HOUR_13, at(40 * SEC))).toEqual([at(37 * SEC).toISOString()]);
+  });
+
+  it('reads from the rolled hour again after a removal dated before the mark, and after leaving maintenance before it', async () => {
+    await expectLive(at(50 * SEC));
+    expect(markTimes(HOUR_13, at(50 * SEC))).toEqual([at(47 * SEC).toISOString(), at(37 * SEC).toISOString()]);
+    // A removal request that began before both marks and committed after them.
+    await removeAt(portals[1], at(30 * SEC));
+    await expectLive(at(60 * SEC));
+    expect(markTimes(HOUR_13, at(60 * SEC))).toEqual([at(57 * SEC).toISOString()]);
+    await leaveMaintenanceAt(portals[1], at(40 * SEC), at(40 * SEC));
+    await expectLive(at(70 * SEC));
+    expect(markTimes(HOUR_13, at(70 * SEC))).toEqual([at(67 * SEC).toISOString()]);
+  });
+
+  it('is not used for a window that ends before a mark or before the rolled hour', async () => {
+    await expectLive(at(5 * SEC));
+    await expectLive(new Date(HOUR_13.getTime() - 5 * MIN));
+    // Neither left a mark older than the kept ones, nor dropped them.
+    expect(markTimes(HOUR_13, at(70 * SEC))).toEqual([at(67 * SEC).toISOString()]);
+  });
+
+  it('starts again from the next rolled hour', async () => {
+    const hour14 = new Date(HOUR_13.getTime() + HOUR);
+    await flipAt(portals[0], new Date(hour14.getTime() + 2 * MIN), new Date(hour14.getTime() + 2 * MIN));
+    t.clock.set(new Date(hour14.getTime() + 5 * MIN));
+    expect(await runTickOnce(t.deps, uptimeRollupJob)).toBe(true);
+    const to = new Date(hour14.getTime() + 6 * MIN);
+    await expectLive(to);
+    expect(markTimes(HOUR_13, to)).toEqual([]);
+    expect(markTimes(hour14, to)).toEqual([new Date(to.getTime() - 3 * SEC).toISOString()]);
+    await flipAt(portals[1], new Date(to.getTime() + SEC), new Date(to.getTime() + SEC));
+    await expectLive(new Date(to.getTime() + 10 * SEC));
+    expect(markTimes(hour14, new Date(to.getTime() + 10 * SEC))).toHaveLength(2);
+  });
+
+  it("gives the company trend's today from marks of the same hour", async () => {
+    const hour14 = new Date(HOUR_13.getTime() + HOUR);
+    const midnight = new Date('2026-05-20T00:00:00Z');
+    const trendMarks = createMarks<HourMark>();
+    // Statements every call (no live today), the settled days and today's base kept after the first.
+    const cache = createTrendCache({ live: false });
+    const read: ReadTx = (fn) => fn(t.database.db);
+    const expectToday = async (now: Date) => {
+      const trend = await companyTrend(read, tenant.id, now, cache, trendMarks);
+      expect(trend.days.at(-1)).toEqual({
+        date: '2026-05-20',
+        score: await reliabilityOfTenantLive(t.database.db, { tenantId: tenant.id, from: midnight, to: now }),
+      });
+    };
+    const now = (offsetMs: number) => new Date(hour14.getTime() + 7 * MIN + offsetMs);
+    await expectToday(now(0));
+    await expectToday(now(10 * SEC));
+    expect(trendMarks.usable(tenant.id, hour14, now(10 * SEC)).map((m) => m.at)).toEqual([now(7 * SEC).getTime()]);
+    await flipAt(portals[0], now(8 * SEC), now(8 * SEC));
+    await expectToday(now(20 * SEC));
+    expect(trendMarks.usable(tenant.id, hour14, now(20 * SEC)).map((m) => m.at)).toEqual([now(17 * SEC).getTime(), now(7 * SEC).getTime()]);
+    // Back-dated by the sweep to before both marks: minutes of one device move today's score.
+    await flipAt(portals[1], new Date(hour14.getTime() + MIN), new Date(hour14.getTime() + MIN));
+    await expectToday(now(30 * SEC));
+    expect(trendMarks.usable(tenant.id, hour14, now(30 * SEC)).map((m) => m.at)).toEqual([now(27 * SEC).getTime()]);
+  });
+
+  it("reads the portal scores of the kept window's head from marks of its base", async () => {
+    // A portal whose one device was first seen 40 minutes before the run: seconds of it move its score.
+    const fresh = await createPortal(t, tenant);
+    const run = new Date(HOUR_13.getTime() + 90 * MIN);
+    await insertDevice(
+      fresh,
+      [
+        { status: 1, s: run.getTime() - 40 * MIN, e: run.getTime() - 20 * MIN },
+        { status: 0, s: run.getTime() - 20 * MIN, e: null },
+      ],
+      null,
+    );
+    t.clock.set(run);
+    expect(await runTickOnce(t.deps, uptimeRollupJob)).toBe(true);
+    const base = new Date(run.getTime() - KEPT_BASE_LAG_MS);
+    const keptMarks = createMarks<KeptMark>();
+    const after = (ms: number) => new Date(run.getTime() + ms);
+    const markTimesAt = (to: Date) => keptMarks.usable(tenant.id, base, to).map((m) => m.at - run.getTime());
+    const expectPortalsLive = async (to: Date) => {
+      for (const portalIds of [undefined, [fresh.id, portals[0].id]]) {
+        const win = { tenantId: tenant.id, from: new Date(to.getTime() - KEPT_WINDOW_MS), to, portalIds };
+        expect(await reliabilityByPortal(t.database.db, win, keptMarks), to.toISOString()).toEqual(
+          await reliabilityByPortalLive(t.database.db, win),
+        );
+      }
+    };
+    await expectPortalsLive(after(30 * SEC));
+    expect(markTimesAt(after(30 * SEC))).toEqual([27 * SEC]);
+    await flipAt(fresh, after(40 * SEC), after(40 * SEC));
+    await expectPortalsLive(after(60 * SEC));
+    expect(markTimesAt(after(60 * SEC))).toEqual([57 * SEC, 27 * SEC]);
+    // Dated between the two marks: the older one answers.
+    await flipAt(fresh, after(50 * SEC), after(50 * SEC));
+    await expectPortalsLive(after(90 * SEC));
+    expect(markTimesAt(after(90 * SEC))).toEqual([87 * SEC, 27 * SEC]);
+    // Dated before the base (a late report): that portal is unsettled, scored another way, and so in the next mark too.
+    await flipAt(portals[0], new Date(base.getTime() - 5 * MIN), new Date(base.getTime() - 5 * MIN));
+    await expectPortalsLive(after(120 * SEC));
+    const [newest] = keptMarks.usable(tenant.id, base, after(120 * SEC));
+    expect(newest.at - run.getTime()).toBe(117 * SEC);
+    expect(newest.unsettled.map((u) => u.portal_id)).toEqual([portals[0].id]);
+    await flipAt(fresh, after(118 * SEC), after(118 * SEC));
+    await expectPortalsLive(after(150 * SEC));
+    expect(markTimesAt(after(150 * SEC))).toEqual([147 * SEC, 117 * SEC]);
+  });
+
+  it('reads from the base again once its line of marks is a minute old, so that a period edited by hand shows', async () => {
+    marks = createMarks<HourMark>();
+    const hour14 = new Date(HOUR_13.getTime() + HOUR);
+    const to0 = new Date(HOUR_13.getTime() + 93 * MIN);
+    const after = (ms: number) => new Date(to0.getTime() + ms);
+    await expectLive(to0);
+    await expectLive(after(20 * SEC));
+    expect(markTimes(hour14, after(20 * SEC))).toEqual([after(17 * SEC).toISOString(), after(-3 * SEC).toISOString()]);
+    // Not a writer of the app: no period written, no removal, so the marks cannot see it.
+    const open = await openPeriod(portals[1], to0, false);
+    await t.database.db.execute(
+      sql`update device_status_periods set status = ${1 - open.status} where tenant_id = ${tenant.id} and id = ${open.id}`,
+    );
+    await expectLive(after(61 * SEC));
+    expect(markTimes(hour14, after(61 * SEC))).toEqual([after(58 * SEC).toISOString()]);
+  });
+});

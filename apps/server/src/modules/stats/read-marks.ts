@@ -1,0 +1,134 @@
+import type { Database } from '../../db/client.ts';
+import type { HourMark } from './hour-mark.repository.ts';
+import type { KeptMark } from './kept-mark.repository.ts';
+import { LIVE_MS } from './trend-cache.ts';
+
+/**
+ * What every mark has: the instant its sums start from (`base`, ms), the instant it was read at (`at`,
+ * ms), and the end of the read that walked from the base (`root`, ms), whose sums it carries on.
+ */
+export interface Mark {
+  base: number;
+  at: number;
+  root: number;
+}
+
+/**
+ * Marks kept per tenant in this process (docs/uptime-rollup.md "Marks of the current hour"): sums of
+ * the periods from a base instant up to a recent one, so that a read walks only the periods since.
+ * The two newest for the tenant's current base, newest first; the older one answers when a change
+ * dated between the two has spoiled the newer. A mark is checked against the database by the
+ * statement that uses it, so keeping one that no longer stands costs a statement, never a wrong answer.
+ */
+export interface Marks<M extends Mark> {
+  /** The tenant's marks from `base` usable up to instant `to` (read at or before it), newest first. */
+  usable(tenantId: number, base: Date, to: Date): M[];
+  keep(tenantId: number, mark: M): void;
+  /** Forgets a mark that no longer stands. */
+  drop(tenantId: number, mark: M): void;
+  /** Whether a mark read at `at` from `base` would be newer than the newest kept by at least `step` ms. */
+  wants(tenantId: number, base: Date, at: Date, step: number): boolean;
+}
+
+/** Tenants kept (the oldest dropped first): a few hundred bytes each. */
+const MAX_TENANTS = 10_000;
+const KEPT = 2;
+
+export function createMarks<M extends Mark>(maxTenants = MAX_TENANTS): Marks<M> {
+  const byTenant = new Map<number, M[]>();
+  const current = (tenantId: number, base: Date) => (byTenant.get(tenantId) ?? []).filter((m) => m.base === base.getTime());
+  return {
+    usable: (tenantId, base, to) => current(tenantId, base).filter((m) => m.at <= to.getTime()),
+    keep(tenantId, mark) {
+      const marks = (byTenant.get(tenantId) ?? []).filter((m) => m.base === mark.base && m.at < mark.at);
+      byTenant.delete(tenantId);
+      if (byTenant.size >= maxTenants) byTenant.delete(byTenant.keys().next().value!);
+      byTenant.set(tenantId, [mark, ...marks].slice(0, KEPT));
+    },
+    drop(tenantId, mark) {
+      const marks = byTenant.get(tenantId);
+      if (marks)
+        byTenant.set(
+          tenantId,
+          marks.filter((m) => m !== mark),
+        );
+    },
+    wants(tenantId, base, at, step) {
+      const newest = current(tenantId, base)[0];
+      return at.getTime() > base.getTime() && (!newest || at.getTime() - newest.at >= step);
+    },
+  };
+}
+
+/**
+ * How far behind a read's end a new mark is read: a report is dated when it was sent and committed a
+ * moment later, and one committed after the mark but dated before it spoils the mark. Under ingestion
+ * with Pulse open, messages answer within about a second (docs/performance.md).
+ */
+export const MARK_LAG_MS = 3_000;
+/** A new mark at least this much newer than the newest kept, so that a stream of reads does not read one each. */
+export const MARK_STEP_MS = 1_000;
+/**
+ * How long a line of marks, each read from the one before, is carried on before a read walks from the
+ * base again. A mark sees what the app's writers change (mark.repository.ts), not a period edited by
+ * hand; this bounds how long such an edit goes unseen, as the company trend's live today does (LIVE_MS).
+ */
+export const MARK_LINE_MS = LIVE_MS;
+
+/** What a read from a mark gives: whether the mark stood (else `value` means nothing), the next mark, the value. */
+export interface MarkedRead<M extends Mark, T> {
+  stands: boolean;
+  next?: Omit<M, 'root'>;
+  value: T;
+}
+
+/**
+ * Runs `read` from the newest of the tenant's marks that stands (the older one when the newer no longer
+ * does; from the base itself when none does), asking it for a new mark when one is due, and keeps that.
+ * `read(mark, nextAt)`: one statement that checks `mark`, reads from it (or from the base when undefined)
+ * and, with `nextAt`, reads the mark at that instant.
+ */
+export async function readWithMarks<M extends Mark, T>(
+  marks: Marks<M>,
+  tenantId: number,
+  base: Date,
+  to: Date,
+  read: (mark: M | undefined, nextAt: Date | undefined) => Promise<MarkedRead<M, T>>,
+): Promise<T> {
+  const nextAt = new Date(to.getTime() - MARK_LAG_MS);
+  const wanted = marks.wants(tenantId, base, nextAt, MARK_STEP_MS) ? nextAt : undefined;
+  for (const mark of marks.usable(tenantId, base, to)) {
+    if (to.getTime() - mark.root > MARK_LINE_MS) {
+      marks.drop(tenantId, mark);
+      continue;
+    }
+    const got = await read(mark, wanted && wanted.getTime() > mark.at ? wanted : undefined);
+    if (got.stands) {
+      if (got.next) marks.keep(tenantId, { ...got.next, root: mark.root } as M);
+      return got.value;
+    }
+    marks.drop(tenantId, mark);
+  }
+  const got = await read(undefined, wanted);
+  if (got.next) marks.keep(tenantId, { ...got.next, root: to.getTime() } as M);
+  return got.value;
+}
+
+/** The marks of one app's database: the current hour's (tenant score, company trend) and the kept windows' heads (portal scores). */
+export interface ReadMarks {
+  hour: Marks<HourMark>;
+  kept: Marks<KeptMark>;
+}
+
+const byDatabase = new WeakMap<Database, ReadMarks>();
+
+/**
+ * The marks kept for `database`, or undefined where marks would not be exact (mark.repository.ts):
+ * PostgreSQL, whose reads also run on connections of their own and hold up no writer.
+ */
+export function readMarksOf(database: Database): ReadMarks | undefined {
+  if (database.kind !== 'pglite') return undefined;
+  let marks = byDatabase.get(database);
+  if (!marks) byDatabase.set(database, (marks = { hour: createMarks<HourMark>(), kept: createMarks<KeptMark>() }));
+  return marks;
+}
