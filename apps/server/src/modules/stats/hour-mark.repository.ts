@@ -2,8 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import {
   condsOf,
+  edgeAndChange,
   edgePeriods,
-  inProgressChange,
   rolledHourParts,
   SCORE_OF_PARTS,
   type Conds,
@@ -42,33 +42,44 @@ export function markAtHour(hour: Date): Omit<HourMark, 'lastId' | 'removals' | '
   return { base: hour.getTime(), at: hour.getTime(), onUs: '0', obsUs: '0', onN: '0', obsN: '0' };
 }
 
-/** Rows (portal_id, on_us, obs_us) summing to PP(H, x) from a standing `mark` (x >= its instant). */
-export function periodsSinceHour(c: Conds, mark: Omit<HourMark, 'lastId' | 'removals' | 'root'>, x: Date): SQL {
-  const spanUs = (x.getTime() - mark.at) * 1000;
-  return sql`
-    select null::int as portal_id, ${mark.onUs}::numeric + ${mark.onN}::numeric * ${spanUs}::numeric as on_us,
-           ${mark.obsUs}::numeric + ${mark.obsN}::numeric * ${spanUs}::numeric as obs_us
-    union all ${edgePeriods(c, new Date(mark.at), x, 1)}`;
-}
+/** What the sums of a mark are read from: a kept mark, or markAtHour. */
+export type HourFrom = Omit<HourMark, 'lastId' | 'removals' | 'root'>;
 
 /**
- * SQL json: the mark at `at` read from `from` (a standing mark, or markAtHour: at least as old);
- * its fields as HourMark's, numbers as text.
+ * The body of a CTE `nm` (on_us, obs_us, on_n, obs_n): the sums of the mark at `at` read from `from`
+ * (at or after its instant) in one walk of the periods between, or `from`'s own when `at` is its instant.
  */
-export function nextMark(c: Conds, tenantId: number, from: Omit<HourMark, 'lastId' | 'removals' | 'root'>, at: Date): SQL {
-  const P = at.getTime();
-  return sql`(select json_build_object(
-                'base', ${from.base}::bigint, 'at', ${P}::bigint, 'onUs', pp.on_us::text, 'obsUs', pp.obs_us::text,
-                'onN', (${from.onN}::numeric + dn.on_n)::text, 'obsN', (${from.obsN}::numeric + dn.obs_n)::text,
-                'lastId', ${lastPeriodId(tenantId)},
-                'removals', ${removalsIn(tenantId, from.base, P)})
-                from (select coalesce(sum(on_us), 0) as on_us, coalesce(sum(obs_us), 0) as obs_us
-                        from (${periodsSinceHour(c, from, at)}) x) pp,
-                     (select coalesce(sum(online_n), 0) as on_n, coalesce(sum(observed_n), 0) as obs_n
-                        from (${inProgressChange(c, new Date(from.at), at)}) y) dn)`;
+export function markSums(c: Conds, from: HourFrom, at: Date): SQL {
+  const literal = sql`select ${from.onUs}::numeric as on_us, ${from.obsUs}::numeric as obs_us, ${from.onN}::numeric as on_n, ${from.obsN}::numeric as obs_n`;
+  if (at.getTime() === from.at) return literal;
+  const spanUs = (at.getTime() - from.at) * 1000;
+  return sql`
+    select sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n
+      from (select ${from.onUs}::numeric + ${from.onN}::numeric * ${spanUs}::numeric as on_us,
+                   ${from.obsUs}::numeric + ${from.obsN}::numeric * ${spanUs}::numeric as obs_us,
+                   ${from.onN}::numeric as on_n, ${from.obsN}::numeric as obs_n
+            union all
+            select e.on_us, e.obs_us, e.on_n, e.obs_n from (${edgeAndChange(c, new Date(from.at), at)}) e) x`;
 }
 
-/** Reads a mark's json (nextMark) as an HourMark. */
+/** Rows (portal_id, on_us, obs_us) summing to PP(H, x) from the sums of CTE `nm`, a mark at `at` (x at or after it). */
+export function periodsSinceSums(c: Conds, at: Date, x: Date): SQL {
+  const spanUs = (x.getTime() - at.getTime()) * 1000;
+  return sql`
+    select null::int as portal_id, nm.on_us + nm.on_n * ${spanUs}::numeric as on_us, nm.obs_us + nm.obs_n * ${spanUs}::numeric as obs_us from nm
+    union all ${edgePeriods(c, at, x, 1)}`;
+}
+
+/** SQL json: the mark at `at` whose sums are CTE `nm`; its fields as HourMark's, numbers as text. */
+export function markJson(tenantId: number, base: number, at: Date): SQL {
+  return sql`(select json_build_object(
+                'base', ${base}::bigint, 'at', ${at.getTime()}::bigint, 'onUs', nm.on_us::text, 'obsUs', nm.obs_us::text,
+                'onN', nm.on_n::text, 'obsN', nm.obs_n::text, 'lastId', ${lastPeriodId(tenantId)},
+                'removals', ${removalsIn(tenantId, base, at.getTime())})
+                from nm)`;
+}
+
+/** Reads a mark's json (markJson) as an HourMark. */
 export function markOf(json: Record<Exclude<keyof HourMark, 'root'>, string | number> | null): Omit<HourMark, 'root'> | undefined {
   if (!json) return undefined;
   return {
@@ -95,7 +106,7 @@ export interface MarkedScore {
 /**
  * The tenant-wide score over `win` (rollup-query.repository.ts rolledScoreTotal) with the periods
  * since the rolled hour read from `mark` (none: from the hour itself, as rolledScoreTotal does),
- * and the mark at `nextAt` from the same one. One statement, so one snapshot: the check of the
+ * and the mark at `nextAt` from the same one (the score then read from that). One statement, so one snapshot: the check of the
  * mark, the score and the next mark see the same periods. `win.to` must be at or after the rolled
  * hour, and at or after the mark's instant.
  */
@@ -108,13 +119,16 @@ export async function scoreTotalFromMark(
 ): Promise<MarkedScore> {
   const c = condsOf({ ...win, portalIds: undefined });
   const from = mark ?? markAtHour(until.hour);
+  // With a next mark, the score is read from it: one walk up to its instant, and a short one after.
+  const at = nextAt ?? new Date(from.at);
   // Gates: a branch under a false one-time filter is never run, so a mark that no longer stands costs its check alone.
   const stands = sql`(select ok from stands)`;
-  const toPeriods = sql`select * from (${periodsSinceHour(c, from, win.to)}) m where ${stands}`;
-  const next = nextAt ? sql`case when ${stands} then ${nextMark(c, win.tenantId, from, nextAt)} end` : sql`null::json`;
-  const [row] = await queryRows<{ ok: boolean; score: number | string; next: Record<keyof HourMark, string | number> | null }>(
+  const toPeriods = sql`select * from (${periodsSinceSums(c, at, win.to)}) m where ${stands}`;
+  const next = nextAt ? sql`case when ${stands} then ${markJson(win.tenantId, from.base, nextAt)} end` : sql`null::json`;
+  const [row] = await queryRows<{ ok: boolean; score: number | string; next: Parameters<typeof markOf>[0] }>(
     executor,
-    sql`with stands as (select ${mark ? markStands(win.tenantId, mark) : sql`true`} as ok)
+    sql`with stands as (select ${mark ? markStands(win.tenantId, mark) : sql`true`} as ok),
+             nm as (${markSums(c, from, at)})
         select ${stands} as ok, ${SCORE_OF_PARTS} as score, ${next} as next
           from (${rolledHourParts(win, until.hour, toPeriods)}) parts`,
   );

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { edgePeriods, inProgressChange, type Conds } from './rollup-query.repository.ts';
+import { edgeAndChange, edgePeriods, type Conds } from './rollup-query.repository.ts';
 import { lastPeriodId, removalsIn, type MarkCheck } from './mark.repository.ts';
 
 /**
@@ -28,32 +28,48 @@ export function keptFromBase(T: Date): KeptFrom {
 
 const rowsOf = (rows: KeptMark['rows']) =>
   sql`json_to_recordset(${JSON.stringify(rows)}::json) as m(portal_id int, on_us numeric, obs_us numeric, on_n numeric, obs_n numeric)`;
-const portalsIn = (ids: number[] | undefined) =>
-  ids ? sql`m.portal_id = any(${`{${ids.map((id) => Math.trunc(id)).join(',')}}`}::int[])` : sql`true`;
+const portalsIn = (alias: string, ids: number[] | undefined) =>
+  ids ? sql`${sql.raw(alias)}.portal_id = any(${`{${ids.map((id) => Math.trunc(id)).join(',')}}`}::int[])` : sql`true`;
 
-/** Rows (portal_id, on_us, obs_us) summing per portal to PP(T, x) from `from` (x at or after its instant), for `ids` (all: undefined). */
-export function headSince(c: Conds, from: KeptFrom, x: Date, ids?: number[]): SQL {
-  const spanUs = (x.getTime() - from.at) * 1000;
+/**
+ * The body of a CTE `nm` (portal_id, on_us, obs_us, on_n, obs_n): per portal of the tenant (`c`: its
+ * conditions, no portal ids), the sums of the mark at `at` read from `from` (at or after its instant)
+ * in one walk of the periods between, or `from`'s own when `at` is its instant.
+ */
+export function keptSums(c: Conds, from: KeptFrom, at: Date): SQL {
+  if (at.getTime() === from.at) return sql`select m.portal_id, m.on_us, m.obs_us, m.on_n, m.obs_n from ${rowsOf(from.rows)}`;
+  const spanUs = (at.getTime() - from.at) * 1000;
   return sql`
-    select m.portal_id, m.on_us + m.on_n * ${spanUs}::numeric as on_us, m.obs_us + m.obs_n * ${spanUs}::numeric as obs_us
-      from ${rowsOf(from.rows)} where ${portalsIn(ids)}
-    union all ${edgePeriods(c, new Date(from.at), x, 1)}`;
+    select portal_id, sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n
+      from (select m.portal_id, m.on_us + m.on_n * ${spanUs}::numeric as on_us, m.obs_us + m.obs_n * ${spanUs}::numeric as obs_us,
+                   m.on_n, m.obs_n
+              from ${rowsOf(from.rows)}
+            union all
+            select e.portal_id, e.on_us, e.obs_us, e.on_n, e.obs_n from (${edgeAndChange(c, new Date(from.at), at)}) e) x
+     group by portal_id`;
+}
+
+/** Rows (portal_id, on_us, obs_us) summing per portal to PP(T, x) from the sums of CTE `nm`, a mark at `at`, for `ids` (all: undefined). */
+export function headSinceSums(c: Conds, at: Date, x: Date, ids?: number[]): SQL {
+  const spanUs = (x.getTime() - at.getTime()) * 1000;
+  return sql`
+    select nm.portal_id, nm.on_us + nm.on_n * ${spanUs}::numeric as on_us, nm.obs_us + nm.obs_n * ${spanUs}::numeric as obs_us
+      from nm where ${portalsIn('nm', ids)}
+    union all ${edgePeriods(c, at, x, 1)}`;
 }
 
 /** Rows (portal_id, since) of the mark's unsettled portals among `ids` (all: undefined). */
 export function unsettledOf(mark: KeptMark, ids?: number[]): SQL {
   return sql`select m.portal_id, m.since from json_to_recordset(${JSON.stringify(mark.unsettled)}::json) as m(portal_id int, since timestamptz)
-              where ${portalsIn(ids)}`;
+              where ${portalsIn('m', ids)}`;
 }
 
 /**
- * SQL json: the mark at `at` read from `from`, for every portal of the tenant (`c`: the tenant's
- * conditions, no portal ids). `baseMark`: the kept base's period id mark, to find the unsettled
- * portals when `from` is the base itself.
+ * SQL json: the mark at `at` whose sums are CTE `nm`, read from `from`. Its unsettled portals are
+ * `from`'s (a mark that stands has no new ones), or, from the base itself, those found now above the
+ * kept base's period id mark `baseMark`.
  */
-export function nextKeptMark(c: Conds, tenantId: number, from: KeptFrom, at: Date, baseMark: number): SQL {
-  const spanUs = (at.getTime() - from.at) * 1000;
-  const F = new Date(from.at);
+export function keptMarkJson(tenantId: number, from: KeptFrom, at: Date, baseMark: number): SQL {
   const T = new Date(from.base).toISOString();
   const unsettled = from.unsettled
     ? sql`${JSON.stringify(from.unsettled)}::json`
@@ -62,26 +78,15 @@ export function nextKeptMark(c: Conds, tenantId: number, from: KeptFrom, at: Dat
                     where p.tenant_id = ${tenantId} and p.id > ${baseMark} and p.started_at < ${T}::timestamptz
                     group by p.portal_id) u)`;
   return sql`(select json_build_object(
-                'base', ${from.base}::bigint, 'at', ${at.getTime()}::bigint,
-                'rows', (select coalesce(json_agg(json_build_object('portal_id', portal_id, 'on_us', on_us::text, 'obs_us', obs_us::text,
-                                                                    'on_n', on_n::text, 'obs_n', obs_n::text)), '[]'::json)
-                           from (select portal_id, sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n
-                                   from (select m.portal_id, m.on_us + m.on_n * ${spanUs}::numeric as on_us,
-                                                m.obs_us + m.obs_n * ${spanUs}::numeric as obs_us, m.on_n, m.obs_n
-                                           from ${rowsOf(from.rows)}
-                                         union all
-                                         select e.portal_id, e.on_us, e.obs_us, 0, 0
-                                           from (${edgePeriods(c, F, at, 1)}) e(portal_id, on_us, obs_us)
-                                         union all
-                                         select n.portal_id, 0, 0, n.online_n, n.observed_n
-                                           from (${inProgressChange(c, F, at)}) n) x
-                                  group by portal_id) g),
-                'unsettled', ${unsettled},
-                'lastId', ${lastPeriodId(tenantId)},
-                'removals', ${removalsIn(tenantId, from.base, at.getTime())}))`;
+               'base', ${from.base}::bigint, 'at', ${at.getTime()}::bigint,
+               'rows', (select coalesce(json_agg(json_build_object('portal_id', portal_id, 'on_us', on_us::text, 'obs_us', obs_us::text,
+                                                                   'on_n', on_n::text, 'obs_n', obs_n::text)), '[]'::json) from nm),
+               'unsettled', ${unsettled},
+               'lastId', ${lastPeriodId(tenantId)},
+               'removals', ${removalsIn(tenantId, from.base, at.getTime())}))`;
 }
 
-/** Reads a mark's json (nextKeptMark) as a KeptMark. */
+/** Reads a mark's json (keptMarkJson) as a KeptMark. */
 export function keptMarkOf(
   json: (Omit<KeptMark, 'base' | 'at' | 'root'> & { base: number | string; at: number | string }) | null,
 ): Omit<KeptMark, 'root'> | undefined {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { headSince, keptFromBase, keptMarkOf, nextKeptMark, unsettledOf, type KeptMark } from './kept-mark.repository.ts';
+import { headSinceSums, keptFromBase, keptMarkJson, keptMarkOf, keptSums, unsettledOf, type KeptMark } from './kept-mark.repository.ts';
 import { markStands } from './mark.repository.ts';
 import { readWithMarks, type MarkedRead, type Marks } from './read-marks.ts';
 import { condsOf, edgePeriods, SCORE_OF_PARTS, type RollupWindow } from './rollup-query.repository.ts';
@@ -109,7 +109,14 @@ async function keptRead(
   const stateCond = win.tenantId === undefined ? sql`true` : sql`s.tenant_id = ${win.tenantId}`;
   // From a mark, the head's periods since its instant (gated: a mark that no longer stands costs its check alone).
   const stands = sql`(select ok from stands)`;
-  const head = mark ? sql`select * from (${headSince(c, mark, win.to, inSql)}) h where ${stands}` : edgePeriods(c, base.to, win.to, 1);
+  const from = mark ?? keptFromBase(base.to);
+  // With a next mark (one tenant), the head is read from it: one walk up to its instant, and a short one after.
+  const at = nextAt && win.tenantId !== undefined ? nextAt : new Date(from.at);
+  const cAll = condsOf({ ...win, portalIds: undefined });
+  const head =
+    mark || at.getTime() !== from.at
+      ? sql`select * from (${headSinceSums(c, at, win.to, inSql)}) h where ${stands}`
+      : edgePeriods(c, base.to, win.to, 1);
   // The unsettled scan reads every status, maintenance too: a status-2 period written late closed an observed one before T.
   const unsettledRows = mark
     ? unsettledOf(mark, inSql)
@@ -121,8 +128,8 @@ async function keptRead(
            where ${stateCond}
            group by u.portal_id`;
   const next =
-    nextAt && win.tenantId !== undefined
-      ? sql`case when ${stands} then ${nextKeptMark(condsOf({ ...win, portalIds: undefined }), win.tenantId, mark ?? keptFromBase(base.to), nextAt, base.mark)} end`
+    at.getTime() !== from.at && win.tenantId !== undefined
+      ? sql`case when ${stands} then ${keptMarkJson(win.tenantId, from, at, base.mark)} end`
       : sql`null::json`;
   const rows = await queryRows<{
     portal_id: number | null;
@@ -134,6 +141,7 @@ async function keptRead(
     executor,
     sql`with stands as (
           select ${mark && win.tenantId !== undefined ? markStands(win.tenantId, mark) : sql`true`} as ok
+        ), nm as (${mark || at.getTime() !== from.at ? keptSums(cAll, from, at) : sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us, 0::numeric as on_n, 0::numeric as obs_n where false`}
         ), scores as (
           select portal_id, ${SCORE_OF_PARTS} as score
             from (select r.portal_id,

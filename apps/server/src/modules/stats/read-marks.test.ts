@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client.ts';
 import { runTickOnce } from '../../jobs/scheduler.ts';
 import { uptimeRollupJob } from '../../jobs/uptime-rollup.job.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
@@ -13,6 +14,7 @@ import { createTrendCache } from './trend-cache.ts';
 import type { KeptMark } from './kept-mark.repository.ts';
 import { KEPT_BASE_LAG_MS, KEPT_WINDOW_MS } from './kept-window-build.repository.ts';
 import { reliabilityByPortal, reliabilityByPortalLive, reliabilityOfTenant, reliabilityOfTenantLive } from './reliability.repository.ts';
+import { condsOf, edgeAndChange, edgePeriods, inProgressChange } from './rollup-query.repository.ts';
 
 // Marks (hour-mark.repository.ts, kept-mark.repository.ts) must give exactly the live scores as changes
 // arrive: dated after the newest mark (it stands), between two marks (the older one answers), before both
@@ -210,5 +212,37 @@ describe('marks of the current hour and of the kept windows', () => {
     );
     await expectLive(after(61 * SEC));
     expect(markTimes(hour14, after(61 * SEC))).toEqual([after(58 * SEC).toISOString()]);
+  });
+
+  it('walks both sums in one pass as edgePeriods and inProgressChange do, at instants where periods begin or end too', async () => {
+    const c = condsOf({ tenantId: tenant.id, from: NOW, to: NOW });
+    const ends = await queryRows<{ s: Date | string; e: Date | string | null }>(
+      t.database.db,
+      sql`select started_at as s, ended_at as e from device_status_periods where tenant_id = ${tenant.id} and started_at > ${HOUR_13.toISOString()}::timestamptz`,
+    );
+    const instants = [
+      ...new Set(
+        ends
+          .flatMap((r) => [r.s, r.e])
+          .filter((d) => d !== null)
+          .map((d) => new Date(d).getTime()),
+      ),
+    ].sort((a, b) => a - b);
+    expect(instants.length).toBeGreaterThan(10);
+    const sums = (parts: SQL) =>
+      queryRows<{ portal_id: number; on_us: string; obs_us: string; on_n: string; obs_n: string }>(
+        t.database.db,
+        sql`select portal_id, sum(on_us)::numeric(30, 0)::text as on_us, sum(obs_us)::numeric(30, 0)::text as obs_us,
+                   sum(on_n)::text as on_n, sum(obs_n)::text as obs_n
+              from (${parts}) x group by portal_id order by portal_id`,
+      );
+    for (let i = 0; i < 40; i++) {
+      const [a, b] = [instants[Math.floor(rand() * instants.length)], instants[Math.floor(rand() * instants.length)]];
+      if (a === b) continue;
+      const [D, X] = [new Date(Math.min(a, b)), new Date(Math.max(a, b))];
+      const apart = sql`select e.portal_id, e.on_us, e.obs_us, 0 as on_n, 0 as obs_n from (${edgePeriods(c, D, X, 1)}) e(portal_id, on_us, obs_us)
+                        union all select n.portal_id, 0, 0, n.online_n, n.observed_n from (${inProgressChange(c, D, X)}) n`;
+      expect(await sums(edgeAndChange(c, D, X)), `${D.toISOString()}..${X.toISOString()}`).toEqual(await sums(apart));
+    }
   });
 });

@@ -186,6 +186,34 @@ export function inProgressChange(c: Conds, from: Date, x: Date): SQL {
      where e > ${D}::timestamptz and e <= ${X}::timestamptz`;
 }
 
+/**
+ * edgePeriods(c, from, x, 1) and inProgressChange(c, from, x) in one walk of the periods: columns
+ * (portal_id, on_us, obs_us, on_n, obs_n). The periods begun before `from` are taken ending in
+ * (from, x] as inProgressChange takes them; one ending at exactly x adds nothing to the sums.
+ */
+export function edgeAndChange(c: Conds, from: Date, x: Date): SQL {
+  const D = from.toISOString();
+  const X = x.toISOString();
+  return sql`
+    select portal_id, -case when status = ${ONLINE} then ${us(sql`${X}::timestamptz - e`)} else 0 end as on_us,
+           -${us(sql`${X}::timestamptz - e`)} as obs_us, case when status = ${ONLINE} then -1 else 0 end as on_n, -1 as obs_n
+      from (${periodsFrom(sql`${c.on('p')} and p.started_at < ${D}::timestamptz
+                               and p.ended_at > ${D}::timestamptz and p.ended_at <= ${X}::timestamptz`)}
+            union all
+            select p.portal_id, p.status, p.started_at, d.removed_at
+              from devices d
+              join device_status_periods p on p.tenant_id = d.tenant_id and p.device_id = d.id
+             where ${c.on('p')} and ${observed('p')} and d.removed_at > ${D}::timestamptz and d.removed_at <= ${X}::timestamptz
+               and p.started_at < ${D}::timestamptz and (p.ended_at is null or p.ended_at > ${X}::timestamptz)) ended
+     where e > ${D}::timestamptz and e <= ${X}::timestamptz
+    union all
+    select portal_id, case when status = ${ONLINE} then ${us(sql`least(e, ${X}::timestamptz) - s`)} else 0 end,
+           ${us(sql`least(e, ${X}::timestamptz) - s`)},
+           case when status = ${ONLINE} and e > ${X}::timestamptz then 1 else 0 end, case when e > ${X}::timestamptz then 1 else 0 end
+      from (${periodsFrom(sql`${c.on('p')} and p.started_at >= ${D}::timestamptz and p.started_at < ${X}::timestamptz`)}) begun
+     where e > s`;
+}
+
 /** The tenant's (or every tenant's) periods in progress at a rolled `hour`, from its hour row: (online_at_start, observed_at_start). */
 export function hourAtStart(tenantId: number | undefined, hour: Date): SQL {
   return atStartRows(condsOf({ tenantId, from: hour, to: hour }), 'hour', hour);

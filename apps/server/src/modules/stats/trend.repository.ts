@@ -10,7 +10,7 @@ import {
   SCORE_OF_PARTS,
   type RolledUntil,
 } from './rollup-query.repository.ts';
-import { markAtHour, markOf, nextMark, periodsSinceHour, type HourMark } from './hour-mark.repository.ts';
+import { markAtHour, markJson, markOf, markSums, periodsSinceSums, type HourMark } from './hour-mark.repository.ts';
 import { markStands } from './mark.repository.ts';
 import { observed } from './observed.repository.ts';
 
@@ -191,6 +191,7 @@ export async function tenantTrendCheck(
   let scores: SQL;
   let todayNow = sql`null::json`;
   let next = sql`null::json`;
+  let sums = sql`select 0::numeric as on_us, 0::numeric as obs_us, 0::numeric as on_n, 0::numeric as obs_n`;
   // With a kept base, today's periods since the rollup's hour are read from a mark of that hour (hour-mark.repository.ts).
   const stands = sql`(select ok from stands)`;
   if ('base' in live) {
@@ -198,12 +199,15 @@ export async function tenantTrendCheck(
     const spanUs = (now.getTime() - known.until.hour.getTime()) * 1000;
     const c = condsOf({ tenantId, from: known.until.hour, to: now });
     const from = marked.mark ?? markAtHour(known.until.hour);
-    const since = sql`select * from (${periodsSinceHour(c, from, now)}) m where ${stands}`;
+    // With a next mark, today is read from it: one walk up to its instant, and a short one after.
+    const at = marked.nextAt ?? new Date(from.at);
+    sums = markSums(c, from, at);
+    const since = sql`select * from (${periodsSinceSums(c, at, now)}) m where ${stands}`;
     const changed = live.counts
-      ? sql`select null::int as portal_id, ${from.onN}::numeric as online_n, ${from.obsN}::numeric as observed_n
-            union all ${inProgressChange(c, new Date(from.at), now)}`
+      ? sql`select null::int as portal_id, nm.on_n as online_n, nm.obs_n as observed_n from nm
+            union all ${inProgressChange(c, at, now)}`
       : sql`select null::int as portal_id, 0 as online_n, 0 as observed_n where false`;
-    if (marked.nextAt) next = sql`case when ${stands} then ${nextMark(c, tenantId, from, marked.nextAt)} end`;
+    if (marked.nextAt) next = sql`case when ${stands} then ${markJson(tenantId, from.base, marked.nextAt)} end`;
     todayNow = sql`(select json_build_object('on', round(sum(on_us))::text, 'obs', round(sum(obs_us))::text,
                                              'onN', (${base.onAtHour}::numeric + coalesce(ch.on_n, 0))::text,
                                              'obsN', (${base.obsAtHour}::numeric + coalesce(ch.obs_n, 0))::text)
@@ -228,7 +232,7 @@ export async function tenantTrendCheck(
     }
   >(
     executor,
-    sql`with stands as (select ${marked.mark ? markStands(tenantId, marked.mark) : sql`true`} as ok)
+    sql`with stands as (select ${marked.mark ? markStands(tenantId, marked.mark) : sql`true`} as ok), nm as (${sums})
         select ${FRAME_COLUMNS},
                to_char((${now.toISOString()}::timestamptz at time zone t.timezone)::date, 'YYYY-MM-DD') as today,
                ${scores} as scores, ${todayNow} as today_now, ${stands} as stands, ${next} as next
