@@ -38,23 +38,25 @@ export interface HourMark extends MarkCheck {
 }
 
 /** The empty mark at H itself: PP(H, H) = 0, Δn(H, H) = 0; what a mark is read from when there is none. */
-export function markAtHour(hour: Date): Omit<HourMark, 'lastId' | 'removals' | 'root'> {
+export function markAtHour(hour: Date): HourFrom {
   return { base: hour.getTime(), at: hour.getTime(), onUs: '0', obsUs: '0', onN: '0', obsN: '0' };
 }
 
 /** What the sums of a mark are read from: a kept mark, or markAtHour. */
-export type HourFrom = Omit<HourMark, 'lastId' | 'removals' | 'root'>;
+export type HourFrom = Omit<HourMark, 'lastId' | 'removals' | 'root' | 'walked'>;
 
 /**
  * The body of a CTE `nm` (on_us, obs_us, on_n, obs_n): the sums of the mark at `at` read from `from`
- * (at or after its instant) in one walk of the periods between, or `from`'s own when `at` is its instant.
+ * (at or after its instant) in one walk of the periods between, or `from`'s own when `at` is its instant;
+ * `walked`: how many periods that walk read.
  */
 export function markSums(c: Conds, from: HourFrom, at: Date): SQL {
-  const literal = sql`select ${from.onUs}::numeric as on_us, ${from.obsUs}::numeric as obs_us, ${from.onN}::numeric as on_n, ${from.obsN}::numeric as obs_n`;
-  if (at.getTime() === from.at) return literal;
+  if (at.getTime() === from.at)
+    return sql`select ${from.onUs}::numeric as on_us, ${from.obsUs}::numeric as obs_us, ${from.onN}::numeric as on_n,
+                      ${from.obsN}::numeric as obs_n, 0 as walked`;
   const spanUs = (at.getTime() - from.at) * 1000;
   return sql`
-    select sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n
+    select sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n, count(*) - 1 as walked
       from (select ${from.onUs}::numeric + ${from.onN}::numeric * ${spanUs}::numeric as on_us,
                    ${from.obsUs}::numeric + ${from.obsN}::numeric * ${spanUs}::numeric as obs_us,
                    ${from.onN}::numeric as on_n, ${from.obsN}::numeric as obs_n
@@ -74,7 +76,7 @@ export function periodsSinceSums(c: Conds, at: Date, x: Date): SQL {
 export function markJson(tenantId: number, base: number, at: Date): SQL {
   return sql`(select json_build_object(
                 'base', ${base}::bigint, 'at', ${at.getTime()}::bigint, 'onUs', nm.on_us::text, 'obsUs', nm.obs_us::text,
-                'onN', nm.on_n::text, 'obsN', nm.obs_n::text, 'lastId', ${lastPeriodId(tenantId)},
+                'onN', nm.on_n::text, 'obsN', nm.obs_n::text, 'walked', nm.walked, 'lastId', ${lastPeriodId(tenantId)},
                 'removals', ${removalsIn(tenantId, base, at.getTime())})
                 from nm)`;
 }
@@ -91,6 +93,7 @@ export function markOf(json: Record<Exclude<keyof HourMark, 'root'>, string | nu
     obsN: String(json.obsN),
     lastId: String(json.lastId),
     removals: String(json.removals),
+    walked: Number(json.walked),
   };
 }
 

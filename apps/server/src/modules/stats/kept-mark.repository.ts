@@ -34,18 +34,19 @@ const portalsIn = (alias: string, ids: number[] | undefined) =>
 /**
  * The body of a CTE `nm` (portal_id, on_us, obs_us, on_n, obs_n): per portal of the tenant (`c`: its
  * conditions, no portal ids), the sums of the mark at `at` read from `from` (at or after its instant)
- * in one walk of the periods between, or `from`'s own when `at` is its instant.
+ * in one walk of the periods between, or `from`'s own when `at` is its instant; `walked`: how many periods
+ * of the portal that walk read.
  */
 export function keptSums(c: Conds, from: KeptFrom, at: Date): SQL {
-  if (at.getTime() === from.at) return sql`select m.portal_id, m.on_us, m.obs_us, m.on_n, m.obs_n from ${rowsOf(from.rows)}`;
+  if (at.getTime() === from.at) return sql`select m.portal_id, m.on_us, m.obs_us, m.on_n, m.obs_n, 0 as walked from ${rowsOf(from.rows)}`;
   const spanUs = (at.getTime() - from.at) * 1000;
   return sql`
-    select portal_id, sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n
+    select portal_id, sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n, sum(w) as walked
       from (select m.portal_id, m.on_us + m.on_n * ${spanUs}::numeric as on_us, m.obs_us + m.obs_n * ${spanUs}::numeric as obs_us,
-                   m.on_n, m.obs_n
+                   m.on_n, m.obs_n, 0 as w
               from ${rowsOf(from.rows)}
             union all
-            select e.portal_id, e.on_us, e.obs_us, e.on_n, e.obs_n from (${edgeAndChange(c, new Date(from.at), at)}) e) x
+            select e.portal_id, e.on_us, e.obs_us, e.on_n, e.obs_n, 1 from (${edgeAndChange(c, new Date(from.at), at)}) e) x
      group by portal_id`;
 }
 
@@ -82,6 +83,7 @@ export function keptMarkJson(tenantId: number, from: KeptFrom, at: Date, baseMar
                'rows', (select coalesce(json_agg(json_build_object('portal_id', portal_id, 'on_us', on_us::text, 'obs_us', obs_us::text,
                                                                    'on_n', on_n::text, 'obs_n', obs_n::text)), '[]'::json) from nm),
                'unsettled', ${unsettled},
+               'walked', (select coalesce(sum(walked), 0) from nm),
                'lastId', ${lastPeriodId(tenantId)},
                'removals', ${removalsIn(tenantId, from.base, at.getTime())}))`;
 }
@@ -98,5 +100,6 @@ export function keptMarkOf(
     unsettled: json.unsettled.map((u) => ({ portal_id: Number(u.portal_id), since: String(u.since) })),
     lastId: String(json.lastId),
     removals: String(json.removals),
+    walked: Number(json.walked),
   };
 }

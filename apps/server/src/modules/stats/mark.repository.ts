@@ -21,6 +21,8 @@ export interface MarkCheck {
   lastId: string;
   /** The tenant's removals in (base, P] when the mark was read: count, sum of ids, sum of instants. */
   removals: string;
+  /** How many periods the statement that read it walked (read-marks.ts keeps none where there are few). */
+  walked: number;
   /**
    * The end (ms) of the read that walked from the base, whose sums this mark carries on (each mark is
    * read from the one before): set by read-marks.ts, which reads from the base again once it is old.

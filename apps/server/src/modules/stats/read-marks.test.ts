@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { createPortal, createTenant, type TestPortal, type TestTenant } from '../../../test/factories.ts';
 import { historyChanges } from '../../../test/kits/stats/history-changes-kit.ts';
 import { DAY, HOUR, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
-import { createMarks, type Marks } from './read-marks.ts';
+import { createMarks, MARK_LINE_MS, type Marks } from './read-marks.ts';
 import type { HourMark } from './hour-mark.repository.ts';
 import { companyTrend, type ReadTx } from './stats.service.ts';
 import { createTrendCache } from './trend-cache.ts';
@@ -65,7 +65,7 @@ afterAll(() => t.close());
 
 describe('marks of the current hour and of the kept windows', () => {
   it('reads from the rolled hour first and keeps a mark a few seconds behind the window', async () => {
-    marks = createMarks<HourMark>();
+    marks = createMarks<HourMark>({ minWalk: 0 });
     await expectLive(at(10 * SEC));
     // Two reads of the same end: the first keeps the mark, the second is less than a step newer.
     expect(markTimes(HOUR_13, at(10 * SEC))).toEqual([at(7 * SEC).toISOString()]);
@@ -127,7 +127,7 @@ describe('marks of the current hour and of the kept windows', () => {
   it("gives the company trend's today from marks of the same hour", async () => {
     const hour14 = new Date(HOUR_13.getTime() + HOUR);
     const midnight = new Date('2026-05-20T00:00:00Z');
-    const trendMarks = createMarks<HourMark>();
+    const trendMarks = createMarks<HourMark>({ minWalk: 0 });
     // Statements every call (no live today), the settled days and today's base kept after the first.
     const cache = createTrendCache({ live: false });
     const read: ReadTx = (fn) => fn(t.database.db);
@@ -166,7 +166,7 @@ describe('marks of the current hour and of the kept windows', () => {
     t.clock.set(run);
     expect(await runTickOnce(t.deps, uptimeRollupJob)).toBe(true);
     const base = new Date(run.getTime() - KEPT_BASE_LAG_MS);
-    const keptMarks = createMarks<KeptMark>();
+    const keptMarks = createMarks<KeptMark>({ minWalk: 0 });
     const after = (ms: number) => new Date(run.getTime() + ms);
     const markTimesAt = (to: Date) => keptMarks.usable(tenant.id, base, to).map((m) => m.at - run.getTime());
     const expectPortalsLive = async (to: Date) => {
@@ -198,7 +198,7 @@ describe('marks of the current hour and of the kept windows', () => {
   });
 
   it('reads from the base again once its line of marks is a minute old, so that a period edited by hand shows', async () => {
-    marks = createMarks<HourMark>();
+    marks = createMarks<HourMark>({ minWalk: 0 });
     const hour14 = new Date(HOUR_13.getTime() + HOUR);
     const to0 = new Date(HOUR_13.getTime() + 93 * MIN);
     const after = (ms: number) => new Date(to0.getTime() + ms);
@@ -244,5 +244,18 @@ describe('marks of the current hour and of the kept windows', () => {
                         union all select n.portal_id, 0, 0, n.online_n, n.observed_n from (${inProgressChange(c, D, X)}) n`;
       expect(await sums(edgeAndChange(c, D, X)), `${D.toISOString()}..${X.toISOString()}`).toEqual(await sums(apart));
     }
+  });
+
+  it('keeps no marks where the read from the base walked few periods, and reads as without them for a line', async () => {
+    const quiet = createMarks<HourMark>();
+    const hour14 = new Date(HOUR_13.getTime() + HOUR);
+    const to = new Date(HOUR_13.getTime() + 100 * MIN);
+    const win = (end: Date) => ({ tenantId: tenant.id, from: new Date(end.getTime() - 20 * MIN), to: end });
+    for (const end of [to, new Date(to.getTime() + 10 * SEC)]) {
+      expect(await reliabilityOfTenant(t.database.db, win(end), quiet)).toBe(await reliabilityOfTenantLive(t.database.db, win(end)));
+      expect(quiet.usable(tenant.id, hour14, end)).toEqual([]);
+    }
+    expect(quiet.resting(tenant.id, hour14, new Date(to.getTime() + MARK_LINE_MS - 1))).toBe(true);
+    expect(quiet.resting(tenant.id, hour14, new Date(to.getTime() + MARK_LINE_MS))).toBe(false);
   });
 });

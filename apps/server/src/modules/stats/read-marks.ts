@@ -11,6 +11,8 @@ export interface Mark {
   base: number;
   at: number;
   root: number;
+  /** How many periods the statement that read it walked. */
+  walked: number;
 }
 
 /**
@@ -28,14 +30,27 @@ export interface Marks<M extends Mark> {
   drop(tenantId: number, mark: M): void;
   /** Whether a mark read at `at` from `base` would be newer than the newest kept by at least `step` ms. */
   wants(tenantId: number, base: Date, at: Date, step: number): boolean;
+  /** Fewer periods than this walked from the base, and marks are not worth their checks (readWithMarks). */
+  readonly minWalk: number;
+  /** Marks of the tenant from `base` are not asked for before instant `until` (ms). */
+  rest(tenantId: number, base: Date, until: number): void;
+  resting(tenantId: number, base: Date, at: Date): boolean;
 }
 
 /** Tenants kept (the oldest dropped first): a few hundred bytes each. */
 const MAX_TENANTS = 10_000;
 const KEPT = 2;
 
-export function createMarks<M extends Mark>(maxTenants = MAX_TENANTS): Marks<M> {
+/**
+ * Below this many periods walked from the base a read costs milliseconds, less than checking a mark
+ * and reading the next: where the tenant's periods change little, marks are left for a line's time.
+ */
+export const MARK_MIN_WALK = 10_000;
+
+export function createMarks<M extends Mark>(opts: { minWalk?: number; maxTenants?: number } = {}): Marks<M> {
+  const maxTenants = opts.maxTenants ?? MAX_TENANTS;
   const byTenant = new Map<number, M[]>();
+  const rests = new Map<number, { base: number; until: number }>();
   const current = (tenantId: number, base: Date) => (byTenant.get(tenantId) ?? []).filter((m) => m.base === base.getTime());
   return {
     usable: (tenantId, base, to) => current(tenantId, base).filter((m) => m.at <= to.getTime()),
@@ -52,6 +67,16 @@ export function createMarks<M extends Mark>(maxTenants = MAX_TENANTS): Marks<M> 
           tenantId,
           marks.filter((m) => m !== mark),
         );
+    },
+    minWalk: opts.minWalk ?? MARK_MIN_WALK,
+    rest(tenantId, base, until) {
+      rests.delete(tenantId);
+      if (rests.size >= maxTenants) rests.delete(rests.keys().next().value!);
+      rests.set(tenantId, { base: base.getTime(), until });
+    },
+    resting(tenantId, base, at) {
+      const rest = rests.get(tenantId);
+      return !!rest && rest.base === base.getTime() && at.getTime() < rest.until;
     },
     wants(tenantId, base, at, step) {
       const newest = current(tenantId, base)[0];
@@ -84,7 +109,8 @@ export interface MarkedRead<M extends Mark, T> {
 
 /**
  * Runs `read` from the newest of the tenant's marks that stands (the older one when the newer no longer
- * does; from the base itself when none does), asking it for a new mark when one is due, and keeps that.
+ * does; from the base itself when none does), asking it for a new mark when one is due, and keeps that;
+ * where the read from the base walked few periods, none for a line's time (`minWalk`).
  * `read(mark, nextAt)`: one statement that checks `mark`, reads from it (or from the base when undefined)
  * and, with `nextAt`, reads the mark at that instant.
  */
@@ -95,6 +121,7 @@ export async function readWithMarks<M extends Mark, T>(
   to: Date,
   read: (mark: M | undefined, nextAt: Date | undefined) => Promise<MarkedRead<M, T>>,
 ): Promise<T> {
+  if (marks.resting(tenantId, base, to)) return (await read(undefined, undefined)).value;
   const nextAt = new Date(to.getTime() - MARK_LAG_MS);
   const wanted = marks.wants(tenantId, base, nextAt, MARK_STEP_MS) ? nextAt : undefined;
   for (const mark of marks.usable(tenantId, base, to)) {
@@ -110,7 +137,8 @@ export async function readWithMarks<M extends Mark, T>(
     marks.drop(tenantId, mark);
   }
   const got = await read(undefined, wanted);
-  if (got.next) marks.keep(tenantId, { ...got.next, root: to.getTime() } as M);
+  if (got.next && got.next.walked < marks.minWalk) marks.rest(tenantId, base, to.getTime() + MARK_LINE_MS);
+  else if (got.next) marks.keep(tenantId, { ...got.next, root: to.getTime() } as M);
   return got.value;
 }
 
