@@ -162,6 +162,24 @@ export function inProgressAt(c: Conds, x: Date, until: Date): SQL {
 }
 
 /**
+ * The observed periods begun before instant D whose end, clipped at the device's removal, is in (D, X]
+ * (ISO texts): (portal_id, status, s, e). Those that end in (D, X] and those running past X whose
+ * device was removed in (D, X].
+ */
+function endedIn(c: Conds, D: string, X: string): SQL {
+  return sql`
+    select * from (${periodsFrom(sql`${c.on('p')} and p.started_at < ${D}::timestamptz
+                                      and p.ended_at > ${D}::timestamptz and p.ended_at <= ${X}::timestamptz`)}
+                   union all
+                   select p.portal_id, p.status, p.started_at, d.removed_at
+                     from devices d
+                     join device_status_periods p on p.tenant_id = d.tenant_id and p.device_id = d.id
+                    where ${c.on('p')} and ${observed('p')} and d.removed_at > ${D}::timestamptz and d.removed_at <= ${X}::timestamptz
+                      and p.started_at < ${D}::timestamptz and (p.ended_at is null or p.ended_at > ${X}::timestamptz)) x
+     where e > ${D}::timestamptz and e <= ${X}::timestamptz`;
+}
+
+/**
  * Per portal: how the periods in progress changed from instant `from` to instant `x`: +1 for those
  * begun in [from, x) that run past x, -1 for those begun before `from` that end in (from, x] (the
  * end clipped at removal). Columns (portal_id, online_n, observed_n).
@@ -175,15 +193,7 @@ export function inProgressChange(c: Conds, from: Date, x: Date): SQL {
      where e > ${X}::timestamptz
     union all
     select portal_id, case when status = ${ONLINE} then -1 else 0 end, -1
-      from (${periodsFrom(sql`${c.on('p')} and p.started_at < ${D}::timestamptz
-                               and p.ended_at > ${D}::timestamptz and p.ended_at <= ${X}::timestamptz`)}
-            union all
-            select p.portal_id, p.status, p.started_at, d.removed_at
-              from devices d
-              join device_status_periods p on p.tenant_id = d.tenant_id and p.device_id = d.id
-             where ${c.on('p')} and ${observed('p')} and d.removed_at > ${D}::timestamptz and d.removed_at <= ${X}::timestamptz
-               and p.started_at < ${D}::timestamptz and (p.ended_at is null or p.ended_at > ${X}::timestamptz)) ended
-     where e > ${D}::timestamptz and e <= ${X}::timestamptz`;
+      from (${endedIn(c, D, X)}) ended`;
 }
 
 /**
@@ -197,15 +207,7 @@ export function edgeAndChange(c: Conds, from: Date, x: Date): SQL {
   return sql`
     select portal_id, -case when status = ${ONLINE} then ${us(sql`${X}::timestamptz - e`)} else 0 end as on_us,
            -${us(sql`${X}::timestamptz - e`)} as obs_us, case when status = ${ONLINE} then -1 else 0 end as on_n, -1 as obs_n
-      from (${periodsFrom(sql`${c.on('p')} and p.started_at < ${D}::timestamptz
-                               and p.ended_at > ${D}::timestamptz and p.ended_at <= ${X}::timestamptz`)}
-            union all
-            select p.portal_id, p.status, p.started_at, d.removed_at
-              from devices d
-              join device_status_periods p on p.tenant_id = d.tenant_id and p.device_id = d.id
-             where ${c.on('p')} and ${observed('p')} and d.removed_at > ${D}::timestamptz and d.removed_at <= ${X}::timestamptz
-               and p.started_at < ${D}::timestamptz and (p.ended_at is null or p.ended_at > ${X}::timestamptz)) ended
-     where e > ${D}::timestamptz and e <= ${X}::timestamptz
+      from (${endedIn(c, D, X)}) ended
     union all
     select portal_id, case when status = ${ONLINE} then ${us(sql`least(e, ${X}::timestamptz) - s`)} else 0 end,
            ${us(sql`least(e, ${X}::timestamptz) - s`)},
