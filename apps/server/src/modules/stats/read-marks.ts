@@ -37,7 +37,7 @@ export interface Marks<M extends Mark> {
   resting(tenantId: number, base: Date, at: Date): boolean;
 }
 
-/** Tenants kept (the oldest dropped first): a few hundred bytes each. */
+/** Tenants kept (the oldest dropped first): an hour's mark is a few hundred bytes. */
 const MAX_TENANTS = 10_000;
 const KEPT = 2;
 
@@ -149,6 +149,8 @@ export interface ReadMarks {
 }
 
 const byDatabase = new WeakMap<Database, ReadMarks>();
+/** Tenants whose kept-window marks are kept (the oldest dropped first): 1,000 portals make a mark of about 100 KB. */
+const KEPT_MARK_TENANTS = 500;
 
 /**
  * The marks kept for `database`, or undefined where marks would not be exact (mark.repository.ts):
@@ -157,6 +159,8 @@ const byDatabase = new WeakMap<Database, ReadMarks>();
 export function readMarksOf(database: Database): ReadMarks | undefined {
   if (database.kind !== 'pglite') return undefined;
   let marks = byDatabase.get(database);
-  if (!marks) byDatabase.set(database, (marks = { hour: createMarks<HourMark>(), kept: createMarks<KeptMark>() }));
+  // A kept window's mark holds a row per portal (a few hundred bytes each): fewer tenants are kept than of the hour's.
+  if (!marks)
+    byDatabase.set(database, (marks = { hour: createMarks<HourMark>(), kept: createMarks<KeptMark>({ maxTenants: KEPT_MARK_TENANTS }) }));
   return marks;
 }
