@@ -82,7 +82,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   const client = await PgliteRemote.open(location);
   // One session, units chosen by lane (PGlite itself would take them in arrival order). Several
   // admitted at once: the statements of admitted units wait on the database's thread (pglite-worker.mjs
-  // holds PGlite's transaction lock per transaction and per read), so that thread starts the next the
+  // holds the session's lock per transaction and per read), so that thread starts the next the
   // moment one ends, instead of after its answer has crossed this thread's busy event loop; and the
   // more are admitted, the more travel in one message each way (pglite-remote.ts), each crossing a
   // wake-up of the other thread (docs/performance.md "Messages between the threads in batches").

@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
  * Protocol (structured clone over the worker's port): the main thread sends `{ id, op, ... }`:
  * `query` (text, params, rowMode, and the oids drizzle asks identity parsers for: functions do not
  * cross threads), `exec` (text), `close`; inside a transaction (`tx`; its first message carries
- * `urgent` when it goes ahead of what waits for PGlite's lock) also `prepared` (a prepared
+ * `urgent` when it goes ahead of what waits for the session's lock) also `prepared` (a prepared
  * statement's execution, with what to prepare first when the session lacks it), `commit`/`rollback`
  * (its end), `txRollback` (the transaction's own rollback). A transaction has no message of its own to
  * begin: its first message carries `begin`, and any message may carry `prelude`, the commands queued
@@ -166,7 +166,7 @@ export class PgliteRemote {
    * throws (the error is rethrown). Nothing is sent until the callback's first statement: BEGIN
    * and the commands queued with `defer` travel with it (pglite-worker.mjs runs them in the same
    * exchange with PGlite, ahead of the statement). `urgent` (the gate's urgent lane, client.ts): the
-   * worker gives it PGlite's transaction lock before the reads and transactions already waiting there.
+   * worker gives it the session's lock before the reads and transactions already waiting there.
    */
   async transaction<T>(callback: (tx: RemoteTransaction) => Promise<T>, urgent = false): Promise<T> {
     const tx = this.nextId++;

@@ -1,6 +1,6 @@
 // The embedded database's thread: owns the one PGlite instance and runs what the main thread asks
 // (pglite-remote.ts is the other end; the protocol is described there): the messages and their
-// batches, the transactions and PGlite's transaction lock; the statements themselves run in
+// batches, the transactions and the session's lock; the statements themselves run in
 // pglite-statements.mjs. Plain JavaScript so that it loads the same under `node --import tsx`, vitest
 // and the bench, with no TypeScript loader here.
 import { setFlagsFromString } from 'node:v8';
@@ -50,7 +50,7 @@ function errorData(err) {
 /**
  * Answers ready during one turn of this thread's event loop, sent together at its end: the main
  * thread is woken once for all of them (pglite-remote.ts, "Messages travel in batches"). Statements
- * queued behind PGlite's lock run one after the other in the same turn, so their answers go together.
+ * queued behind the session's lock run one after the other in the same turn, so their answers go together.
  */
 let outbox = [];
 function flush() {
@@ -75,8 +75,8 @@ let db;
 
 /**
  * A statement of a read (`alone`: pglite-remote.ts readTransaction) as a transaction of its own:
- * BEGIN READ ONLY and the read's commands, the statement, COMMIT, in one exchange under PGlite's
- * transaction lock, which is released as soon as the statement has run. At READ COMMITTED every
+ * BEGIN READ ONLY and the read's commands, the statement, COMMIT, in one exchange under the
+ * session's lock, which is released as soon as the statement has run. At READ COMMITTED every
  * statement of a transaction sees what was committed before it began, so a read's statements see
  * what they saw inside one transaction; what changes is that PGlite's one session no longer waits
  * idle between them for the main thread, where other requests' work delays the next message.
@@ -95,7 +95,7 @@ async function runAlone(message) {
 }
 
 /**
- * Open transactions by id. Each holds PGlite's transaction lock (as its transaction() does: no
+ * Open transactions by id. Each holds the session's lock (as PGlite's transaction() holds its own: no
  * statement from outside runs in between) until the main thread ends it. BEGIN is not an exchange
  * of its own: it goes with the transaction's first statement, together with the commands the main
  * thread queued before it (the tenant scope's and plan mode's `set local`s), as one simple query
@@ -104,14 +104,14 @@ async function runAlone(message) {
 const transactions = new Map();
 
 /**
- * Who waits for PGlite's transaction lock here, urgent transactions (the main thread's urgent lane:
+ * Who waits for the session's lock here, urgent transactions (the main thread's urgent lane:
  * webhook ingestion) ahead of the rest. The main thread admits up to eight units at once (client.ts),
  * so reads admitted before a write arrived would otherwise all run before it.
  */
 const lockWaiters = { urgent: [], normal: [] };
 let lockTaken = false;
 
-/** PGlite's transaction lock, once it is this caller's turn: call the answer to release it. */
+/** The session's lock, once it is this caller's turn: call the answer to release it. */
 function locked(urgent = false) {
   return new Promise((resolve) => {
     lockWaiters[urgent ? 'urgent' : 'normal'].push(resolve);
@@ -128,26 +128,31 @@ function locked(urgent = false) {
 const held = { normal: 0, urgent: 0 };
 let heldSent = 0;
 
-/** The lock to the next waiter, urgent first; it is given back to this queue when released. */
+/**
+ * The lock to the next waiter, urgent first; it is given back to this queue when released.
+ *
+ * The lock is this thread's own, not PGlite's transaction mutex: PGlite's mutexes (async-mutex,
+ * bundled compiled to generators) keep what each call allocates alive through the next young
+ * collection, so on this thread, where a lock and an exchange were taken per statement, about 1.8
+ * MB survived every scavenge and was promoted at the next: a full collection every second or two
+ * under a list load, each stopping every request in flight (docs/performance.md "The database
+ * thread's garbage"). PGlite's own `query`, `exec` and `close` (`handle` below) take this lock
+ * too, so while a holder runs nothing else uses the session, and its exchanges need no mutex of
+ * PGlite's either (pglite-statements.mjs `exchange`).
+ */
 function grantLock() {
   const lane = lockWaiters.urgent.length > 0 ? 'urgent' : 'normal';
   const next = lockWaiters[lane].shift();
   lockTaken = next !== undefined;
   if (!next) return;
-  void db._runExclusiveTransaction(
-    () =>
-      new Promise((release) => {
-        let released = false;
-        const granted = performance.now();
-        next(() => {
-          if (released) return;
-          released = true;
-          held[lane] += performance.now() - granted;
-          release();
-          grantLock();
-        });
-      }),
-  );
+  let released = false;
+  const granted = performance.now();
+  next(() => {
+    if (released) return;
+    released = true;
+    held[lane] += performance.now() - granted;
+    grantLock();
+  });
 }
 
 function opened(id, urgent) {
@@ -228,17 +233,23 @@ async function end(message, entry) {
   }
 }
 
+/** PGlite's own calls (statements outside a transaction, and `close`), under this thread's lock. */
 async function handle(message) {
-  switch (message.op) {
-    case 'query':
-      return queryResult(await db.query(message.text, message.params, queryOptions(message)));
-    case 'exec':
-      return execResult(await db.exec(message.text));
-    case 'close':
-      await db.close();
-      return null;
-    default:
-      throw new Error(`pglite worker: unknown op ${message.op}`);
+  const release = await locked();
+  try {
+    switch (message.op) {
+      case 'query':
+        return queryResult(await db.query(message.text, message.params, queryOptions(message)));
+      case 'exec':
+        return execResult(await db.exec(message.text));
+      case 'close':
+        await db.close();
+        return null;
+      default:
+        throw new Error(`pglite worker: unknown op ${message.op}`);
+    }
+  } finally {
+    release();
   }
 }
 
