@@ -342,6 +342,29 @@ describe("a transaction's exchanges with PGlite's thread", () => {
     await remote.close();
   });
 
+  it('runs a statement sent outside any transaction only after the open one has ended, never inside it', async () => {
+    const remote = await PgliteRemote.open('memory://');
+    onTestFinished(() => remote.close());
+    await remote.exec('create table outside_probe (n int)');
+    const events: string[] = [];
+    let outside: Promise<number> | undefined;
+    await remote.transaction(async (tx) => {
+      await tx.query('insert into outside_probe values (1)');
+      outside = remote.query<{ n: number }>('select count(*)::int as n from outside_probe').then((r) => {
+        events.push('outside answered');
+        return r.rows[0].n;
+      });
+      // Sent after it, answered in order: the statement outside has reached the database's thread by now.
+      await tx.query('select 1');
+      events.push('transaction ends');
+      await tx.rollback();
+    });
+    // It waited for the session's lock: it neither ran inside the open transaction (it would count the
+    // row inserted there) nor before it ended.
+    expect(await outside).toBe(0);
+    expect(events).toEqual(['transaction ends', 'outside answered']);
+  });
+
   it('fails the statements of a transaction whose thread died with SQLSTATE 57P02 (answered 503), and every later call', async () => {
     const remote = await PgliteRemote.open('memory://');
     const failure = await failureOf(
