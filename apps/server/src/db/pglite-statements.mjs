@@ -54,7 +54,7 @@ const DESCRIBE_STATEMENT = serialize.describe({ type: 'S' });
 const EXECUTE = serialize.execute({});
 
 /**
- * Protocol messages sent to PGlite as one exchange (one call into its wasm), under the thread's lock;
+ * Protocol messages sent to PGlite as one exchange (one call into its wasm), under the session's lock;
  * the answer is read by pglite-protocol.mjs, not PGlite's parser. PGlite's own `query` makes six
  * exchanges of one message each (parse, describe, bind, describe, execute, sync) and `exec` two;
  * each costs its wasm entry and buffers (docs/performance.md "Lists, every page different").
@@ -65,7 +65,7 @@ const EXECUTE = serialize.execute({});
 export async function exchange(parts, query) {
   const buffer = parts.length === 1 ? parts[0] : Buffer.concat(parts);
   const reader = new ProtocolReader();
-  // The caller holds the thread's lock (pglite-worker.mjs `locked`), which every other use of the
+  // The caller holds the session's lock (pglite-worker.mjs `locked`), which every other use of the
   // session takes too: no PGlite mutex around the exchange (what its mutexes cost: `grantLock` there).
   await db.execProtocolRawStream(buffer, { syncToFs: false, onRawData: (chunk) => reader.push(chunk) });
   if (reader.rest) throw new Error('pglite worker: the exchange ended inside a message');

@@ -233,7 +233,7 @@ async function end(message, entry) {
   }
 }
 
-/** PGlite's own calls (statements outside a transaction, and `close`), under this thread's lock. */
+/** PGlite's own calls (statements outside a transaction, and `close`), under the session's lock. */
 async function handle(message) {
   const release = await locked();
   try {
