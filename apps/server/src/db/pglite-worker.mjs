@@ -7,6 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, TransactionAbortedError } from '@electric-sql/pglite';
 import { ERROR_PROPERTIES, queryMessage } from './pglite-protocol.mjs';
+import { sessionFormOf } from './pglite-read-settings.mjs';
 import {
   afterHead,
   COMMIT,
@@ -74,24 +75,60 @@ const fail = (id, err) => send({ id, error: errorData(err) });
 let db;
 
 /**
- * A statement of a read (`alone`: pglite-remote.ts readTransaction) as a transaction of its own:
- * BEGIN READ ONLY and the read's commands, the statement, COMMIT, in one exchange under the
- * session's lock, which is released as soon as the statement has run. At READ COMMITTED every
+ * A statement of a read (`alone`: pglite-remote.ts readTransaction) as a transaction of its own, under
+ * the session's lock, which is released as soon as the statement has run. At READ COMMITTED every
  * statement of a transaction sees what was committed before it began, so a read's statements see
  * what they saw inside one transaction; what changes is that PGlite's one session no longer waits
  * idle between them for the main thread, where other requests' work delays the next message.
+ *
+ * The read's commands (its scope's and plan mode's `set local`s) are kept on the session instead of
+ * being sent with each statement inside BEGIN READ ONLY ... COMMIT: put in force once as session
+ * settings, read-only included (pglite-read-settings.mjs), they stay while reads with the same
+ * commands follow one another, and each of those statements goes alone, its own implicit
+ * transaction. Anything else that uses the session puts it back to its defaults first
+ * (`toSessionDefaults`). docs/performance.md "A read's settings kept on the session".
  */
 async function runAlone(message) {
   const release = await locked();
   try {
-    const head = message.prelude ? `BEGIN READ ONLY; ${message.prelude}` : 'BEGIN READ ONLY';
-    return await runStatement(head, message, [COMMIT, SYNC]);
+    const form = sessionFormOf(message.prelude);
+    if (!form) {
+      await toSessionDefaults();
+      const head = message.prelude ? `BEGIN READ ONLY; ${message.prelude}` : 'BEGIN READ ONLY';
+      return await runStatement(head, message, [COMMIT, SYNC]);
+    }
+    const wanted = message.prelude ?? '';
+    if (sessionReads?.prelude === wanted) return await runStatement(undefined, message, []);
+    const head = sessionReads ? `${sessionReads.reset}; ${form.set}` : form.set;
+    // Until the head is known to have run, the session holds either the settings before or these.
+    sessionReads = { prelude: undefined, reset: sessionReads ? `${sessionReads.reset}; ${form.reset}` : form.reset };
+    const result = await runStatement(head, message, []);
+    sessionReads = { prelude: wanted, reset: form.reset };
+    return result;
   } finally {
-    // A statement that failed in its last exchange had its COMMIT end the transaction as a rollback;
-    // one that failed before it (its PREPARE, or its description) left the transaction open.
+    // A statement that failed in its last exchange ended its transaction; one that failed before
+    // it (its PREPARE, or its description) may have left it open.
     if (db.isInTransaction()) await exchange([ROLLBACK, SYNC], 'ROLLBACK');
     release();
   }
+}
+
+/**
+ * The read settings in force on the session (runAlone): `prelude`, the read commands they stand for
+ * (undefined while unsure which of two), and `reset`, what puts the session back to its defaults.
+ * Undefined when the session is at its defaults.
+ */
+let sessionReads;
+
+/**
+ * Puts the session back to its defaults (the owner's role, read-write, no tenant) before anything but
+ * a read uses it, in an exchange of its own: sent inside a transaction's first message, the resets
+ * would be rolled back with it.
+ */
+async function toSessionDefaults() {
+  if (!sessionReads) return;
+  await exchange([queryMessage(sessionReads.reset), SYNC], 'RESET');
+  sessionReads = undefined;
 }
 
 /**
@@ -185,6 +222,7 @@ async function onTransaction(message) {
     case 'query':
     case 'prepared':
     case 'exec':
+      if (!entry.begun) await toSessionDefaults();
       return runStatement(headOf(entry, message), message, []);
     case 'txRollback':
       // Queued commands would only be rolled back: left out.
@@ -213,6 +251,7 @@ async function end(message, entry) {
       if (entry.begun) await exchange([ROLLBACK, SYNC], 'ROLLBACK');
       return null;
     }
+    if (message.prelude && !entry.begun) await toSessionDefaults();
     const head = message.prelude ? headOf(entry, message) : undefined;
     if (!entry.begun) return null;
     const before = head ? [queryMessage(head)] : [];
@@ -237,6 +276,7 @@ async function end(message, entry) {
 async function handle(message) {
   const release = await locked();
   try {
+    await toSessionDefaults();
     switch (message.op) {
       case 'query':
         return queryResult(await db.query(message.text, message.params, queryOptions(message)));

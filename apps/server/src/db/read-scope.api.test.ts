@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDatabase } from '../../test/database.ts';
 import { queryRows, type Database } from './client.ts';
 import { inReadScope } from './read-scope.ts';
-import { tenantScope } from './scope.ts';
+import { allTenants, inScope, tenantScope } from './scope.ts';
 import { APP_ROLE } from './security.ts';
 
 let database: Database;
@@ -69,4 +69,43 @@ describe("a read's transaction (readTx)", () => {
     });
     expect(seen.second).toBe(seen.first + 1);
   }, 10_000);
+
+  it('keeps each read to its own scope, however reads of other scopes and failures come between, and leaves nothing of its settings to what runs after it', async () => {
+    const settings = sql`select coalesce(current_setting('app.tenant_id', true), '') as tenant, coalesce(current_setting('app.all_tenants', true), '') as "all",
+      current_setting('transaction_read_only') as "readOnly", current_user = ${APP_ROLE} as "appRole", current_setting('plan_cache_mode') as "planMode"`;
+    type Settings = { tenant: string; all: string; readOnly: string; appRole: boolean; planMode: string };
+    const readIn = (scope: Parameters<typeof inReadScope>[1]) =>
+      inReadScope(database, scope, async (reader) => (await queryRows<Settings>(reader, settings))[0]);
+    const outside = async () => (await queryRows<Settings>(database.db, settings))[0];
+    const defaults = { tenant: '', all: '', readOnly: 'off', appRole: false, planMode: 'auto' };
+    const read = { readOnly: 'on', appRole: true, planMode: 'force_generic_plan' };
+
+    // Reads of one tenant after another (the embedded database keeps a read's settings on its one session while the next read has the same).
+    expect(await readIn(tenantScope(7))).toEqual({ tenant: '7', all: 'off', ...read });
+    expect(await readIn(tenantScope(7))).toEqual({ tenant: '7', all: 'off', ...read });
+    expect(await readIn(tenantScope(8))).toEqual({ tenant: '8', all: 'off', ...read });
+    expect(await readIn(allTenants)).toEqual({ tenant: '', all: 'on', ...read });
+    // A statement outside any transaction, and a transaction, run as the owner, read-write, with no tenant.
+    expect(await outside()).toEqual(defaults);
+    await readIn(tenantScope(7));
+    const inTransaction = await database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into ${sql.raw(probe)} values (3)`);
+      return (await queryRows<Settings>(tx, settings))[0];
+    });
+    expect(inTransaction).toEqual(defaults);
+    // A read that failed leaves neither its scope to the next read nor its settings to what follows.
+    await readIn(tenantScope(7));
+    const failed = await inReadScope(database, tenantScope(9), (reader) => reader.execute(sql`select 1 / (${0}::int) as n`)).then(
+      () => 'answered',
+      (err: { code?: string; cause?: { code?: string } }) => err.cause?.code ?? err.code,
+    );
+    expect(failed).toBe('22012');
+    expect(await outside()).toEqual(defaults);
+    // One with fewer settings (a read transaction without the plan rule), then a failed one with more: none of them is left.
+    const planless = await inScope(database.readDb, tenantScope(9), async (tx) => (await queryRows<Settings>(tx, settings))[0]);
+    expect(planless).toMatchObject({ tenant: '9', all: 'off', appRole: true, planMode: 'auto' });
+    await inReadScope(database, tenantScope(9), (reader) => reader.execute(sql`select 1 / (${0}::int) as n`)).catch(() => undefined);
+    expect(await outside()).toEqual(defaults);
+    expect(await readIn(tenantScope(8))).toEqual({ tenant: '8', all: 'off', ...read });
+  });
 });
