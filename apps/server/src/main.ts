@@ -1,3 +1,5 @@
+// First: V8's settings apply to what the modules below allocate (lib/v8-flags.ts).
+import './lib/v8-flags.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { startServer } from './server.ts';
 
