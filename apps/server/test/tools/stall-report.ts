@@ -33,7 +33,11 @@ function main() {
   // Every thread's times on the HTTP thread's clock.
   const onHttpClock = (t: ProbeFile, at: number) => at + t.origin - http.origin;
   const byPath = new Map<string, [number, number][]>();
-  for (const [start, end, url] of http.requests) byPath.set(url, [...(byPath.get(url) ?? []), [start, end]]);
+  for (const [start, end, url] of http.requests) {
+    const requests = byPath.get(url) ?? [];
+    requests.push([start, end]);
+    byPath.set(url, requests);
+  }
   for (const [url, requests] of byPath) {
     requests.sort((a, b) => a[0] - b[0]);
     const runs: [number, number][][] = [[]];
@@ -53,8 +57,11 @@ function report(url: string, run: [number, number][], threads: ProbeFile[], onHt
   const first = run[0][0];
   console.log(`${url}: ${run.length} requests, p50 ${p(0.5).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms`);
   const windows = new Map<number, number>();
-  for (const [s, e] of run)
-    if (e - s >= p99) windows.set(Math.floor((e - first) / 100), (windows.get(Math.floor((e - first) / 100)) ?? 0) + 1);
+  for (const [s, e] of run) {
+    if (e - s < p99) continue;
+    const window = Math.floor((e - first) / 100);
+    windows.set(window, (windows.get(window) ?? 0) + 1);
+  }
   for (const [w, slow] of [...windows].sort((a, b) => a[0] - b[0])) {
     if (slow < 5) continue;
     const end = first + (w + 1) * 100;
