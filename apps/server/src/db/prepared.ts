@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.ts';
+import { statementOf } from './statement-text.ts';
 import { commandsOn, pgliteTransactionOf, WRAPPED_TRANSACTION, type PgliteTransactionClient } from './commands.ts';
 
 /**
@@ -30,8 +30,23 @@ export function preparedExecutor(runner: PreparedRunner, tx: Executor): Executor
 /** `set local`: gone at the end of the transaction, so nothing else in the session plans differently. */
 export const GENERIC_PLANS = 'set local plan_cache_mode = force_generic_plan';
 
-const dialect = new PgDialect();
-const nameOf = (text: string) => `vigil_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+/**
+ * A statement's name: a hash of its text, so every connection (and the embedded database's one
+ * session) names the same statement alike. Kept per text, since the same few statements run for every
+ * request: the hash of a list page's text was a hash object, a digest and its hex for every page.
+ */
+function nameOf(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `vigil_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+    // Bounded like the statements PGlite keeps prepared: a caller walking every shape cannot grow it.
+    if (names.size >= NAMES_KEPT) names.clear();
+    names.set(text, name);
+  }
+  return name;
+}
+const names = new Map<string, string>();
+const NAMES_KEPT = 1_000;
 
 /** A SQL string literal (standard_conforming_strings is on: only the quote is special). */
 const quoted = (text: string) => `'${withoutNul(text).replace(/'/g, "''")}'`;
@@ -92,7 +107,7 @@ export function pgliteRunner(cap = PGLITE_PREPARED_CAP): PreparedRunner {
     async rows<T>(executor: Executor, query: SQL): Promise<T[]> {
       const raw = pgliteTransactionOf(executor);
       if (!raw?.queryPrepared) throw new Error('prepared statement: on PGlite it runs inside a transaction');
-      const { sql: definition, params } = dialect.sqlToQuery(query);
+      const { sql: definition, params } = statementOf(query);
       const name = nameOf(definition);
       if (!generic.has(raw)) {
         await commandsOn(raw, GENERIC_PLANS);
@@ -119,7 +134,7 @@ interface PgQueryable {
 export function postgresRunner(): PreparedRunner {
   return {
     async rows<T>(executor: Executor, query: SQL): Promise<T[]> {
-      const { sql: text, params } = dialect.sqlToQuery(query);
+      const { sql: text, params } = statementOf(query);
       // drizzle keeps the transaction's connection on its session (not part of its typed API).
       const client = (executor as unknown as { session?: { client?: PgQueryable } }).session?.client;
       if (!client) throw new Error('prepared statement: no connection on this executor');

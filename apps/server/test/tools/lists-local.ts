@@ -12,10 +12,11 @@
  *   npx tsx apps/server/test/tools/lists-local.ts [portals|devices|cases|alerts ...]
  * Env: LISTS_SEED_DIR (default $TMPDIR/vigil-bench-pglite-S), LISTS_ROUNDS (walks of the pages, 2),
  * LISTS_CONNECTIONS (50), LISTS_DATABASE_URL, LISTS_PROFILE=dir (a CPU profile of the sequential walks; of the
- * concurrent ones with LISTS_PROFILE_AT=concurrent).
+ * concurrent ones with LISTS_PROFILE_AT=concurrent), LISTS_ALLOCATIONS=dir (a sampling profile of everything the
+ * sequential walks allocated, the young garbage included, and the functions that allocated most per request).
  */
 import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
+import { Session, type HeapProfiler } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { defaultSeedDir, openSeededApp } from './seeded-app.ts';
@@ -49,10 +50,11 @@ async function main() {
   const databaseUrl = process.env.LISTS_DATABASE_URL;
   const seeded = await openSeededApp({ seedDir: process.env.LISTS_SEED_DIR ?? defaultSeedDir(), databaseUrl });
   const get = (url: string) => seeded.get(url);
-  const session = process.env.LISTS_PROFILE ? new Session() : undefined;
+  const allocations = process.env.LISTS_ALLOCATIONS;
+  const session = process.env.LISTS_PROFILE || allocations ? new Session() : undefined;
   if (session) {
     session.connect();
-    await session.post('Profiler.enable');
+    await session.post(allocations ? 'HeapProfiler.enable' : 'Profiler.enable');
   }
   console.log(
     `load average before: ${loadavg()
@@ -66,7 +68,8 @@ async function main() {
     // Warm-up: every statement shape prepared once.
     for (const url of pages.slice(0, 20)) await get(url);
     const profileConcurrent = process.env.LISTS_PROFILE_AT === 'concurrent';
-    if (session && !profileConcurrent) await session.post('Profiler.start');
+    if (session && allocations) await startAllocations(session);
+    else if (session && !profileConcurrent) await session.post('Profiler.start');
     const walls: number[] = [];
     const cpu0 = process.cpuUsage();
     const threads0 = threadCpu();
@@ -80,14 +83,15 @@ async function main() {
     const elapsed = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     const threads = threadCpuSince(threads0);
-    if (session && !profileConcurrent) await stopProfile(session, name);
+    if (session && allocations) await stopAllocations(session, name, walls.length);
+    else if (session && !profileConcurrent) await stopProfile(session, name);
     walls.sort((a, b) => a - b);
     const n = walls.length;
     // Concurrent: `connections` requests in flight, each taking the next page when it ends.
     const lat: number[] = [];
     let next = 0;
     const total = n;
-    if (session && profileConcurrent) await session.post('Profiler.start');
+    if (session && profileConcurrent && !allocations) await session.post('Profiler.start');
     const cCpu0 = process.cpuUsage();
     const cThreads0 = threadCpu();
     const c0 = performance.now();
@@ -104,7 +108,7 @@ async function main() {
     const cElapsed = performance.now() - c0;
     const cCpu = process.cpuUsage(cCpu0);
     const cThreads = threadCpuSince(cThreads0);
-    if (session && profileConcurrent) await stopProfile(session, name);
+    if (session && profileConcurrent && !allocations) await stopProfile(session, name);
     lat.sort((a, b) => a - b);
     console.log(
       `${name.padEnd(8)} ${count} rows, ${pages.length} pages x ${rounds}: sequential ${ms(elapsed / n)} ms/req wall, ` +
@@ -124,6 +128,34 @@ async function main() {
 async function stopProfile(session: Session, name: string): Promise<void> {
   const { profile } = await session.post('Profiler.stop');
   writeFileSync(path.join(process.env.LISTS_PROFILE!, `${name}.cpuprofile`), JSON.stringify(profile));
+}
+
+/** Every allocation sampled, also what the next scavenge frees (what sets how often the young generation is collected). */
+async function startAllocations(session: Session): Promise<void> {
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+}
+
+/** Writes the profile and prints the bytes per request of the functions that allocated most (by self size). */
+async function stopAllocations(session: Session, name: string, requests: number): Promise<void> {
+  const { profile } = await session.post('HeapProfiler.stopSampling');
+  writeFileSync(path.join(process.env.LISTS_ALLOCATIONS!, `${name}.heapprofile`), JSON.stringify(profile));
+  const bySite = new Map<string, number>();
+  let total = 0;
+  const walk = (node: HeapProfiler.SamplingHeapProfileNode) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const site = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^.*\/src\//, 'src/')}:${lineNumber + 1}`;
+    bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    for (const child of node.children) walk(child);
+  };
+  walk(profile.head);
+  const kb = (bytes: number) => (bytes / requests / 1024).toFixed(1);
+  console.log(`${name}: ${kb(total)} KB allocated per request (sampled; this thread only, not the database thread)`);
+  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`  ${kb(bytes).padStart(6)} KB  ${site}`);
 }
 
 main().catch((err) => {
