@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { deferBegin } from './deferred-begin.ts';
 import { pgliteTransactionOf } from './commands.ts';
 import { listenSession } from './listen-session.ts';
 import { PgliteNotifications } from './pglite-notifications.ts';
@@ -227,10 +228,12 @@ async function openPostgres(url: string): Promise<Database> {
           try {
             const client = await target.connect();
             const done = client.release.bind(client);
+            const ownQuery = deferBegin(client);
             let released = false;
             client.release = (...a: Parameters<typeof client.release>) => {
               if (released) return;
               released = true;
+              ownQuery();
               release();
               return done(...a);
             };

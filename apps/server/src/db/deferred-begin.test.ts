@@ -1,0 +1,94 @@
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sharedDatabase, usesPostgres, workerDatabaseUrl } from '../../test/database.ts';
+import { openDatabase, queryRows, type Database } from './client.ts';
+import { runCommands } from './commands.ts';
+
+/** PostgreSQL only: PGlite's transactions send BEGIN with their first statement on their own thread (pglite-remote.ts). */
+describe.runIf(usesPostgres())("a transaction's BEGIN on PostgreSQL", () => {
+  let database: Database;
+  let sent: string[];
+  const txid = sql`select txid_current()::text as id, ${1}::int as one`;
+
+  beforeAll(async () => {
+    await sharedDatabase(); // migrated
+    // Every text a client sends, from a pool opened after the spy (clients keep the query they were checked out with).
+    sent = [];
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with apply(client, ...)
+    const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
+    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as string | { text?: string };
+      sent.push(typeof config === 'string' ? config : (config.text ?? ''));
+      return query.apply(this, args);
+    });
+    database = await openDatabase({ databaseUrl: workerDatabaseUrl() });
+  });
+
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await database.close();
+  });
+
+  it('goes with its commands as one query, and its statements run in that transaction', async () => {
+    sent.length = 0;
+    const rows = await database.db.transaction(async (tx) => {
+      await runCommands(tx, "set local app.tenant_id = '42'");
+      const [a] = await queryRows<{ id: string }>(tx, txid);
+      const [b] = await queryRows<{ id: string; tenant: string }>(
+        tx,
+        sql`select txid_current()::text as id, current_setting('app.tenant_id') as tenant`,
+      );
+      return { a, b };
+    });
+    expect(rows.b).toEqual({ id: rows.a.id, tenant: '42' });
+    expect(sent[0]).toBe("begin;set local app.tenant_id = '42'");
+    expect(sent.slice(1).filter((text) => text === 'begin')).toEqual([]);
+    expect(sent.at(-1)).toBe('commit');
+    // `set local` ended with the transaction.
+    const [after] = await queryRows<{ tenant: string | null }>(database.db, sql`select current_setting('app.tenant_id', true) as tenant`);
+    expect(after.tenant ?? '').toBe('');
+  });
+
+  it('is sent on its own before a first statement with values', async () => {
+    sent.length = 0;
+    const [a, b] = await database.db.transaction(async (tx) => [
+      ...(await queryRows<{ id: string }>(tx, txid)),
+      ...(await queryRows<{ id: string }>(tx, txid)),
+    ]);
+    expect(a.id).toBe(b.id);
+    expect(sent.slice(0, 2)).toEqual(['begin', 'select txid_current()::text as id, $1::int as one']);
+  });
+
+  it("answers the caller's own statements as they would be answered alone", async () => {
+    const both = 'select 1 as a; select 2 as b';
+    const answers = await database.db.transaction(async (tx) => ({
+      one: await queryRows<{ seven: number }>(tx, sql.raw('select 7 as seven')),
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- two statements answer an array of results, which drizzle's type does not say
+      many: (await tx.execute(sql.raw(both))) as unknown as { rows: unknown[] }[],
+    }));
+    expect(answers.one).toEqual([{ seven: 7 }]);
+    const plain = new pg.Client({ connectionString: workerDatabaseUrl() });
+    await plain.connect();
+    try {
+      const alone = (await plain.query(both)) as unknown as { rows: unknown[] }[];
+      expect(answers.many.map((r) => r.rows)).toEqual(alone.map((r) => r.rows));
+    } finally {
+      await plain.end();
+    }
+  });
+
+  it('fails the transaction at an error in the first query, and gives its connection back', async () => {
+    // More failures than the pool has connections: a connection kept by one of them would leave none.
+    for (let i = 0; i < 12; i++) {
+      await expect(
+        database.db.transaction(async (tx) => {
+          await runCommands(tx, "set local statement_timeout = 'soon'");
+          return queryRows(tx, txid);
+        }),
+      ).rejects.toMatchObject({ cause: { code: '22023' } });
+    }
+    const [row] = await database.db.transaction((tx) => queryRows<{ one: number }>(tx, txid));
+    expect(row.one).toBe(1);
+  });
+});
