@@ -158,7 +158,10 @@ const POOL_SIZE = 10;
  * fails (the connection was lost between connect and begin) it never releases the client, which
  * then holds its pool slot and its PriorityGate slot for good; ten such losses and every request
  * waited forever. So the first statement on a checked-out client, if it fails, releases the client
- * (as broken); drizzle's own release, had it come, is then a no-op (see the release wrapper).
+ * (as broken); drizzle's own release, had it come, is then a no-op (see the release wrapper). Since
+ * deferred-begin.ts holds BEGIN back, the first statement sent is inside drizzle's try/finally
+ * anyway; this stays as the guard that does not depend on how drizzle orders its calls, and releases
+ * the client as broken rather than back to the pool.
  */
 function releaseIfFirstStatementFails(client: import('pg').PoolClient): void {
   // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to put the method back; called with apply(client, ...)
