@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { deferBegin } from './deferred-begin.ts';
+import { deferBoundaries } from './deferred-boundaries.ts';
 import { pgliteTransactionOf } from './commands.ts';
 import { listenSession } from './listen-session.ts';
 import { PgliteNotifications } from './pglite-notifications.ts';
@@ -159,7 +159,7 @@ const POOL_SIZE = 10;
  * then holds its pool slot and its PriorityGate slot for good; ten such losses and every request
  * waited forever. So the first statement on a checked-out client, if it fails, releases the client
  * (as broken); drizzle's own release, had it come, is then a no-op (see the release wrapper). Since
- * deferred-begin.ts holds BEGIN back, the first statement sent is inside drizzle's try/finally
+ * deferred-boundaries.ts holds BEGIN back, the first statement sent is inside drizzle's try/finally
  * anyway; this stays as the guard that does not depend on how drizzle orders its calls, and releases
  * the client as broken rather than back to the pool.
  */
@@ -218,7 +218,11 @@ async function openPostgres(url: string): Promise<Database> {
   // Nor a checked-out one: a connection lost between the statements of a transaction makes its
   // client emit 'error', which without a listener ends the process. The statement that needed it
   // fails (503 UNAVAILABLE, connection-errors.ts) and the pool drops the client on release.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  // Each client sends its transactions' boundaries with other statements (deferred-boundaries.ts).
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    deferBoundaries(client);
+  });
   // Transactions take a pooled client through the gate (drizzle calls pool.connect() per transaction);
   // reads may hold at most 6 of the 10 connections while ingestion is busy.
   const gate = new PriorityGate({ capacity: POOL_SIZE, normalWhileUrgent: POOL_SIZE - 4 });
@@ -231,12 +235,10 @@ async function openPostgres(url: string): Promise<Database> {
           try {
             const client = await target.connect();
             const done = client.release.bind(client);
-            const ownQuery = deferBegin(client);
             let released = false;
             client.release = (...a: Parameters<typeof client.release>) => {
               if (released) return;
               released = true;
-              ownQuery();
               release();
               return done(...a);
             };

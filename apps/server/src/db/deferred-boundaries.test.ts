@@ -4,9 +4,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sharedDatabase, usesPostgres, workerDatabaseUrl } from '../../test/database.ts';
 import { openDatabase, queryRows, type Database } from './client.ts';
 import { runCommands } from './commands.ts';
+import { inReadScope } from './read-scope.ts';
+import { allTenants } from './scope.ts';
 
 /** PostgreSQL only: PGlite's transactions send BEGIN with their first statement on their own thread (pglite-remote.ts). */
-describe.runIf(usesPostgres())("a transaction's BEGIN on PostgreSQL", () => {
+describe.runIf(usesPostgres())("a transaction's boundaries on PostgreSQL", () => {
   let database: Database;
   let sent: string[];
   const txid = sql`select txid_current()::text as id, ${1}::int as one`;
@@ -90,5 +92,76 @@ describe.runIf(usesPostgres())("a transaction's BEGIN on PostgreSQL", () => {
     }
     const [row] = await database.db.transaction((tx) => queryRows<{ one: number }>(tx, txid));
     expect(row.one).toBe(1);
+  });
+
+  /** A read as the routes run one (read-scope.ts): read-only, its COMMIT held back. */
+  const read = () =>
+    inReadScope(
+      database,
+      allTenants,
+      async (tx) => (await queryRows<{ began: string; one: number }>(tx, sql`select now()::text as began, ${1}::int as one`))[0],
+    );
+
+  /** Sessions of this database left in a transaction, asked on a connection of its own (not the pool's, which would send what it holds back first). */
+  const idleInTransaction = async () => {
+    const plain = new pg.Client({ connectionString: workerDatabaseUrl() });
+    await plain.connect();
+    try {
+      const { rows } = await plain.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and state = 'idle in transaction'",
+      );
+      return rows[0].n;
+    } finally {
+      await plain.end();
+    }
+  };
+
+  it("sends a read's COMMIT with the connection's next BEGIN, each read in a transaction of its own", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 20)); // what earlier tests held back is sent
+    sent.length = 0;
+    // One after the other: the pool hands the last released connection out again.
+    const first = await read();
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = await read();
+    const begins = sent.filter((text) => /^(commit;)?begin;/.test(text));
+    expect(begins).toHaveLength(2);
+    expect(begins[0]).toMatch(/^begin;set local role/);
+    expect(begins[1]).toMatch(/^commit;begin;set local role/);
+    // A new transaction: its start time is its own (the first's COMMIT was not lost).
+    expect(second.began).not.toBe(first.began);
+    expect(first.one).toBe(1);
+  });
+
+  it("sends a read's COMMIT alone when nothing follows, so no connection stays in a transaction", async () => {
+    sent.length = 0;
+    await read();
+    expect(sent.at(-1)).not.toBe('commit');
+    await vi.waitFor(() => expect(sent.at(-1)).toBe('commit'), { timeout: 5_000, interval: 2 });
+    await vi.waitFor(async () => expect(await idleInTransaction()).toBe(0), { timeout: 5_000, interval: 10 });
+  });
+
+  it('still waits for the COMMIT of a transaction that wrote', async () => {
+    sent.length = 0;
+    await database.db.transaction(async (tx) => {
+      await runCommands(tx, "set local app.tenant_id = '7'");
+      await tx.execute(sql`create temporary table if not exists written_here (n int)`);
+    });
+    expect(sent.at(-1)).toBe('commit');
+    expect(await idleInTransaction()).toBe(0);
+  });
+
+  it('rolls a failed read back at once', async () => {
+    sent.length = 0;
+    await expect(inReadScope(database, allTenants, (tx) => queryRows(tx, sql`select 1 / ${0}::int`))).rejects.toMatchObject({
+      code: '22012',
+    });
+    expect(sent.at(-1)).toBe('rollback');
+    expect(await idleInTransaction()).toBe(0);
+  });
+
+  it('refuses a write in a read, so its COMMIT has nothing to keep', async () => {
+    await expect(
+      inReadScope(database, allTenants, (tx) => tx.execute(sql`create temporary table not_in_a_read (n int)`)),
+    ).rejects.toMatchObject({ code: '25006' });
   });
 });

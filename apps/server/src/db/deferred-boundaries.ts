@@ -1,0 +1,112 @@
+import type { PoolClient } from 'pg';
+
+/**
+ * PostgreSQL: a transaction's boundaries sent with other statements instead of as round trips of
+ * their own (docs/performance.md "BEGIN with the transaction's first statement", "A read's COMMIT
+ * with the next BEGIN").
+ *
+ * BEGIN. drizzle's node-postgres transaction() sends `begin` on its own, and every transaction of the
+ * app then sends its scope's commands (`set local role ...; set local app.tenant_id ...`,
+ * commands.ts runCommands) as a simple query: here the two go as one simple query (`begin;set
+ * local ...`), whose statements PostgreSQL runs in order, the transaction begun by the first. Only
+ * when the next statement is itself a simple query (no bind values, not named): otherwise BEGIN is
+ * sent first, on its own, as before.
+ *
+ * COMMIT of a read-only transaction (`set transaction read only` among its first commands, as every
+ * read's are: read-scope.ts). PostgreSQL refuses any write in it, so its COMMIT changes nothing but
+ * ending it: it is answered at once and sent with the connection's next BEGIN (`commit;begin;set
+ * local ...`), or on its own before any other statement, or after COMMIT_FLUSH_MS when nothing came
+ * (so that an idle connection does not hold the read's snapshot and locks). A transaction that wrote
+ * still waits for its COMMIT's answer, as durability asks.
+ *
+ * The caller of a combined query gets what its own statement would have answered (the boundaries'
+ * results are dropped from the array a multi-statement query answers), and its failure as before:
+ * an error in BEGIN or in the commands fails that query, and drizzle rolls the transaction back. The
+ * first statement sent is then always inside drizzle's try/finally, which releases the client
+ * however it fails.
+ *
+ * Installed once per pooled client (client.ts, at the pool's `connect`): the deferred COMMIT outlives
+ * the checkout that deferred it, and every later call on the client, a transaction's or the pool's
+ * own `query`, goes through here and sends it first.
+ */
+export function deferBoundaries(client: PoolClient): void {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with apply(client, ...)
+  const query = client.query;
+  const send = (...args: unknown[]) => (query as (...a: unknown[]) => unknown).apply(client, args);
+  let pendingBegin = false;
+  let pendingCommit = false;
+  let readOnly = false;
+  client.query = ((config: unknown, values?: unknown, callback?: unknown) => {
+    if (callback !== undefined || typeof values === 'function' || !isPlainConfig(config))
+      return flushThen(() => send(config, values, callback));
+    const simple = !(Array.isArray(values) && values.length > 0) && !config.name && !config.rows && config.queryMode !== 'extended';
+    if (!pendingBegin && simple && config.text === 'begin') {
+      pendingBegin = true;
+      return Promise.resolve(answer('BEGIN'));
+    }
+    if (pendingBegin && simple) {
+      const boundaries = pendingCommit ? ['commit', 'begin'] : ['begin'];
+      pendingBegin = pendingCommit = false;
+      readOnly = READ_ONLY.test(config.text);
+      return (send({ ...config, text: `${boundaries.join(';')};${config.text}` }, values) as Promise<unknown>).then((result) =>
+        withoutFirst(result, boundaries.length),
+      );
+    }
+    if (readOnly && !pendingBegin && simple && config.text === 'commit') {
+      readOnly = false;
+      pendingCommit = true;
+      setTimeout(flushCommit, COMMIT_FLUSH_MS).unref();
+      return Promise.resolve(answer('COMMIT'));
+    }
+    if (simple && (config.text === 'commit' || config.text === 'rollback')) readOnly = false;
+    return flushThen(() => send(config, values));
+  }) as typeof client.query;
+
+  /** Sends what is held back (a read's COMMIT, a BEGIN: one query), its answer awaited, then the call. */
+  function flushThen(call: () => unknown): unknown {
+    const boundaries = [...(pendingCommit ? ['commit'] : []), ...(pendingBegin ? ['begin'] : [])];
+    if (boundaries.length === 0) return call();
+    pendingBegin = pendingCommit = false;
+    return (send({ text: boundaries.join(';') }) as Promise<unknown>).then(call);
+  }
+
+  /** Nothing came after a read's COMMIT: send it alone. A lost connection fails it; the pool drops such a client. */
+  function flushCommit(): void {
+    if (!pendingCommit) return;
+    pendingCommit = false;
+    (send({ text: 'commit' }) as Promise<unknown>).catch(() => {});
+  }
+}
+
+/** How long a read's COMMIT waits for the connection's next BEGIN before it is sent alone. */
+const COMMIT_FLUSH_MS = 5;
+
+/** A transaction made read-only by its first commands (read-scope.ts). */
+const READ_ONLY = /(^|;)\s*set transaction read only\s*(;|$)/i;
+
+interface QueryConfig {
+  text: string;
+  name?: string;
+  rows?: number;
+  queryMode?: string;
+}
+
+/** A query config object (not a string, not a Submittable such as a cursor). */
+function isPlainConfig(config: unknown): config is QueryConfig {
+  return (
+    typeof config === 'object' &&
+    config !== null &&
+    typeof (config as { text?: unknown }).text === 'string' &&
+    typeof (config as { submit?: unknown }).submit !== 'function'
+  );
+}
+
+/** What node-postgres answers a boundary sent alone. */
+const answer = (command: string) => ({ command, rowCount: null, rows: [], fields: [] });
+
+/** The combined query's answer as its caller's statement would have had it alone. */
+function withoutFirst(result: unknown, count: number): unknown {
+  if (!Array.isArray(result)) return result;
+  const rest = result.slice(count);
+  return rest.length === 1 ? rest[0] : rest;
+}
