@@ -27,9 +27,17 @@ export function inReadScope<T>(
   // trip (a list read was five: BEGIN, the scope, the plan rule, the statement, COMMIT). On PGlite
   // the runner sets the plan rule itself, and every statement of `readDb` runs in a read-only
   // transaction of its own (client.ts).
-  const settings = database.kind === 'postgres' ? `${READ_ONLY}; ${GENERIC_PLANS}` : undefined;
+  const settings = database.kind === 'postgres' ? `${READ_ONLY}; ${GENERIC_PLANS}; ${JIT_OFF}` : undefined;
   return inScope(database.readDb, scope, (tx) => fn(preparedExecutor(database.prepared, tx)), settings);
 }
 
 /** A read that tried to write fails (SQLSTATE 25006) instead of writing. */
 const READ_ONLY = 'set transaction read only';
+
+/**
+ * At size L the planner estimates some reads above jit_above_cost (the rollup's and the kept window's,
+ * docs/uptime-rollup.md) and compiling costs more than running them: no read is compiled, also where
+ * its statements do not turn JIT off themselves (a portal page's scores from a kept base as last read,
+ * kept-window-query.repository.ts).
+ */
+const JIT_OFF = 'set local jit = off';

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import { TOPICS, type PortalsChangedEvent } from '../../events/topics.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { newWebhookSecret } from '../../security/webhook-secret.ts';
-import { readMarksOf, reliabilityByPortal } from '../stats/index.ts';
+import { keptBasesOf, readMarksOf, reliabilityByPortal } from '../stats/index.ts';
 import * as repo from './portals.repository.ts';
 import { toIso } from '../../db/sql-fragments.ts';
 
@@ -41,12 +41,14 @@ function present(deps: AppDeps, row: repo.PortalRow, reliability: Map<number, nu
   };
 }
 
-function reliabilityOf(deps: AppDeps, tx: Executor, scope: Scope, portalIds: number[]) {
+/** `read`: in a read's transaction (read-scope.ts), which may check the tenant's kept base as last read instead of reading it first. */
+function reliabilityOf(deps: AppDeps, tx: Executor, scope: Scope, portalIds: number[], read = false) {
   const to = deps.clock.now();
   return reliabilityByPortal(
     tx,
     { tenantId: scope.kind === 'tenant' ? scope.tenantId : undefined, portalIds, from: new Date(to.getTime() - RELIABILITY_WINDOW_MS), to },
     readMarksOf(deps.database)?.kept,
+    read ? keptBasesOf(deps.database) : undefined,
   );
 }
 
@@ -74,6 +76,7 @@ export async function listPortals(deps: AppDeps, tx: Executor, input: PortalList
       tx,
       input.scope,
       rows.map((r) => r.id),
+      true,
     );
     return { list: rows.map((r) => present(deps, r, reliability)), count };
   }
@@ -85,6 +88,7 @@ export async function listPortals(deps: AppDeps, tx: Executor, input: PortalList
     tx,
     input.scope,
     options.map((o) => o.id),
+    true,
   );
   const sign = sort.dir === 'ASC' ? 1 : -1;
   const ordered = options

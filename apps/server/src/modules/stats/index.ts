@@ -17,4 +17,5 @@ export { statusCounts } from './stats.repository.ts';
 export { rollUpAllTenants } from './rollup.service.ts';
 export { LIVE_MS } from './trend-cache.ts';
 export { readMarksOf } from './read-marks.ts';
+export { keptBasesOf, type KeptBases } from './kept-bases.ts';
 export type { RollupRun } from './rollup-build.repository.ts';

@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import type { KeptBase, KeptBases } from './kept-bases.ts';
 import { headSinceSums, keptFromBase, keptMarkJson, keptMarkOf, keptSums, unsettledOf, type KeptMark } from './kept-mark.repository.ts';
 import { markStands } from './mark.repository.ts';
 import { readWithMarks, type MarkedRead, type Marks } from './read-marks.ts';
@@ -25,20 +26,13 @@ const MAX_BASE_AGE_MS = 60 * 60_000;
 /** Up to this many portal ids (a page) are conditions of the query; more are picked from the tenant's scores. */
 const MAX_IDS_IN_SQL = 100;
 
-interface Base {
-  from: Date;
-  to: Date;
-  /** The lowest period id mark of the tenants read (ids are one sequence across tenants). */
-  mark: number;
-}
-
 /**
  * The kept base that answers [from, to], or null: the tenant's (or, for all tenants, every tenant's
  * and the same one) of the same length, ending at or before `to` and at most an hour before it.
  * Also turns JIT off for the caller's transaction, as rolledUntil() does (estimates above
  * jit_above_cost at size L; compiling costs more than running these queries).
  */
-async function baseFor(executor: Executor, win: RollupWindow): Promise<Base | null> {
+async function baseFor(executor: Executor, win: RollupWindow): Promise<KeptBase | null> {
   const rows = await queryRows<{
     complete: boolean | null;
     from_lo: Date | string | null;
@@ -62,9 +56,21 @@ async function baseFor(executor: Executor, win: RollupWindow): Promise<Base | nu
   if (!row?.complete || !row.from_lo || !row.to_lo) return null;
   const base = { from: new Date(row.from_lo), to: new Date(row.to_lo), mark: Number(row.mark) };
   const same = base.from.getTime() === new Date(row.from_hi!).getTime() && base.to.getTime() === new Date(row.to_hi!).getTime();
+  return same && answers(base, win) ? base : null;
+}
+
+/** Whether `base` answers `win`: of the same length, ending at or before its end and at most MAX_BASE_AGE_MS before it. */
+function answers(base: KeptBase, win: RollupWindow): boolean {
   const sinceBase = win.to.getTime() - base.to.getTime();
   const sameLength = win.to.getTime() - win.from.getTime() === base.to.getTime() - base.from.getTime();
-  return same && sameLength && sinceBase >= 0 && sinceBase <= MAX_BASE_AGE_MS ? base : null;
+  return sameLength && sinceBase >= 0 && sinceBase <= MAX_BASE_AGE_MS;
+}
+
+/** SQL: whether `base` is still the tenant's kept window (the job has not kept a newer one). */
+function baseStands(tenantId: number, base: KeptBase): SQL {
+  return sql`exists (select 1 from kept_window_state s
+                      where s.tenant_id = ${tenantId} and s.window_from = ${base.from.toISOString()}::timestamptz
+                        and s.window_to = ${base.to.toISOString()}::timestamptz and s.period_id_mark = ${base.mark}::bigint)`;
 }
 
 export interface KeptScores {
@@ -77,12 +83,27 @@ export interface KeptScores {
 /**
  * Scores from the kept window, or null when no kept base answers this window. With `marks` (PGlite
  * only: kept-mark.repository.ts), one tenant's head is read from a kept mark of its base when one
- * stands, and a newer mark is left.
+ * stands, and a newer mark is left. Otherwise, with `bases` (kept-bases.ts; for reads, whose
+ * settings turn JIT off on PostgreSQL as baseFor does), one tenant's scores are read from its base
+ * as last read, checked in the same statement, and the base is read first only when it no longer stands.
  */
-export async function keptScoresByPortal(executor: Executor, win: RollupWindow, marks?: Marks<KeptMark>): Promise<KeptScores | null> {
-  const base = await baseFor(executor, win);
-  if (!base) return null;
+export async function keptScoresByPortal(
+  executor: Executor,
+  win: RollupWindow,
+  marks?: Marks<KeptMark>,
+  bases?: KeptBases,
+): Promise<KeptScores | null> {
   const { tenantId } = win;
+  const cache = !marks && tenantId !== undefined ? bases : undefined;
+  const cached = cache?.get(tenantId!);
+  if (cached && answers(cached, win)) {
+    const got = await keptRead(executor, win, cached, { checkBase: true });
+    if (got.stands) return got.value;
+  }
+  const base = await baseFor(executor, win);
+  if (base) cache?.keep(tenantId!, base);
+  else cache?.drop(tenantId!);
+  if (!base) return null;
   if (!marks || tenantId === undefined) return (await keptRead(executor, win, base)).value;
   return readWithMarks(marks, tenantId, base.to, win.to, (mark, nextAt) =>
     keptRead(executor, { ...win, tenantId }, base, { mark, nextAt }),
@@ -92,10 +113,10 @@ export async function keptScoresByPortal(executor: Executor, win: RollupWindow, 
 async function keptRead(
   executor: Executor,
   win: RollupWindow,
-  base: Base,
-  marked: { mark?: KeptMark; nextAt?: Date } = {},
+  base: KeptBase,
+  marked: { mark?: KeptMark; nextAt?: Date; checkBase?: boolean } = {},
 ): Promise<MarkedRead<KeptMark, KeptScores>> {
-  const { mark, nextAt } = marked;
+  const { mark, nextAt, checkBase } = marked;
   // A page's few ids go into every index range; a long list (every portal, to sort them) would cost more
   // to plan than the tenant's ~1,000 kept rows cost to aggregate: score the tenant and keep the asked-for ones.
   const inSql = win.portalIds && win.portalIds.length <= MAX_IDS_IN_SQL ? win.portalIds : undefined;
@@ -140,7 +161,8 @@ async function keptRead(
   }>(
     executor,
     sql`with stands as (
-          select ${mark && win.tenantId !== undefined ? markStands(win.tenantId, mark) : sql`true`} as ok
+          select ${mark && win.tenantId !== undefined ? markStands(win.tenantId, mark) : sql`true`}
+                 and ${checkBase && win.tenantId !== undefined ? baseStands(win.tenantId, base) : sql`true`} as ok
         ), nm as (${mark || at.getTime() !== from.at ? keptSums(cAll, from, at) : sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us, 0::numeric as on_n, 0::numeric as obs_n where false`}
         ), scores as (
           select portal_id, ${SCORE_OF_PARTS} as score

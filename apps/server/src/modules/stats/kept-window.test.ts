@@ -1,5 +1,5 @@
 import { portalEndpoints, type Portal } from '@vigil/contracts';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { allTenants, inScope } from '../../db/scope.ts';
@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { DAY, HOUR, MAINTENANCE, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
 import { keepWindow, KEPT_BASE_LAG_MS, KEPT_WINDOW_MS } from './kept-window-build.repository.ts';
 import { rollUpTenant } from './rollup-build.repository.ts';
+import { createKeptBases } from './kept-bases.ts';
 import { keptScoresByPortal } from './kept-window-query.repository.ts';
 import { reliabilityByPortal, reliabilityByPortalLive } from './reliability.repository.ts';
 
@@ -307,5 +308,31 @@ describe('kept reliability windows', () => {
     await runJob(at(20 * MIN));
     expect(await keptUnsettled(cast.tenant.id)).toEqual([]);
     await expectSameAsLive('the next tick');
+  }, 120_000);
+
+  it("a tenant's base as last read: checked by the scores' own statement, read again once the job keeps a newer one", async () => {
+    const tenantId = cast.tenant.id;
+    const bases = createKeptBases();
+    let statements = 0;
+    const db = t.database.db;
+    const counted = new Proxy(db, {
+      get: (target, prop) => (prop === 'execute' ? (query: SQL) => (statements++, target.execute(query)) : Reflect.get(target, prop)),
+    });
+    const scoresNow = async () => (await keptScoresByPortal(counted, { tenantId, ...windowNow() }, undefined, bases))!.scores;
+    const live = () => reliabilityByPortalLive(db, { tenantId, ...windowNow() });
+    t.clock.set(at(21 * MIN));
+    expect(await scoresNow()).toEqual(await live());
+    expect(statements, 'the base, then the scores').toBe(2);
+    statements = 0;
+    t.clock.set(at(22 * MIN));
+    expect(await scoresNow()).toEqual(await live());
+    expect(statements, 'the scores, the base checked with them').toBe(1);
+    // Two runs later the base last read is gone with its kept rows: the check finds it no longer stands.
+    await runJob(at(25 * MIN));
+    await runJob(at(30 * MIN));
+    statements = 0;
+    expect(await scoresNow()).toEqual(await live());
+    expect(statements, 'the stale check, the base, the scores').toBe(3);
+    expect(bases.get(tenantId)?.to).toEqual(at(30 * MIN - KEPT_BASE_LAG_MS));
   }, 120_000);
 });

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { keptScoresByPortal } from './kept-window-query.repository.ts';
 import { scoreTotalFromMark, type HourMark } from './hour-mark.repository.ts';
+import type { KeptBases } from './kept-bases.ts';
 import type { KeptMark } from './kept-mark.repository.ts';
 import { readWithMarks, type Marks } from './read-marks.ts';
 import { rolledScoresByPortal, rolledScoreTotal, rolledUntil } from './rollup-query.repository.ts';
@@ -65,9 +66,10 @@ export async function reliabilityByPortal(
   executor: Executor,
   opts: ReliabilityWindow & { portalIds?: number[] },
   marks?: Marks<KeptMark>,
+  bases?: KeptBases,
 ): Promise<Map<number, number>> {
   if (opts.portalIds && opts.portalIds.length === 0) return new Map();
-  const kept = opts.from < opts.to ? await keptScoresByPortal(executor, opts, marks) : null;
+  const kept = opts.from < opts.to ? await keptScoresByPortal(executor, opts, marks, bases) : null;
   if (!kept) return reliabilityFromRollup(executor, opts);
   if (kept.unsettled.length === 0) return withMissing(kept.scores, opts.portalIds);
   // Portals with a period written since the base but starting before it. The rollup has them right
