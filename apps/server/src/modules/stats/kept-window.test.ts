@@ -316,7 +316,8 @@ describe('kept reliability windows', () => {
     let statements = 0;
     const db = t.database.db;
     const counted = new Proxy(db, {
-      get: (target, prop) => (prop === 'execute' ? (query: SQL) => (statements++, target.execute(query)) : Reflect.get(target, prop)),
+      get: (target, prop): unknown =>
+        prop === 'execute' ? (query: SQL) => (statements++, target.execute(query)) : Reflect.get(target, prop, target),
     });
     const scoresNow = async () => (await keptScoresByPortal(counted, { tenantId, ...windowNow() }, undefined, bases))!.scores;
     const live = () => reliabilityByPortalLive(db, { tenantId, ...windowNow() });
