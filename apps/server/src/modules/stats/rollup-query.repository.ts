@@ -122,7 +122,9 @@ function edge(c: Conds, atStart: SQL, day: Date, x: Date, sign: 1 | -1, periods 
 
 /**
  * The part of sign * G(day, x) that comes from periods (the at-start counts times the span are the
- * caller's): those begun before `day` that end in (day, x), and those begun in [day, x).
+ * caller's): those begun before `day` that end in (day, x), and those begun in [day, x). The begun
+ * ones also say they end at or after `day` (true of every one): the history is partitioned by its end
+ * (db/period-partitions.ts), so the months that ended before `day` are pruned as the statement starts.
  */
 export function edgePeriods(c: Conds, day: Date, x: Date, sign: 1 | -1): SQL {
   const D = day.toISOString();
@@ -143,7 +145,8 @@ export function edgePeriods(c: Conds, day: Date, x: Date, sign: 1 | -1): SQL {
     union all
     select portal_id, ${sign} * case when status = ${ONLINE} then ${us(sql`least(e, ${X}::timestamptz) - s`)} else 0 end,
            ${sign} * ${us(sql`least(e, ${X}::timestamptz) - s`)}
-      from (${periodsFrom(sql`${c.on('p')} and p.started_at >= ${D}::timestamptz and p.started_at < ${X}::timestamptz`)}) begun
+      from (${periodsFrom(sql`${c.on('p')} and p.started_at >= ${D}::timestamptz and p.started_at < ${X}::timestamptz
+                               and (p.ended_at is null or p.ended_at >= ${D}::timestamptz)`)}) begun
      where e > s`;
 }
 
@@ -212,7 +215,8 @@ export function edgeAndChange(c: Conds, from: Date, x: Date): SQL {
     select portal_id, case when status = ${ONLINE} then ${us(sql`least(e, ${X}::timestamptz) - s`)} else 0 end,
            ${us(sql`least(e, ${X}::timestamptz) - s`)},
            case when status = ${ONLINE} and e > ${X}::timestamptz then 1 else 0 end, case when e > ${X}::timestamptz then 1 else 0 end
-      from (${periodsFrom(sql`${c.on('p')} and p.started_at >= ${D}::timestamptz and p.started_at < ${X}::timestamptz`)}) begun
+      from (${periodsFrom(sql`${c.on('p')} and p.started_at >= ${D}::timestamptz and p.started_at < ${X}::timestamptz
+                               and (p.ended_at is null or p.ended_at >= ${D}::timestamptz)`)}) begun
      where e > s`;
 }
 
