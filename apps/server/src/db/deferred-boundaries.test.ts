@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sharedDatabase, usesPostgres, workerDatabaseUrl } from '../../test/database.ts';
 import { openDatabase, queryRows, type Database } from './client.ts';
 import { runCommands } from './commands.ts';
+import { deferBoundaries } from './deferred-boundaries.ts';
 import { inReadScope } from './read-scope.ts';
 import { allTenants } from './scope.ts';
 
@@ -163,5 +164,50 @@ describe.runIf(usesPostgres())("a transaction's boundaries on PostgreSQL", () =>
     await expect(
       inReadScope(database, allTenants, (tx) => tx.execute(sql`create temporary table not_in_a_read (n int)`)),
     ).rejects.toMatchObject({ code: '25006' });
+  });
+});
+
+/**
+ * What a held-back boundary does when it cannot be sent (a lost connection), on a client that
+ * fails it: the call behind it fails with the error, never waits for good.
+ */
+describe('a held-back boundary that fails', () => {
+  function failingClient(failing: string) {
+    const sent: string[] = [];
+    const client = {
+      query(config: unknown, values?: unknown, callback?: unknown) {
+        const text = typeof config === 'string' ? config : (config as { text: string }).text;
+        sent.push(text);
+        const done = typeof values === 'function' ? values : callback;
+        const err = text === failing ? new Error('Connection terminated unexpectedly') : undefined;
+        if (typeof done !== 'function') return err ? Promise.reject(err) : Promise.resolve({ rows: [] });
+        queueMicrotask(() => (done as (e?: Error, r?: unknown) => void)(err, err ? undefined : { rows: [] }));
+        return undefined;
+      },
+    };
+    deferBoundaries(client as unknown as pg.PoolClient);
+    return { client, sent };
+  }
+
+  /** A read's transaction on `client`, its COMMIT held back. */
+  async function readOn(client: { query: (...a: unknown[]) => unknown }) {
+    await client.query({ text: 'begin' });
+    await client.query({ text: 'set local role r; set transaction read only' });
+    await client.query({ text: 'commit' });
+  }
+
+  it("fails a call with a callback, as the pool's own query makes, through that callback", async () => {
+    const { client, sent } = failingClient('commit');
+    await readOn(client);
+    const err = await new Promise((resolve) => client.query('select 1', [], (e: unknown) => resolve(e)));
+    expect(err).toMatchObject({ message: 'Connection terminated unexpectedly' });
+    expect(sent).toEqual(['begin;set local role r; set transaction read only', 'commit']);
+  });
+
+  it('fails a call without one through its promise', async () => {
+    const { client, sent } = failingClient('commit');
+    await readOn(client);
+    await expect(client.query({ text: 'select $1::int', values: [1] }, [1])).rejects.toThrow('Connection terminated unexpectedly');
+    expect(sent.at(-1)).toBe('commit');
   });
 });

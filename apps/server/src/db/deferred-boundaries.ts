@@ -37,8 +37,8 @@ export function deferBoundaries(client: PoolClient): void {
   let pendingCommit = false;
   let readOnly = false;
   client.query = ((config: unknown, values?: unknown, callback?: unknown) => {
-    if (callback !== undefined || typeof values === 'function' || !isPlainConfig(config))
-      return flushThen(() => send(config, values, callback));
+    const done = typeof values === 'function' ? values : callback;
+    if (done !== undefined || !isPlainConfig(config)) return flushThen(() => send(config, values, callback), done);
     const simple = !(Array.isArray(values) && values.length > 0) && !config.name && !config.rows && config.queryMode !== 'extended';
     if (!pendingBegin && simple && config.text === 'begin') {
       pendingBegin = true;
@@ -62,12 +62,20 @@ export function deferBoundaries(client: PoolClient): void {
     return flushThen(() => send(config, values));
   }) as typeof client.query;
 
-  /** Sends what is held back (a read's COMMIT, a BEGIN: one query), its answer awaited, then the call. */
-  function flushThen(call: () => unknown): unknown {
+  /**
+   * Sends what is held back (a read's COMMIT, a BEGIN: one query), its answer awaited, then the call.
+   * When that fails (a lost connection) the call is not sent and fails with it: through its callback
+   * when it has one (node-postgres answers those with no promise; the pool's own `query` always
+   * passes one), else through the promise returned.
+   */
+  function flushThen(call: () => unknown, done?: unknown): unknown {
     const boundaries = [...(pendingCommit ? ['commit'] : []), ...(pendingBegin ? ['begin'] : [])];
     if (boundaries.length === 0) return call();
     pendingBegin = pendingCommit = false;
-    return (send({ text: boundaries.join(';') }) as Promise<unknown>).then(call);
+    const flushed = send({ text: boundaries.join(';') }) as Promise<unknown>;
+    if (typeof done !== 'function') return flushed.then(call);
+    flushed.then(call, (err: unknown) => (done as (err: unknown) => void)(err));
+    return undefined;
   }
 
   /** Nothing came after a read's COMMIT: send it alone. A lost connection fails it; the pool drops such a client. */
