@@ -199,7 +199,9 @@ describe('a held-back boundary that fails', () => {
   it("fails a call with a callback, as the pool's own query makes, through that callback", async () => {
     const { client, sent } = failingClient('commit');
     await readOn(client);
-    const err = await new Promise((resolve) => client.query('select 1', [], (e: unknown) => resolve(e)));
+    const err = await new Promise((resolve) => {
+      void client.query('select 1', [], (e: unknown) => resolve(e));
+    });
     expect(err).toMatchObject({ message: 'Connection terminated unexpectedly' });
     expect(sent).toEqual(['begin;set local role r; set transaction read only', 'commit']);
   });
