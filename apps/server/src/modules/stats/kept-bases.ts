@@ -4,7 +4,10 @@ import type { Database } from '../../db/client.ts';
 export interface KeptBase {
   from: Date;
   to: Date;
-  /** Periods with a higher id that start before `to` were not in the base (back-dated). */
+  /**
+   * Periods with a higher id that start before `to` were not in the base (back-dated). Read for all
+   * tenants, the lowest of their marks (ids are one sequence across tenants).
+   */
   mark: number;
 }
 
@@ -38,7 +41,7 @@ export function createKeptBases(maxTenants = MAX_TENANTS): KeptBases {
 
 const byDatabase = new WeakMap<Database, KeptBases>();
 
-/** The kept bases of `database`'s tenants (both drivers). */
+/** The kept bases of `database`'s tenants; used where no marks are kept (PostgreSQL: read-marks.ts readMarksOf). */
 export function keptBasesOf(database: Database): KeptBases {
   let bases = byDatabase.get(database);
   if (!bases) byDatabase.set(database, (bases = createKeptBases()));
