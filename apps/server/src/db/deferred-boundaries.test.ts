@@ -5,6 +5,7 @@ import { sharedDatabase, usesPostgres, workerDatabaseUrl } from '../../test/data
 import { openDatabase, queryRows, type Database } from './client.ts';
 import { runCommands } from './commands.ts';
 import { deferBoundaries } from './deferred-boundaries.ts';
+import { preparedExecutor } from './prepared.ts';
 import { inReadScope } from './read-scope.ts';
 import { allTenants } from './scope.ts';
 
@@ -165,6 +166,61 @@ describe.runIf(usesPostgres())("a transaction's boundaries on PostgreSQL", () =>
       inReadScope(database, allTenants, (tx) => tx.execute(sql`create temporary table not_in_a_read (n int)`)),
     ).rejects.toMatchObject({ code: '25006' });
   });
+
+  /** A prepared read (as the lists run theirs) of values of several types, written back as literals when it goes with its commands. */
+  const typed = sql`select ${'it\'s \\ a "quote"'}::text as words, ${sql.param([3, 1, 2])}::int[] as ids, ${sql.param(['a,b', 'c"d'])}::text[] as names,
+                           ${12.5}::numeric as score, ${true}::boolean as flag, ${null}::int as nothing,
+                           '2026-12-06T10:00:00Z'::timestamptz + (${2}::int * interval '1 hour') as at, json_build_object('n', ${7}::int) as doc`;
+  const typedRead = () => inReadScope(database, allTenants, (tx) => queryRows<Record<string, unknown>>(tx, typed));
+
+  it('sends a read with its commands as one query once its connection has prepared the statement, answered alike', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    sent.length = 0;
+    // One after the other: the pool hands the last released connection out again, which has prepared it after the first.
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await typedRead());
+    const whole = sent.filter((text) => /^(commit;)?begin;set local role .*;execute vigil_[0-9a-f]+\(/.test(text));
+    expect(whole.length).toBeGreaterThanOrEqual(1);
+    expect(whole[0]).toContain(`('it''s \\ a "quote"','{"3","1","2"}'`.replace(/"(\d)"/g, '$1'));
+    // The first read's statement went on its own (extended protocol, values bound), the others' did not.
+    expect(sent.filter((text) => text.startsWith('select'))).toHaveLength(3 - whole.length);
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    expect(answers[0]).toEqual([
+      {
+        words: 'it\'s \\ a "quote"',
+        ids: [3, 1, 2],
+        names: ['a,b', 'c"d'],
+        score: '12.5',
+        flag: true,
+        nothing: null,
+        at: new Date('2026-12-06T12:00:00Z'),
+        doc: { n: 7 },
+      },
+    ]);
+  });
+
+  it('fails a read whose commands fail with their error, at its statement, and gives the connection back', async () => {
+    await typedRead(); // prepared on the connection handed out next
+    for (let i = 0; i < 12; i++) {
+      await expect(
+        database.readDb.transaction(async (tx) => {
+          await runCommands(tx, "set transaction read only; set local statement_timeout = 'soon'");
+          return queryRows(preparedExecutor(database.prepared, tx), typed);
+        }),
+      ).rejects.toMatchObject({ code: '22023' });
+    }
+    expect(await typedRead()).toHaveLength(1);
+    // The last read's COMMIT goes after COMMIT_FLUSH_MS; none of the failed reads left a transaction open.
+    await vi.waitFor(async () => expect(await idleInTransaction()).toBe(0), { timeout: 5_000, interval: 10 });
+  });
+
+  it('sends nothing for a read that runs no statement', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    sent.length = 0;
+    expect(await inReadScope(database, allTenants, () => Promise.resolve('nothing'))).toBe('nothing');
+    expect(sent).toEqual([]);
+  });
 });
 
 /**
@@ -193,6 +249,7 @@ describe('a held-back boundary that fails', () => {
   async function readOn(client: { query: (...a: unknown[]) => unknown }) {
     await client.query({ text: 'begin' });
     await client.query({ text: 'set local role r; set transaction read only' });
+    await client.query({ text: 'select 1' });
     await client.query({ text: 'commit' });
   }
 
@@ -203,7 +260,7 @@ describe('a held-back boundary that fails', () => {
       void client.query('select 1', [], (e: unknown) => resolve(e));
     });
     expect(err).toMatchObject({ message: 'Connection terminated unexpectedly' });
-    expect(sent).toEqual(['begin;set local role r; set transaction read only', 'commit']);
+    expect(sent).toEqual(['begin;set local role r; set transaction read only', 'select 1', 'commit']);
   });
 
   it('fails a call without one through its promise', async () => {

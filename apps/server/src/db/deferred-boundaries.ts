@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { literal } from './sql-literal.ts';
 
 /**
  * PostgreSQL: a transaction's boundaries sent with other statements instead of as round trips of
@@ -19,6 +20,14 @@ import type { PoolClient } from 'pg';
  * (so that an idle connection does not hold the read's snapshot and locks). A transaction that wrote
  * still waits for its COMMIT's answer, as durability asks.
  *
+ * A read's first statement with its BEGIN. A read's commands (`set transaction read only; set local
+ * ...`) are answered at once and held with its BEGIN; when its next call runs a named statement
+ * this connection has prepared before, the whole read goes as one simple query: `[commit;]begin;set
+ * ...;execute name('value', ...)` (its values as literals, sql-literal.ts; EXECUTE runs the same
+ * prepared statement, with its generic plan). A list page was then one round trip instead of two.
+ * Anything else sends the held commands first (one query), as before; a read that runs nothing
+ * sends nothing.
+ *
  * The caller of a combined query gets what its own statement would have answered (the boundaries'
  * results are dropped from the array a multi-statement query answers), and its failure as before:
  * an error in BEGIN or in the commands fails that query, and drizzle rolls the transaction back. The
@@ -35,7 +44,11 @@ export function deferBoundaries(client: PoolClient): void {
   const send = (...args: unknown[]) => (query as (...a: unknown[]) => unknown).apply(client, args);
   let pendingBegin = false;
   let pendingCommit = false;
+  /** A read's first commands, held with its BEGIN (pendingBegin). */
+  let heldCommands: string | undefined;
   let readOnly = false;
+  /** Statements this connection has prepared (a named call that succeeded). */
+  const prepared = new Set<string>();
   client.query = ((config: unknown, values?: unknown, callback?: unknown) => {
     const done = typeof values === 'function' ? values : callback;
     if (done !== undefined || !isPlainConfig(config)) return flushThen(() => send(config, values, callback), done);
@@ -44,7 +57,33 @@ export function deferBoundaries(client: PoolClient): void {
       pendingBegin = true;
       return Promise.resolve(answer('BEGIN'));
     }
-    if (pendingBegin && simple) {
+    if (pendingBegin && heldCommands === undefined && simple && READ_ONLY.test(config.text)) {
+      heldCommands = config.text;
+      readOnly = true;
+      return Promise.resolve(answer('SET'));
+    }
+    if (heldCommands !== undefined && simple && (config.text === 'commit' || config.text === 'rollback')) {
+      // The read ran nothing: nothing of it was sent, nothing to end (a COMMIT held before it still is).
+      pendingBegin = false;
+      heldCommands = undefined;
+      readOnly = false;
+      return Promise.resolve(answer(config.text.toUpperCase()));
+    }
+    const execute = heldCommands !== undefined && config.name && prepared.has(config.name) ? executeOf(config, values) : undefined;
+    if (execute !== undefined) {
+      const text = [...heldBack(), execute].join(';');
+      return (send({ text }) as Promise<unknown>).then((result) => (Array.isArray(result) ? (result.at(-1) as unknown) : result));
+    }
+    if (config.name && !config.rows) {
+      const name = config.name;
+      return flushThen(() =>
+        (send(config, values) as Promise<unknown>).then((result) => {
+          prepared.add(name);
+          return result;
+        }),
+      );
+    }
+    if (pendingBegin && heldCommands === undefined && simple) {
       const boundaries = pendingCommit ? ['commit', 'begin'] : ['begin'];
       pendingBegin = pendingCommit = false;
       readOnly = READ_ONLY.test(config.text);
@@ -69,13 +108,20 @@ export function deferBoundaries(client: PoolClient): void {
    * passes one), else through the promise returned.
    */
   function flushThen(call: () => unknown, done?: unknown): unknown {
-    const boundaries = [...(pendingCommit ? ['commit'] : []), ...(pendingBegin ? ['begin'] : [])];
+    const boundaries = heldBack();
     if (boundaries.length === 0) return call();
-    pendingBegin = pendingCommit = false;
     const flushed = send({ text: boundaries.join(';') }) as Promise<unknown>;
     if (typeof done !== 'function') return flushed.then(call);
     flushed.then(call, (err: unknown) => (done as (err: unknown) => void)(err));
     return undefined;
+  }
+
+  /** What is held back, in the order it is sent (a read's COMMIT, a BEGIN and its commands), taken. */
+  function heldBack(): string[] {
+    const texts = [...(pendingCommit ? ['commit'] : []), ...(pendingBegin ? ['begin'] : []), ...(heldCommands ? [heldCommands] : [])];
+    pendingBegin = pendingCommit = false;
+    heldCommands = undefined;
+    return texts;
   }
 
   /** Nothing came after a read's COMMIT: send it alone. A lost connection fails it; the pool drops such a client. */
@@ -107,6 +153,24 @@ function isPlainConfig(config: unknown): config is QueryConfig {
     typeof (config as { text?: unknown }).text === 'string' &&
     typeof (config as { submit?: unknown }).submit !== 'function'
   );
+}
+
+/** A prepared statement's name as this app names them (prepared.ts nameOf): safe to write into a text. */
+const STATEMENT_NAME = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * `execute name('value', ...)` for a named call, or undefined when it cannot be written so (a value
+ * no literal holds, such as a Date or a NUL; a row count asked for): the call then goes as it is.
+ */
+function executeOf(config: QueryConfig & { values?: unknown }, values: unknown): string | undefined {
+  if (!STATEMENT_NAME.test(config.name!) || config.rows) return undefined;
+  const args = Array.isArray(values) ? values : (config.values ?? []);
+  if (!Array.isArray(args)) return undefined;
+  try {
+    return args.length ? `execute ${config.name}(${args.map(literal).join(',')})` : `execute ${config.name}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What node-postgres answers a boundary sent alone. */
