@@ -1,4 +1,4 @@
-import { bigint, integer, pgTable, primaryKey } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, primaryKey, smallint } from 'drizzle-orm/pg-core';
 import { tenants } from './accounts.ts';
 import { tenantId, tstz } from './columns.ts';
 
@@ -29,6 +29,29 @@ export const keptWindows = pgTable(
     observedAtFrom: integer('observed_at_from').notNull(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.windowTo, t.portalId] })],
+);
+
+/**
+ * A kept window's tail (docs/uptime-rollup.md, "The kept tail"): the observed periods that begin, or
+ * end (clipped at their device's removal), in the hour after the window's start T - length, as the
+ * live edge reads them from the history. A request's window starts at most that hour after it, and
+ * that stretch lies 30 days back, so its periods no longer change (a period written later that
+ * starts before T makes its portal unsettled, as for the base); reading them here keeps a request
+ * off the partitioned history at that end. Generations as kept_windows'.
+ */
+export const keptWindowTails = pgTable(
+  'kept_window_tails',
+  {
+    tenantId: tenantId(),
+    windowTo: tstz('window_to').notNull(),
+    portalId: integer('portal_id').notNull(),
+    /** As the history's (observed only: never maintenance). */
+    status: smallint('status').notNull(),
+    startedAt: tstz('started_at').notNull(),
+    /** Clipped at the device's removal; 'infinity' when open. */
+    endedAt: tstz('ended_at').notNull(),
+  },
+  (t) => [index('kept_window_tails_portal_idx').on(t.tenantId, t.windowTo, t.portalId, t.startedAt)],
 );
 
 /** Per tenant: the current base (its window) and the highest period id it was computed with. */

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { condsOf, inProgressAt, rolledDayParts } from './rollup-query.repository.ts';
+import { condsOf, edgeRows, inProgressAt, rolledDayParts } from './rollup-query.repository.ts';
 
 /**
  * Kept windows (docs/uptime-rollup.md, "Kept windows"): after each rollup run, per portal, the
@@ -19,6 +19,12 @@ export const KEPT_WINDOW_MS = 30 * DAY_MS;
  * offline sweep (30 s ticks) are rarely that late, so in the steady state no portal is.
  */
 export const KEPT_BASE_LAG_MS = 10 * 60_000;
+
+/**
+ * How long after T a base answers a request (kept-window-query.repository.ts): beyond it the corrections
+ * cost about what the rollup does. Also the stretch after the window's start that its tail keeps.
+ */
+export const KEPT_BASE_ANSWERS_MS = 60 * 60_000;
 
 const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
 
@@ -59,11 +65,18 @@ export async function keepWindow(
          group by portal_id
         returning portal_id`,
   );
-  // Keep this generation and the one before it; older ones have no reader left.
-  const keep = [to.toISOString(), ...(previous ? [new Date(previous.window_to).toISOString()] : [])];
+  // The tail: what the live edge at the window's start would read for any request this base answers.
+  const tail = edgeRows(c, from, new Date(from.getTime() + KEPT_BASE_ANSWERS_MS));
+  await tx.execute(sql`delete from kept_window_tails where tenant_id = ${tenantId} and window_to = ${to.toISOString()}::timestamptz`);
   await tx.execute(
-    sql`delete from kept_windows where tenant_id = ${tenantId} and window_to <> all(${`{${keep.join(',')}}`}::timestamptz[])`,
+    sql`insert into kept_window_tails (tenant_id, window_to, portal_id, status, started_at, ended_at)
+        select ${tenantId}, ${to.toISOString()}::timestamptz, portal_id, status, s, e
+          from (${tail.ended} union all ${tail.begun}) t`,
   );
+  // Keep this generation and the one before it; older ones have no reader left.
+  const keep = sql`${`{${[to.toISOString(), ...(previous ? [new Date(previous.window_to).toISOString()] : [])].join(',')}}`}::timestamptz[]`;
+  await tx.execute(sql`delete from kept_windows where tenant_id = ${tenantId} and window_to <> all(${keep})`);
+  await tx.execute(sql`delete from kept_window_tails where tenant_id = ${tenantId} and window_to <> all(${keep})`);
   await tx.execute(sql`
     insert into kept_window_state (tenant_id, window_from, window_to, period_id_mark, updated_at)
     values (${tenantId}, ${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz, ${periodIdMark}, ${now.toISOString()}::timestamptz)

@@ -4,7 +4,8 @@ import type { KeptBase, KeptBases } from './kept-bases.ts';
 import { headSinceSums, keptFromBase, keptMarkJson, keptMarkOf, keptSums, unsettledOf, type KeptMark } from './kept-mark.repository.ts';
 import { markStands } from './mark.repository.ts';
 import { readWithMarks, type MarkedRead, type Marks } from './read-marks.ts';
-import { condsOf, edgePeriods, SCORE_OF_PARTS, type RollupWindow } from './rollup-query.repository.ts';
+import { KEPT_BASE_ANSWERS_MS } from './kept-window-build.repository.ts';
+import { condsOf, edgePeriods, keptTailPeriods, SCORE_OF_PARTS, type RollupWindow } from './rollup-query.repository.ts';
 
 /**
  * Portal scores over a window ending now, from the kept window (kept-window-build.repository.ts), exactly:
@@ -14,15 +15,14 @@ import { condsOf, edgePeriods, SCORE_OF_PARTS, type RollupWindow } from './rollu
  *
  * with G the change of the cumulative device-time from an instant on (rollup-query.repository.ts), whose
  * counts in progress at T and at T - L are kept per portal. So a request reads one kept row per
- * portal plus the periods that start or end in the minutes since T at both ends; every portal of
- * a tenant is scored for about the cost of one.
+ * portal plus the periods that start or end in the minutes since T (the head, from the history) and
+ * since T - L (the tail, kept with the base: rollup-query.repository.ts keptTailPeriods); every
+ * portal of a tenant is scored for about the cost of one.
  *
  * Portals whose base is stale (a period written after the base was computed but starting before
  * T) are returned in `unsettled`, for the caller to score from the rollup.
  */
 
-/** Beyond this age of the base, the corrections cost about what the rollup does: let the rollup answer. */
-const MAX_BASE_AGE_MS = 60 * 60_000;
 /** Up to this many portal ids (a page) are conditions of the query; more are picked from the tenant's scores. */
 const MAX_IDS_IN_SQL = 100;
 
@@ -59,11 +59,11 @@ async function baseFor(executor: Executor, win: RollupWindow): Promise<KeptBase 
   return same && answers(base, win) ? base : null;
 }
 
-/** Whether `base` answers `win`: of the same length, ending at or before its end and at most MAX_BASE_AGE_MS before it. */
+/** Whether `base` answers `win`: of the same length, ending at or before its end and at most KEPT_BASE_ANSWERS_MS before it. */
 function answers(base: KeptBase, win: RollupWindow): boolean {
   const sinceBase = win.to.getTime() - base.to.getTime();
   const sameLength = win.to.getTime() - win.from.getTime() === base.to.getTime() - base.from.getTime();
-  return sameLength && sinceBase >= 0 && sinceBase <= MAX_BASE_AGE_MS;
+  return sameLength && sinceBase >= 0 && sinceBase <= KEPT_BASE_ANSWERS_MS;
 }
 
 /** SQL: whether `base` is still the tenant's kept window (the job has not kept a newer one). */
@@ -171,7 +171,7 @@ async function keptRead(
                          r.observed_us + (r.observed_at_to - r.observed_at_from) * ${spanUs}::numeric as obs_us
                     from kept_windows r where ${c.on('r')} and r.window_to = ${base.to.toISOString()}::timestamptz
                   union all ${head}
-                  union all ${edgePeriods(c, base.from, win.from, -1)}) parts
+                  union all ${keptTailPeriods(c, base.to, base.from, win.from, -1)}) parts
            group by portal_id
           having sum(obs_us) > 0
         ), unsettled as (${unsettledRows})

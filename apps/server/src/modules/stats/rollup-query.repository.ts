@@ -70,7 +70,7 @@ const us = (interval: SQL) => sql`(extract(epoch from ${interval}) * 1000000)`;
 
 export interface Conds {
   /** Restricts an alias's tenant_id / portal_id. */
-  on(alias: 'p' | 'r'): SQL;
+  on(alias: 'p' | 'r' | 'k'): SQL;
 }
 
 export function condsOf(win: RollupWindow): Conds {
@@ -98,6 +98,8 @@ function periodsFrom(where: SQL): SQL {
               where ${observed('p')} and ${where}`;
 }
 
+const NO_PERIODS = sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us where false`;
+
 /** Where the counts at an instant come from: per-portal day rows, or the tenant's hour rows. */
 type Grain = 'day' | 'hour';
 
@@ -113,7 +115,7 @@ function atStartRows(c: Conds, grain: Grain, at: Date): SQL {
  */
 function edge(c: Conds, atStart: SQL, day: Date, x: Date, sign: 1 | -1, periods = edgePeriods(c, day, x, sign)): SQL {
   const spanUs = (x.getTime() - day.getTime()) * 1000;
-  if (spanUs === 0) return sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us where false`;
+  if (spanUs === 0) return NO_PERIODS;
   return sql`
     select a.portal_id, ${sign} * a.online_at_start * ${spanUs}::numeric as on_us, ${sign} * a.observed_at_start * ${spanUs}::numeric as obs_us
       from (${atStart}) a
@@ -121,19 +123,17 @@ function edge(c: Conds, atStart: SQL, day: Date, x: Date, sign: 1 | -1, periods 
 }
 
 /**
- * The part of sign * G(day, x) that comes from periods (the at-start counts times the span are the
- * caller's): those begun before `day` that end in (day, x), and those begun in [day, x). The begun
- * ones also say they end at or after `day` (true of every one): the history is partitioned by its end
+ * The periods sign * G(day, x) is made of beyond the at-start counts (the caller's), as rows
+ * (portal_id, status, s, e) with `e` clipped at the device's removal: `ended`, those begun before
+ * `day` whose end is in (day, x); `begun`, those begun in [day, x) that last (e > s). The begun ones
+ * also say they end at or after `day` (true of every one): the history is partitioned by its end
  * (db/period-partitions.ts), so the months that ended before `day` are pruned as the statement starts.
  */
-export function edgePeriods(c: Conds, day: Date, x: Date, sign: 1 | -1): SQL {
+export function edgeRows(c: Conds, day: Date, x: Date): { ended: SQL; begun: SQL } {
   const D = day.toISOString();
   const X = x.toISOString();
-  if (x.getTime() === day.getTime()) return sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us where false`;
-  return sql`
-    select portal_id, ${-sign} * case when status = ${ONLINE} then ${us(sql`${X}::timestamptz - e`)} else 0 end,
-           ${-sign} * ${us(sql`${X}::timestamptz - e`)}
-      from (${periodsFrom(sql`${c.on('p')} and p.started_at < ${D}::timestamptz
+  return {
+    ended: sql`select * from (${periodsFrom(sql`${c.on('p')} and p.started_at < ${D}::timestamptz
                                and p.ended_at > ${D}::timestamptz and p.ended_at < ${X}::timestamptz`)}
             union all
             select p.portal_id, p.status, p.started_at, d.removed_at
@@ -141,13 +141,52 @@ export function edgePeriods(c: Conds, day: Date, x: Date, sign: 1 | -1): SQL {
               join device_status_periods p on p.tenant_id = d.tenant_id and p.device_id = d.id
              where ${c.on('p')} and ${observed('p')} and d.removed_at > ${D}::timestamptz and d.removed_at < ${X}::timestamptz
                and p.started_at < ${D}::timestamptz and (p.ended_at is null or p.ended_at >= ${X}::timestamptz)) ended
-     where e > ${D}::timestamptz and e < ${X}::timestamptz
+     where e > ${D}::timestamptz and e < ${X}::timestamptz`,
+    begun: sql`select * from (${periodsFrom(sql`${c.on('p')} and p.started_at >= ${D}::timestamptz and p.started_at < ${X}::timestamptz
+                               and (p.ended_at is null or p.ended_at >= ${D}::timestamptz)`)}) begun
+     where e > s`,
+  };
+}
+
+/** Rows (portal_id, on_us, obs_us) of the periods' part of sign * G(day, x): edgeRows' two sets (or a kept tail's, keptTailPeriods) summed at `x`. */
+function edgeSums(ended: SQL, begun: SQL, x: Date, sign: 1 | -1): SQL {
+  const X = x.toISOString();
+  return sql`
+    select portal_id, ${-sign} * case when status = ${ONLINE} then ${us(sql`${X}::timestamptz - e`)} else 0 end,
+           ${-sign} * ${us(sql`${X}::timestamptz - e`)}
+      from (${ended}) ended
     union all
     select portal_id, ${sign} * case when status = ${ONLINE} then ${us(sql`least(e, ${X}::timestamptz) - s`)} else 0 end,
            ${sign} * ${us(sql`least(e, ${X}::timestamptz) - s`)}
-      from (${periodsFrom(sql`${c.on('p')} and p.started_at >= ${D}::timestamptz and p.started_at < ${X}::timestamptz
-                               and (p.ended_at is null or p.ended_at >= ${D}::timestamptz)`)}) begun
-     where e > s`;
+      from (${begun}) begun`;
+}
+
+/** The part of sign * G(day, x) that comes from periods (the at-start counts times the span are the caller's), from the history. */
+export function edgePeriods(c: Conds, day: Date, x: Date, sign: 1 | -1): SQL {
+  if (x.getTime() === day.getTime()) return NO_PERIODS;
+  const { ended, begun } = edgeRows(c, day, x);
+  return edgeSums(ended, begun, x, sign);
+}
+
+/**
+ * The same as edgePeriods(c, day, x, sign) from a kept window's tail (kept-window-build.repository.ts
+ * keepWindow): its rows hold edgeRows(c, day, day + the hour a base answers), so those of the stretch
+ * up to `x` within it are the same rows.
+ */
+export function keptTailPeriods(c: Conds, windowTo: Date, day: Date, x: Date, sign: 1 | -1): SQL {
+  if (x.getTime() === day.getTime()) return NO_PERIODS;
+  const T = windowTo.toISOString();
+  const D = day.toISOString();
+  const X = x.toISOString();
+  const rows = (cond: SQL) =>
+    sql`select k.portal_id, k.status, k.started_at as s, k.ended_at as e
+          from kept_window_tails k where ${c.on('k')} and k.window_to = ${T}::timestamptz and ${cond}`;
+  return edgeSums(
+    rows(sql`k.started_at < ${D}::timestamptz and k.ended_at < ${X}::timestamptz`),
+    rows(sql`k.started_at >= ${D}::timestamptz and k.started_at < ${X}::timestamptz`),
+    x,
+    sign,
+  );
 }
 
 /**
