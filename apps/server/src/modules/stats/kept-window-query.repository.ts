@@ -139,13 +139,16 @@ async function keptRead(
       ? sql`select * from (${headSinceSums(c, at, win.to, inSql)}) h where ${stands}`
       : edgePeriods(c, base.to, win.to, 1);
   // The unsettled scan reads every status, maintenance too: a status-2 period written late closed an observed one before T.
+  // One that ended by the window's start changed nothing of it (nor of the counts in progress there, nor of
+  // the kept tail): left out, so the months of the history that ended before it are pruned as the statement starts.
   const unsettledRows = mark
     ? unsettledOf(mark, inSql)
     : sql`select u.portal_id, min(u.started_at) as since
             from kept_window_state s
             cross join lateral (select p.portal_id, p.started_at from device_status_periods p
                                  where p.tenant_id = s.tenant_id and p.id > ${base.mark} and p.id > s.period_id_mark
-                                   and p.started_at < s.window_to ${portalCond}) u
+                                   and p.started_at < s.window_to
+                                   and (p.ended_at is null or p.ended_at > ${base.from.toISOString()}::timestamptz) ${portalCond}) u
            where ${stateCond}
            group by u.portal_id`;
   const next =
