@@ -225,3 +225,38 @@ describe('kept case and alert counts', () => {
     await t.database.exec(`update portals set deleted_at = null where id = ${south.id}`);
   });
 });
+
+describe('kept portal counts', () => {
+  /** The Customers list's total in its default order (the kept count) against the tenant's live portals counted afresh. */
+  async function expectPortalTotalFresh() {
+    for (const tenantId of [cast.tenant.id, cast.other.id]) {
+      const user = tenantId === cast.tenant.id ? cast.admin : cast.otherAdmin;
+      const [fresh] = await queryRows<{ n: number }>(
+        t.database.db,
+        sql`select count(*)::int as n from portals where tenant_id = ${tenantId} and deleted_at is null`,
+      );
+      const listed = (await t.call(portalEndpoints.list, { token: user.token, query: { range: [0, 1] } })).body.data;
+      expect(listed.count).toBe(fresh.n);
+      expect(listed.list).toHaveLength(fresh.n > 0 ? 1 : 0);
+    }
+  }
+
+  it('follow portals created, deleted, brought back and removed', async () => {
+    await expectPortalTotalFresh();
+    const created = await t.call(portalEndpoints.create, { token: cast.admin.token, body: { name: 'West', apiKey: 'west-key' } });
+    expect(created.status).toBe(201);
+    await expectPortalTotalFresh();
+    await t.database.exec(`update portals set deleted_at = now() where id = ${north.id}`);
+    await expectPortalTotalFresh();
+    // A change that leaves a portal as it was (live and renamed; deleted and deleted again) counts nothing.
+    await t.database.exec(`update portals set name = 'South side' where id = ${south.id}`);
+    await t.database.exec(`update portals set deleted_at = now() + interval '1 second' where id = ${north.id}`);
+    await expectPortalTotalFresh();
+    await t.database.exec(`update portals set deleted_at = null where id = ${north.id}`);
+    await expectPortalTotalFresh();
+    const westId = (created.body.data as { id: number }).id;
+    await t.database.exec(`delete from portals where id = ${westId}`);
+    await expectPortalTotalFresh();
+    await t.database.exec(`update portals set name = 'South' where id = ${south.id}`);
+  });
+});

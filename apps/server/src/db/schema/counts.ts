@@ -60,6 +60,17 @@ export const alertCounts = pgTable(
 );
 
 /**
+ * Per tenant: how many of its portals are live (not deleted). The Customers list's total for a tenant
+ * in its default order (modules/portals/portals.repository.ts listTenantPortalsByName), read instead of
+ * counting its portals at every page. Kept by a row trigger on portals (migration 0018,
+ * `portal_counts_apply()`): portals are created and deleted one at a time.
+ */
+export const portalCounts = pgTable('portal_counts', {
+  tenantId: tenantId().primaryKey(),
+  live: integer('live').notNull(),
+});
+
+/**
  * Id marks (migration 0013, `*_id_marks_apply()`): per tenant and block of 1,024 ids (`bucket` = id
  * >> 10), how many cases or alerts it holds, deleted portals' included. A list in its default order
  * (newest id first) finds the block holding a later page's first row by summing a few rows, then
