@@ -245,11 +245,11 @@ describe('a held-back boundary that fails', () => {
     return { client, sent };
   }
 
-  /** A read's transaction on `client`, its COMMIT held back. */
-  async function readOn(client: { query: (...a: unknown[]) => unknown }) {
+  /** A read's transaction on `client` running `statement`, its COMMIT held back. */
+  async function readOn(client: { query: (...a: unknown[]) => unknown }, statement: object = { text: 'select 1' }) {
     await client.query({ text: 'begin' });
     await client.query({ text: 'set local role r; set transaction read only' });
-    await client.query({ text: 'select 1' });
+    await client.query(statement);
     await client.query({ text: 'commit' });
   }
 
@@ -261,6 +261,18 @@ describe('a held-back boundary that fails', () => {
     });
     expect(err).toMatchObject({ message: 'Connection terminated unexpectedly' });
     expect(sent).toEqual(['begin;set local role r; set transaction read only', 'select 1', 'commit']);
+  });
+
+  it("writes a read's prepared statement with its commands as EXECUTE, but not one that asks for rows as arrays", async () => {
+    const { client, sent } = failingClient('none');
+    const named = { name: 'vigil_0123abcd', text: 'select $1::text as a, $2::int[] as b', values: ["it's", [1, 2]] };
+    // The connection's first run of the statement goes as it is (prepared by it), after the held commands.
+    await readOn(client, named);
+    expect(sent.slice(-2)).toEqual(['begin;set local role r; set transaction read only', named.text]);
+    await readOn(client, named);
+    expect(sent.at(-1)).toBe(`commit;begin;set local role r; set transaction read only;execute vigil_0123abcd('it''s','{1,2}')`);
+    await readOn(client, { ...named, rowMode: 'array' });
+    expect(sent.slice(-2)).toEqual(['commit;begin;set local role r; set transaction read only', named.text]);
   });
 
   it('fails a call without one through its promise', async () => {

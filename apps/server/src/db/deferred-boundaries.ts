@@ -143,6 +143,8 @@ interface QueryConfig {
   name?: string;
   rows?: number;
   queryMode?: string;
+  rowMode?: string;
+  types?: unknown;
 }
 
 /** A query config object (not a string, not a Submittable such as a cursor). */
@@ -160,10 +162,11 @@ const STATEMENT_NAME = /^[a-z_][a-z0-9_]*$/;
 
 /**
  * `execute name('value', ...)` for a named call, or undefined when it cannot be written so (a value
- * no literal holds, such as a Date or a NUL; a row count asked for): the call then goes as it is.
+ * no literal holds, such as a Date or a NUL; a row count, rows as arrays or type parsers of its own
+ * asked for, which the combined query would not honour): the call then goes as it is.
  */
 function executeOf(config: QueryConfig & { values?: unknown }, values: unknown): string | undefined {
-  if (!STATEMENT_NAME.test(config.name!) || config.rows) return undefined;
+  if (!STATEMENT_NAME.test(config.name!) || config.rows || config.rowMode !== undefined || config.types !== undefined) return undefined;
   const args = Array.isArray(values) ? values : (config.values ?? []);
   if (!Array.isArray(args)) return undefined;
   try {
