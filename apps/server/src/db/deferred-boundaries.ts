@@ -86,7 +86,8 @@ export function deferBoundaries(client: PoolClient): void {
     if (pendingBegin && heldCommands === undefined && simple) {
       const boundaries = pendingCommit ? ['commit', 'begin'] : ['begin'];
       pendingBegin = pendingCommit = false;
-      readOnly = READ_ONLY.test(config.text);
+      // Not a read's: those commands were held above.
+      readOnly = false;
       return (send({ ...config, text: `${boundaries.join(';')};${config.text}` }, values) as Promise<unknown>).then((result) =>
         withoutFirst(result, boundaries.length),
       );
