@@ -48,7 +48,12 @@ describe('the platform administrator sets up a tenant and its first user', () =>
     await poll(() => page.getByText('Tenant information updated successfully.').count()).toBeGreaterThan(0);
     // Commercial terms (superAdmin only): the free tier sticks across a reload.
     await page.getByRole('switch').click();
+    // The first save's toast may still show: wait for this save's own answer before reloading.
+    const termsSaved = page.waitForResponse(
+      (r) => r.request().method() === 'PATCH' && /^\/v0\/api\/tenants\/\d+$/.test(new URL(r.url()).pathname),
+    );
     await page.getByRole('button', { name: 'Save terms' }).click();
+    expect((await termsSaved).status()).toBe(200);
     await poll(() => page.getByText('Tenant information updated successfully.').count()).toBeGreaterThan(0);
     await page.reload();
     await poll(() => page.getByRole('switch').getAttribute('aria-checked')).toBe('true');
