@@ -81,26 +81,24 @@ export async function listPortals(
  * portal of the tenant for each page (at L, 1,000 portals: 2.5 ms against 0.3 ms). The total is the
  * tenant's kept count (db/schema/counts.ts portalCounts), not a count of its 1,000 index entries
  * (0.07 ms of each page's 0.25). A deleted tenant has no rows here (its count then comes from countPortals).
+ * The statement, not its rows: the service reads it with the page's scores (stats reliabilityWithRows),
+ * in one statement where it can; `page_order` is each row's place in the page.
  */
-export async function listTenantPortalsByName(
-  executor: Executor,
-  tenantId: number,
-  page: { dir: 'ASC' | 'DESC'; offset: number; limit: number },
-): Promise<(PortalRow & { full_count: number | string })[]> {
-  const order = sql`order by lower(p.name) ${direction(page.dir)}, p.id ${direction(page.dir)}`;
-  return queryRows<PortalRow & { full_count: number | string }>(
-    executor,
-    sql`select ${SELECT_PORTAL},
-               (select pc.live from portal_counts pc where pc.tenant_id = ${tenantId}) as full_count
-          from (select p.tenant_id, p.id from portals p where p.tenant_id = ${tenantId} and p.deleted_at is null
-                 ${order} ${pageOf(page)}) k
-          join portals p on p.tenant_id = k.tenant_id and p.id = k.id
-          join tenants t on t.id = p.tenant_id
-          left join device_counts c on c.tenant_id = p.tenant_id and c.portal_id = p.id
-         where t.deleted_at is null
-         ${order}`,
-  );
+export function tenantPortalsByNamePage(tenantId: number, page: { dir: 'ASC' | 'DESC'; offset: number; limit: number }): SQL {
+  const order = sql`lower(p.name) ${direction(page.dir)}, p.id ${direction(page.dir)}`;
+  return sql`select ${SELECT_PORTAL},
+                    (select pc.live from portal_counts pc where pc.tenant_id = ${tenantId}) as full_count,
+                    row_number() over (order by ${order}) as page_order
+               from (select p.tenant_id, p.id from portals p where p.tenant_id = ${tenantId} and p.deleted_at is null
+                      order by ${order} ${pageOf(page)}) k
+               join portals p on p.tenant_id = k.tenant_id and p.id = k.id
+               join tenants t on t.id = p.tenant_id
+               left join device_counts c on c.tenant_id = p.tenant_id and c.portal_id = p.id
+              where t.deleted_at is null
+              order by ${order}`;
 }
+
+export type TenantPortalPageRow = PortalRow & { full_count: number | string };
 
 /** Rows for the given ids (any order); used after the service sorted ids by reliability. */
 export async function portalsByIds(executor: Executor, scope: Scope, ids: number[]): Promise<PortalRow[]> {

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import { TOPICS, type PortalsChangedEvent } from '../../events/topics.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { newWebhookSecret } from '../../security/webhook-secret.ts';
-import { keptBasesOf, readMarksOf, reliabilityByPortal } from '../stats/index.ts';
+import { keptBasesOf, readMarksOf, reliabilityByPortal, reliabilityWithRows } from '../stats/index.ts';
 import * as repo from './portals.repository.ts';
 import { toIso } from '../../db/sql-fragments.ts';
 
@@ -41,15 +41,44 @@ function present(deps: AppDeps, row: repo.PortalRow, reliability: Map<number, nu
   };
 }
 
+/** The Reliability Score column's window, ending now. */
+function scoreWindow(deps: AppDeps) {
+  const to = deps.clock.now();
+  return { from: new Date(to.getTime() - RELIABILITY_WINDOW_MS), to };
+}
+
 /** `read`: in a read's transaction (read-scope.ts), which may check the tenant's kept base as last read instead of reading it first. */
 function reliabilityOf(deps: AppDeps, tx: Executor, scope: Scope, portalIds: number[], read = false) {
-  const to = deps.clock.now();
   return reliabilityByPortal(
     tx,
-    { tenantId: scope.kind === 'tenant' ? scope.tenantId : undefined, portalIds, from: new Date(to.getTime() - RELIABILITY_WINDOW_MS), to },
+    { tenantId: scope.kind === 'tenant' ? scope.tenantId : undefined, portalIds, ...scoreWindow(deps) },
     readMarksOf(deps.database)?.kept,
     read ? keptBasesOf(deps.database) : undefined,
   );
+}
+
+/** Rows of a page (the tenant's list in its default order) and their scores, in one statement where the tenant's kept base allows. */
+function pageWithReliability(deps: AppDeps, tx: Executor, tenantId: number, page: { dir: 'ASC' | 'DESC'; offset: number; limit: number }) {
+  return reliabilityWithRows<repo.TenantPortalPageRow>(
+    tx,
+    { tenantId, ...scoreWindow(deps) },
+    repo.tenantPortalsByNamePage(tenantId, page),
+    readMarksOf(deps.database)?.kept,
+    keptBasesOf(deps.database),
+  );
+}
+
+async function rowsThenReliability<R extends repo.PortalRow>(deps: AppDeps, tx: Executor, scope: Scope, rows: R[]) {
+  return {
+    rows,
+    scores: await reliabilityOf(
+      deps,
+      tx,
+      scope,
+      rows.map((r) => r.id),
+      true,
+    ),
+  };
 }
 
 export interface PortalListInput {
@@ -65,19 +94,17 @@ export async function listPortals(deps: AppDeps, tx: Executor, input: PortalList
   const sort = input.sort ?? { field: 'name' as const, dir: 'ASC' as const };
   if (sort.field !== 'reliabilityScore') {
     const page = { offset: input.offset, limit: input.limit };
-    const rows =
+    const { rows, scores: reliability } =
       input.scope.kind === 'tenant' && !input.q && (sort.field === 'name' || sort.field === 'customerName')
-        ? await repo.listTenantPortalsByName(tx, input.scope.tenantId, { dir: sort.dir, ...page })
-        : await repo.listPortals(tx, { ...filter, sort: { field: sort.field, dir: sort.dir }, ...page });
+        ? await pageWithReliability(deps, tx, input.scope.tenantId, { dir: sort.dir, ...page })
+        : await rowsThenReliability(
+            deps,
+            tx,
+            input.scope,
+            await repo.listPortals(tx, { ...filter, sort: { field: sort.field, dir: sort.dir }, ...page }),
+          );
     // A page past the end has no row to carry the count.
     const count = rows.length > 0 ? Number(rows[0].full_count) : await repo.countPortals(tx, filter);
-    const reliability = await reliabilityOf(
-      deps,
-      tx,
-      input.scope,
-      rows.map((r) => r.id),
-      true,
-    );
     return { list: rows.map((r) => present(deps, r, reliability)), count };
   }
   const count = await repo.countPortals(tx, filter);

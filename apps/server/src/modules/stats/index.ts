@@ -7,6 +7,7 @@ export {
   maintenanceSeconds,
   reliabilityByPortal,
   reliabilityOfTenant,
+  reliabilityWithRows,
   topOfflineDevices,
   type DailyOnlineShare,
   type OfflineDevice,

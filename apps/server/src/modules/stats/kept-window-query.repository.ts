@@ -5,7 +5,7 @@ import { headSinceSums, keptFromBase, keptMarkJson, keptMarkOf, keptSums, unsett
 import { markStands } from './mark.repository.ts';
 import { readWithMarks, type MarkedRead, type Marks } from './read-marks.ts';
 import { KEPT_BASE_ANSWERS_MS } from './kept-window-build.repository.ts';
-import { condsOf, edgePeriods, keptTailPeriods, SCORE_OF_PARTS, type RollupWindow } from './rollup-query.repository.ts';
+import { condsOf, edgePeriods, idArray, keptTailPeriods, SCORE_OF_PARTS, type RollupWindow } from './rollup-query.repository.ts';
 
 /**
  * Portal scores over a window ending now, from the kept window (kept-window-build.repository.ts), exactly:
@@ -110,20 +110,21 @@ export async function keptScoresByPortal(
   );
 }
 
-async function keptRead(
-  executor: Executor,
+/**
+ * The scores' statement as parts: `ctes` (stands, nm, scores, unsettled) and the expressions `stands` and
+ * `next`. `ids`, an int[] expression of the portals asked for, or undefined for every portal of the window.
+ */
+function keptParts(
   win: RollupWindow,
   base: KeptBase,
-  marked: { mark?: KeptMark; nextAt?: Date; checkBase?: boolean } = {},
-): Promise<MarkedRead<KeptMark, KeptScores>> {
+  ids: SQL | undefined,
+  marked: { mark?: KeptMark; nextAt?: Date; checkBase?: boolean; idList?: number[] },
+): { ctes: SQL; stands: SQL; next: SQL } {
   const { mark, nextAt, checkBase } = marked;
-  // A page's few ids go into every index range; a long list (every portal, to sort them) would cost more
-  // to plan than the tenant's ~1,000 kept rows cost to aggregate: score the tenant and keep the asked-for ones.
-  const inSql = win.portalIds && win.portalIds.length <= MAX_IDS_IN_SQL ? win.portalIds : undefined;
-  const c = condsOf({ ...win, portalIds: inSql });
+  const c = condsOf({ ...win, portalIds: undefined }, ids);
   // `+ 0`: the few periods above the mark come from the primary key; with a portal index the planner
   // would read every period of the listed portals (measured at L: 0.8 s for 1,000 portals).
-  const portalCond = inSql ? sql`and (p.portal_id + 0) = any(${`{${inSql.map((id) => Math.trunc(id)).join(',')}}`}::int[])` : sql``;
+  const portalCond = ids ? sql`and (p.portal_id + 0) = any(${ids})` : sql``;
   // Both ends moved by the same span (the windows have the same length): the periods in progress at
   // T count for it at the head, those in progress at T - length come off at the tail.
   const spanUs = (win.to.getTime() - base.to.getTime()) * 1000;
@@ -136,13 +137,13 @@ async function keptRead(
   const cAll = condsOf({ ...win, portalIds: undefined });
   const head =
     mark || at.getTime() !== from.at
-      ? sql`select * from (${headSinceSums(c, at, win.to, inSql)}) h where ${stands}`
+      ? sql`select * from (${headSinceSums(c, at, win.to, marked.idList)}) h where ${stands}`
       : edgePeriods(c, base.to, win.to, 1);
   // The unsettled scan reads every status, maintenance too: a status-2 period written late closed an observed one before T.
   // One that ended by the window's start changed nothing of it (nor of the counts in progress there, nor of
   // the kept tail): left out, so the months of the history that ended before it are pruned as the statement starts.
   const unsettledRows = mark
-    ? unsettledOf(mark, inSql)
+    ? unsettledOf(mark, marked.idList)
     : sql`select u.portal_id, min(u.started_at) as since
             from kept_window_state s
             cross join lateral (select p.portal_id, p.started_at from device_status_periods p
@@ -155,15 +156,7 @@ async function keptRead(
     at.getTime() !== from.at && win.tenantId !== undefined
       ? sql`case when ${stands} then ${keptMarkJson(win.tenantId, from, at, base.mark)} end`
       : sql`null::json`;
-  const rows = await queryRows<{
-    portal_id: number | null;
-    score: number | string | null;
-    since: Date | string | null;
-    stands: boolean;
-    next: Parameters<typeof keptMarkOf>[0];
-  }>(
-    executor,
-    sql`with stands as (
+  const ctes = sql`stands as (
           select ${mark && win.tenantId !== undefined ? markStands(win.tenantId, mark) : sql`true`}
                  and ${checkBase && win.tenantId !== undefined ? baseStands(win.tenantId, base) : sql`true`} as ok
         ), nm as (${mark || at.getTime() !== from.at ? keptSums(cAll, from, at) : sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us, 0::numeric as on_n, 0::numeric as obs_n where false`}
@@ -177,7 +170,29 @@ async function keptRead(
                   union all ${keptTailPeriods(c, base.to, base.from, win.from, -1)}) parts
            group by portal_id
           having sum(obs_us) > 0
-        ), unsettled as (${unsettledRows})
+        ), unsettled as (${unsettledRows})`;
+  return { ctes, stands, next };
+}
+
+async function keptRead(
+  executor: Executor,
+  win: RollupWindow,
+  base: KeptBase,
+  marked: { mark?: KeptMark; nextAt?: Date; checkBase?: boolean } = {},
+): Promise<MarkedRead<KeptMark, KeptScores>> {
+  // A page's few ids go into every index range; a long list (every portal, to sort them) would cost more
+  // to plan than the tenant's ~1,000 kept rows cost to aggregate: score the tenant and keep the asked-for ones.
+  const inSql = win.portalIds && win.portalIds.length <= MAX_IDS_IN_SQL ? win.portalIds : undefined;
+  const { ctes, stands, next } = keptParts(win, base, inSql && idArray(inSql), { ...marked, idList: inSql });
+  const rows = await queryRows<{
+    portal_id: number | null;
+    score: number | string | null;
+    since: Date | string | null;
+    stands: boolean;
+    next: Parameters<typeof keptMarkOf>[0];
+  }>(
+    executor,
+    sql`with ${ctes}
         select r.portal_id, r.score, r.since, ${stands} as stands, ${next} as next
           from (select 1) one
           left join (select coalesce(s.portal_id, u.portal_id) as portal_id, s.score, u.since
@@ -194,4 +209,51 @@ async function keptRead(
     else scores.set(portalId, Number(row.score));
   }
   return { stands: rows[0].stands, next: keptMarkOf(rows[0].next), value: { scores, unsettled } };
+}
+
+/** The columns a page's rows carry their kept scores in (keptScoresWithRows). */
+interface KeptColumns {
+  kept_score: number | string | null;
+  kept_since: Date | string | null;
+  kept_stands: boolean;
+}
+
+/**
+ * One tenant's page of rows (`rows`: a select whose rows have the portal's `id` and their place in the
+ * page, `page_order`) and the kept scores of its portals in one statement: a page in one round trip
+ * (docs/performance.md "A page's rows and scores in one statement"). From the tenant's base as last read
+ * (`bases`), checked in the same statement. `kept` is null when no base as last read answers the window
+ * or it no longer stands (then dropped): the rows stand, the caller scores them another way.
+ */
+export async function keptScoresWithRows<R extends { id: number }>(
+  executor: Executor,
+  win: RollupWindow & { tenantId: number },
+  rows: SQL,
+  bases: KeptBases,
+): Promise<{ rows: R[]; kept: KeptScores | null }> {
+  const base = bases.get(win.tenantId);
+  if (!base || !answers(base, win)) return { rows: await queryRows<R>(executor, rows), kept: null };
+  const { ctes, stands } = keptParts(win, base, sql`array(select id from kept_page)`, { checkBase: true });
+  const read = await queryRows<(R & KeptColumns) | ({ [K in keyof R]: null } & KeptColumns)>(
+    executor,
+    sql`with kept_page as materialized (${rows}), ${ctes}
+        select kept_page.*, s.score as kept_score, u.since as kept_since, ${stands} as kept_stands
+          from (select 1) one
+          left join kept_page on true
+          left join scores s on s.portal_id = kept_page.id
+          left join unsettled u on u.portal_id = kept_page.id
+         order by kept_page.page_order`,
+  );
+  const page = read.filter((row): row is R & KeptColumns => row.id !== null);
+  if (!read[0].kept_stands) {
+    bases.drop(win.tenantId);
+    return { rows: page, kept: null };
+  }
+  const scores = new Map<number, number>();
+  const unsettled: KeptScores['unsettled'] = [];
+  for (const row of page) {
+    if (row.kept_since !== null) unsettled.push({ portalId: Number(row.id), since: new Date(row.kept_since) });
+    else if (row.kept_score !== null) scores.set(Number(row.id), Number(row.kept_score));
+  }
+  return { rows: page, kept: { scores, unsettled } };
 }

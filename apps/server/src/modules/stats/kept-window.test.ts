@@ -12,7 +12,7 @@ import { keepWindow, KEPT_BASE_LAG_MS, KEPT_WINDOW_MS } from './kept-window-buil
 import { rollUpTenant } from './rollup-build.repository.ts';
 import { createKeptBases } from './kept-bases.ts';
 import { keptScoresByPortal } from './kept-window-query.repository.ts';
-import { reliabilityByPortal, reliabilityByPortalLive } from './reliability.repository.ts';
+import { reliabilityByPortal, reliabilityByPortalLive, reliabilityWithRows } from './reliability.repository.ts';
 
 // Kept windows: the Portals list sorted by Reliability Score reads every portal's score from the
 // kept window (one row per portal plus the minutes since its base). It must give the same scores
@@ -41,20 +41,35 @@ async function runJob(now: Date) {
 }
 
 /** Every page of the Portals list sorted by reliability, as the API answers it (a token fresh at the fake clock). */
-async function listByReliability(user: TestUser, dir: 'ASC' | 'DESC'): Promise<Portal[]> {
-  const token = await t.deps.accessTokens.sign({
+const tokenOf = (user: TestUser) =>
+  t.deps.accessTokens.sign({
     userId: user.id,
     userName: user.name,
     tenantId: user.tenantId,
     tenantName: user.tenantName,
     roles: user.roles,
   });
+
+async function listByReliability(user: TestUser, dir: 'ASC' | 'DESC'): Promise<Portal[]> {
+  const token = await tokenOf(user);
   const rows: Portal[] = [];
   for (let offset = 0; ; offset += 4) {
     const res = await t.call(portalEndpoints.list, { token, query: { sort: ['reliabilityScore', dir], range: [offset, 4] } });
     expect(res.status).toBe(200);
     rows.push(...res.body.data.list);
     if (offset + 4 >= res.body.data.count) return rows;
+  }
+}
+
+/** Every page of the tenant's Portals list in its default order (name), as the API answers it: rows and scores read together. */
+async function listByName(user: TestUser): Promise<{ id: number; score: number }[]> {
+  const token = await tokenOf(user);
+  const rows: { id: number; score: number }[] = [];
+  for (let offset = 0; ; offset += 3) {
+    const res = await t.call(portalEndpoints.list, { token, query: { range: [offset, 3] } });
+    expect(res.status).toBe(200);
+    rows.push(...res.body.data.list.map((p) => ({ id: p.id, score: p.reliabilityScore })));
+    if (offset + 3 >= res.body.data.count) return rows;
   }
 }
 
@@ -81,6 +96,9 @@ async function expectSameAsLive(label: string) {
     const all = (await listByReliability(cast.superAdmin, dir)).map((p) => ({ id: p.id, score: p.reliabilityScore }));
     expect(all, `${label} ${dir} superAdmin`).toEqual(await expectedList(undefined, dir));
   }
+  const byScore = await expectedList(cast.tenant.id, 'ASC');
+  const byName = (await tenantPortalsByName(cast.tenant.id)).map((id) => byScore.find((p) => p.id === id)!);
+  expect(await listByName(cast.admin), `${label} by name`).toEqual(byName);
   const subset = mine.filter(() => rand() < 0.5).map((p) => p.id);
   // A long id list (as when every portal is sorted) is picked from the tenant's scores instead of being a condition.
   const long = [...mine.map((p) => p.id), ...Array.from({ length: 150 }, (_, i) => 900_000 + i)];
@@ -93,6 +111,15 @@ async function expectSameAsLive(label: string) {
       );
     }
   }
+}
+
+/** The tenant's live portal ids in the list's default order. */
+async function tenantPortalsByName(tenantId: number): Promise<number[]> {
+  const rows = await queryRows<{ id: number }>(
+    t.database.db,
+    sql`select id from portals where tenant_id = ${tenantId} and deleted_at is null order by lower(name), id`,
+  );
+  return rows.map((r) => Number(r.id));
 }
 
 /** The kept path answered (no fallback) and which portals it left to the rollup or the live path. */
@@ -335,5 +362,57 @@ describe('kept reliability windows', () => {
     expect(await scoresNow()).toEqual(await live());
     expect(statements, 'the stale check, the base, the scores').toBe(3);
     expect(bases.get(tenantId)?.to).toEqual(at(30 * MIN - KEPT_BASE_LAG_MS));
+  }, 120_000);
+
+  it("a page's rows and their scores in one statement from the base as last read; the base moved or a back-dated period costs more, never a wrong score", async () => {
+    const tenantId = cast.tenant.id;
+    const bases = createKeptBases();
+    let statements = 0;
+    const db = t.database.db;
+    const counted = new Proxy(db, {
+      get: (target, prop): unknown =>
+        prop === 'execute' ? (query: SQL) => (statements++, target.execute(query)) : Reflect.get(target, prop, target),
+    });
+    const pageOf = (offset: number) =>
+      sql`select p.id, p.name, row_number() over (order by lower(p.name), p.id) as page_order
+            from portals p where p.tenant_id = ${tenantId} and p.deleted_at is null
+           order by lower(p.name), p.id limit 4 offset ${offset}`;
+    /** The page at `offset`: its ids in name order and their scores equal the live ones; the statements it took. */
+    const expectPage = async (offset: number, label: string) => {
+      statements = 0;
+      const got = await reliabilityWithRows<{ id: number; name: string }>(
+        counted,
+        { tenantId, ...windowNow() },
+        pageOf(offset),
+        undefined,
+        bases,
+      );
+      const ids = (await tenantPortalsByName(tenantId)).slice(offset, offset + 4);
+      expect(
+        got.rows.map((r) => r.id),
+        label,
+      ).toEqual(ids);
+      const live = await reliabilityByPortalLive(db, { tenantId, ...windowNow(), portalIds: ids });
+      expect(got.scores, label).toEqual(live);
+      return statements;
+    };
+    t.clock.set(at(31 * MIN));
+    expect(await expectPage(0, 'no base read yet'), 'the rows, the base, the scores').toBe(3);
+    expect(await expectPage(4, 'the base as last read'), 'the rows with their scores').toBe(1);
+    expect(await expectPage(8, 'the last page'), 'the rows with their scores').toBe(1);
+    expect(await expectPage(400, 'past the end'), 'no rows, no scores').toBe(1);
+    // The job keeps a newer base: the one statement finds its base gone; the base is read again for the page's scores.
+    await runJob(at(35 * MIN));
+    await runJob(at(40 * MIN));
+    t.clock.set(at(41 * MIN));
+    expect(await expectPage(0, 'the base moved'), 'the rows, the base, the scores').toBe(3);
+    expect(bases.get(tenantId)?.to).toEqual(at(40 * MIN - KEPT_BASE_LAG_MS));
+    expect(await expectPage(0, 'the new base'), 'the rows with their scores').toBe(1);
+    // A back-dated flip in the first page's first portal: it is scored another way, the others from the base.
+    const firstId = (await tenantPortalsByName(tenantId))[0];
+    const first = mine.find((p) => p.id === firstId)!;
+    await flip(first, await openDeviceOf(first, at(-2 * DAY)), 0, at(-2 * DAY));
+    expect(await expectPage(0, 'a back-dated period'), 'and the unsettled portal scored another way').toBeGreaterThan(1);
+    expect(await expectPage(4, 'a page without it'), 'the rows with their scores').toBe(1);
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { keptScoresByPortal } from './kept-window-query.repository.ts';
+import { keptScoresByPortal, keptScoresWithRows, type KeptScores } from './kept-window-query.repository.ts';
 import { scoreTotalFromMark, type HourMark } from './hour-mark.repository.ts';
 import type { KeptBases } from './kept-bases.ts';
 import type { KeptMark } from './kept-mark.repository.ts';
@@ -70,7 +70,37 @@ export async function reliabilityByPortal(
 ): Promise<Map<number, number>> {
   if (opts.portalIds && opts.portalIds.length === 0) return new Map();
   const kept = opts.from < opts.to ? await keptScoresByPortal(executor, opts, marks, bases) : null;
-  if (!kept) return reliabilityFromRollup(executor, opts);
+  return kept ? settled(executor, opts, kept) : reliabilityFromRollup(executor, opts);
+}
+
+/**
+ * A page of rows of one tenant's portals (`rows`: a select of the portals' `id` and their `page_order`
+ * in the page) and the portals' scores as reliabilityByPortal gives them. Where the tenant's kept base
+ * as last read answers (PostgreSQL: kept-bases.ts), both in one statement (kept-window-query.repository.ts
+ * keptScoresWithRows); otherwise, or when that base has moved, the rows and then their scores.
+ */
+export async function reliabilityWithRows<R extends { id: number }>(
+  executor: Executor,
+  win: ReliabilityWindow & { tenantId: number },
+  rows: SQL,
+  marks?: Marks<KeptMark>,
+  bases?: KeptBases,
+): Promise<{ rows: R[]; scores: Map<number, number> }> {
+  if (marks || !bases || !(win.from < win.to)) {
+    const page = await queryRows<R>(executor, rows);
+    return { rows: page, scores: await reliabilityByPortal(executor, { ...win, portalIds: page.map((r) => r.id) }, marks, bases) };
+  }
+  const { rows: page, kept } = await keptScoresWithRows<R>(executor, win, rows, bases);
+  const opts = { ...win, portalIds: page.map((r) => r.id) };
+  return { rows: page, scores: kept ? await settled(executor, opts, kept) : await reliabilityByPortal(executor, opts, marks, bases) };
+}
+
+/** The kept scores, with the unsettled portals scored another way; every asked-for id gets an entry. */
+async function settled(
+  executor: Executor,
+  opts: ReliabilityWindow & { portalIds?: number[] },
+  kept: KeptScores,
+): Promise<Map<number, number>> {
   if (kept.unsettled.length === 0) return withMissing(kept.scores, opts.portalIds);
   // Portals with a period written since the base but starting before it. The rollup has them right
   // when they start after its last complete day; an earlier start waits for its next run: live.

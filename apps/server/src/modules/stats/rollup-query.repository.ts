@@ -73,15 +73,19 @@ export interface Conds {
   on(alias: 'p' | 'r' | 'k'): SQL;
 }
 
-export function condsOf(win: RollupWindow): Conds {
-  const ids = win.portalIds ? `{${win.portalIds.map((id) => Math.trunc(id)).join(',')}}` : undefined;
+/** SQL: `ids` as an int[] value (one parameter). */
+export const idArray = (ids: number[]): SQL => sql`${`{${ids.map((id) => Math.trunc(id)).join(',')}}`}::int[]`;
+
+/** Conditions on the window's tenant and portals; `portalIds`, an int[] expression, stands in for `win.portalIds` (e.g. the ids of a page read in the same statement). */
+export function condsOf(win: RollupWindow, portalIds?: SQL): Conds {
+  const ids = portalIds ?? (win.portalIds ? idArray(win.portalIds) : undefined);
   return {
     on: (alias) => {
       const a = sql.raw(alias);
       // All tenants: still a condition on tenant_id, so the (tenant_id, ...) indexes are used per tenant.
       const tenant =
         win.tenantId === undefined ? sql`${a}.tenant_id = any(array(select id from tenants))` : sql`${a}.tenant_id = ${win.tenantId}`;
-      return ids === undefined ? tenant : sql`${tenant} and ${a}.portal_id = any(${ids}::int[])`;
+      return ids === undefined ? tenant : sql`${tenant} and ${a}.portal_id = any(${ids})`;
     },
   };
 }
