@@ -5,7 +5,15 @@ import { headSinceSums, keptFromBase, keptMarkJson, keptMarkOf, keptSums, unsett
 import { markStands } from './mark.repository.ts';
 import { readWithMarks, type MarkedRead, type Marks } from './read-marks.ts';
 import { KEPT_BASE_ANSWERS_MS } from './kept-window-build.repository.ts';
-import { condsOf, edgePeriods, idArray, keptTailPeriods, SCORE_OF_PARTS, type RollupWindow } from './rollup-query.repository.ts';
+import {
+  condsOf,
+  edgePeriods,
+  keptTailPeriods,
+  portalInList,
+  SCORE_OF_PARTS,
+  type PortalIn,
+  type RollupWindow,
+} from './rollup-query.repository.ts';
 
 /**
  * Portal scores over a window ending now, from the kept window (kept-window-build.repository.ts), exactly:
@@ -112,19 +120,19 @@ export async function keptScoresByPortal(
 
 /**
  * The scores' statement as parts: `ctes` (stands, nm, scores, unsettled) and the expressions `stands` and
- * `next`. `ids`, an int[] expression of the portals asked for, or undefined for every portal of the window.
+ * `next`. `portalIn`, the condition of the portals asked for, or undefined for every portal of the window.
  */
 function keptParts(
   win: RollupWindow,
   base: KeptBase,
-  ids: SQL | undefined,
+  portalIn: PortalIn | undefined,
   marked: { mark?: KeptMark; nextAt?: Date; checkBase?: boolean; idList?: number[] },
 ): { ctes: SQL; stands: SQL; next: SQL } {
   const { mark, nextAt, checkBase } = marked;
-  const c = condsOf({ ...win, portalIds: undefined }, ids);
+  const c = condsOf({ ...win, portalIds: undefined }, portalIn);
   // `+ 0`: the few periods above the mark come from the primary key; with a portal index the planner
   // would read every period of the listed portals (measured at L: 0.8 s for 1,000 portals).
-  const portalCond = ids ? sql`and (p.portal_id + 0) = any(${ids})` : sql``;
+  const portalCond = portalIn ? sql`and ${portalIn(sql`(p.portal_id + 0)`, 'p')}` : sql``;
   // Both ends moved by the same span (the windows have the same length): the periods in progress at
   // T count for it at the head, those in progress at T - length come off at the tail.
   const spanUs = (win.to.getTime() - base.to.getTime()) * 1000;
@@ -183,7 +191,7 @@ async function keptRead(
   // A page's few ids go into every index range; a long list (every portal, to sort them) would cost more
   // to plan than the tenant's ~1,000 kept rows cost to aggregate: score the tenant and keep the asked-for ones.
   const inSql = win.portalIds && win.portalIds.length <= MAX_IDS_IN_SQL ? win.portalIds : undefined;
-  const { ctes, stands, next } = keptParts(win, base, inSql && idArray(inSql), { ...marked, idList: inSql });
+  const { ctes, stands, next } = keptParts(win, base, inSql && portalInList(inSql), { ...marked, idList: inSql });
   const rows = await queryRows<{
     portal_id: number | null;
     score: number | string | null;
@@ -233,7 +241,12 @@ export async function keptScoresWithRows<R extends { id: number }>(
 ): Promise<{ rows: R[]; kept: KeptScores | null }> {
   const base = bases.get(win.tenantId);
   if (!base || !answers(base, win)) return { rows: await queryRows<R>(executor, rows), kept: null };
-  const { ctes, stands } = keptParts(win, base, sql`array(select id from kept_page)`, { checkBase: true });
+  // The kept rows are joined to the page (the planner knows its 10 rows: an index probe each); the
+  // history's conditions take its ids as an array, so the head's removed devices still lead their
+  // join (as a join, 10 portals' every period were read for them).
+  const portalIn: PortalIn = (column, alias) =>
+    alias === 'r' ? sql`${column} in (select id from kept_page)` : sql`${column} = any(array(select id from kept_page))`;
+  const { ctes, stands } = keptParts(win, base, portalIn, { checkBase: true });
   const read = await queryRows<(R & KeptColumns) | ({ [K in keyof R]: null } & KeptColumns)>(
     executor,
     sql`with kept_page as materialized (${rows}), ${ctes}

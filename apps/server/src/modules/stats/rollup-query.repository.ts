@@ -73,19 +73,25 @@ export interface Conds {
   on(alias: 'p' | 'r' | 'k'): SQL;
 }
 
-/** SQL: `ids` as an int[] value (one parameter). */
-export const idArray = (ids: number[]): SQL => sql`${`{${ids.map((id) => Math.trunc(id)).join(',')}}`}::int[]`;
+/** A condition that a portal id column (of the alias's table) is among the portals asked for. */
+export type PortalIn = (column: SQL, alias: 'p' | 'r' | 'k') => SQL;
 
-/** Conditions on the window's tenant and portals; `portalIds`, an int[] expression, stands in for `win.portalIds` (e.g. the ids of a page read in the same statement). */
-export function condsOf(win: RollupWindow, portalIds?: SQL): Conds {
-  const ids = portalIds ?? (win.portalIds ? idArray(win.portalIds) : undefined);
+/** Among `ids`: one int[] parameter. */
+export const portalInList =
+  (ids: number[]): PortalIn =>
+  (column) =>
+    sql`${column} = any(${`{${ids.map((id) => Math.trunc(id)).join(',')}}`}::int[])`;
+
+/** Conditions on the window's tenant and portals; `portalIn` stands in for `win.portalIds` (e.g. the ids of a page read in the same statement). */
+export function condsOf(win: RollupWindow, portalIn?: PortalIn): Conds {
+  const among = portalIn ?? (win.portalIds ? portalInList(win.portalIds) : undefined);
   return {
     on: (alias) => {
       const a = sql.raw(alias);
       // All tenants: still a condition on tenant_id, so the (tenant_id, ...) indexes are used per tenant.
       const tenant =
         win.tenantId === undefined ? sql`${a}.tenant_id = any(array(select id from tenants))` : sql`${a}.tenant_id = ${win.tenantId}`;
-      return ids === undefined ? tenant : sql`${tenant} and ${a}.portal_id = any(${ids})`;
+      return among === undefined ? tenant : sql`${tenant} and ${among(sql`${a}.portal_id`, alias)}`;
     },
   };
 }
