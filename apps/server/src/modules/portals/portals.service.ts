@@ -68,17 +68,10 @@ function pageWithReliability(deps: AppDeps, tx: Executor, tenantId: number, page
   );
 }
 
+/** Rows read first (the other orders, filters and scopes), then their scores. */
 async function rowsThenReliability<R extends repo.PortalRow>(deps: AppDeps, tx: Executor, scope: Scope, rows: R[]) {
-  return {
-    rows,
-    scores: await reliabilityOf(
-      deps,
-      tx,
-      scope,
-      rows.map((r) => r.id),
-      true,
-    ),
-  };
+  const ids = rows.map((r) => r.id);
+  return { rows, scores: await reliabilityOf(deps, tx, scope, ids, true) };
 }
 
 export interface PortalListInput {
