@@ -113,6 +113,16 @@ async function expectSameAsLive(label: string) {
   }
 }
 
+/** The app's database, counting the statements run through it. */
+function countedExecutor() {
+  const counter = { statements: 0, executor: t.database.db };
+  counter.executor = new Proxy(t.database.db, {
+    get: (target, prop): unknown =>
+      prop === 'execute' ? (query: SQL) => (counter.statements++, target.execute(query)) : Reflect.get(target, prop, target),
+  });
+  return counter;
+}
+
 /** The tenant's live portal ids in the list's default order. */
 async function tenantPortalsByName(tenantId: number): Promise<number[]> {
   const rows = await queryRows<{ id: number }>(
@@ -340,48 +350,40 @@ describe('kept reliability windows', () => {
   it("a tenant's base as last read: checked by the scores' own statement, read again once the job keeps a newer one", async () => {
     const tenantId = cast.tenant.id;
     const bases = createKeptBases();
-    let statements = 0;
     const db = t.database.db;
-    const counted = new Proxy(db, {
-      get: (target, prop): unknown =>
-        prop === 'execute' ? (query: SQL) => (statements++, target.execute(query)) : Reflect.get(target, prop, target),
-    });
-    const scoresNow = async () => (await keptScoresByPortal(counted, { tenantId, ...windowNow() }, undefined, bases))!.scores;
+    const counted = countedExecutor();
+    const scoresNow = async () => (await keptScoresByPortal(counted.executor, { tenantId, ...windowNow() }, undefined, bases))!.scores;
     const live = () => reliabilityByPortalLive(db, { tenantId, ...windowNow() });
     t.clock.set(at(21 * MIN));
     expect(await scoresNow()).toEqual(await live());
-    expect(statements, 'the base, then the scores').toBe(2);
-    statements = 0;
+    expect(counted.statements, 'the base, then the scores').toBe(2);
+    counted.statements = 0;
     t.clock.set(at(22 * MIN));
     expect(await scoresNow()).toEqual(await live());
-    expect(statements, 'the scores, the base checked with them').toBe(1);
+    expect(counted.statements, 'the scores, the base checked with them').toBe(1);
     // Two runs later the base last read is gone with its kept rows: the check finds it no longer stands.
     await runJob(at(25 * MIN));
     await runJob(at(30 * MIN));
-    statements = 0;
+    counted.statements = 0;
     expect(await scoresNow()).toEqual(await live());
-    expect(statements, 'the stale check, the base, the scores').toBe(3);
+    expect(counted.statements, 'the stale check, the base, the scores').toBe(3);
     expect(bases.get(tenantId)?.to).toEqual(at(30 * MIN - KEPT_BASE_LAG_MS));
   }, 120_000);
 
   it("a page's rows and their scores in one statement from the base as last read; the base moved or a back-dated period costs more, never a wrong score", async () => {
     const tenantId = cast.tenant.id;
     const bases = createKeptBases();
-    let statements = 0;
     const db = t.database.db;
-    const counted = new Proxy(db, {
-      get: (target, prop): unknown =>
-        prop === 'execute' ? (query: SQL) => (statements++, target.execute(query)) : Reflect.get(target, prop, target),
-    });
+    const counted = countedExecutor();
     const pageOf = (offset: number) =>
       sql`select p.id, p.name, row_number() over (order by lower(p.name), p.id) as page_order
             from portals p where p.tenant_id = ${tenantId} and p.deleted_at is null
            order by lower(p.name), p.id limit 4 offset ${offset}`;
     /** The page at `offset`: its ids in name order and their scores equal the live ones; the statements it took. */
     const expectPage = async (offset: number, label: string) => {
-      statements = 0;
+      counted.statements = 0;
       const got = await reliabilityWithRows<{ id: number; name: string }>(
-        counted,
+        counted.executor,
         { tenantId, ...windowNow() },
         pageOf(offset),
         undefined,
@@ -394,7 +396,7 @@ describe('kept reliability windows', () => {
       ).toEqual(ids);
       const live = await reliabilityByPortalLive(db, { tenantId, ...windowNow(), portalIds: ids });
       expect(got.scores, label).toEqual(live);
-      return statements;
+      return counted.statements;
     };
     t.clock.set(at(31 * MIN));
     expect(await expectPage(0, 'no base read yet'), 'the rows, the base, the scores').toBe(3);
