@@ -18,7 +18,9 @@ import { reliabilityByPortal, reliabilityByPortalLive, reliabilityWithRows } fro
 // kept window (one row per portal plus the minutes since its base). It must give the same scores
 // and order as the live computation over raw periods, as time passes, as new periods arrive
 // (forward, removals, back-dated) and across rollup ticks: random histories, plus portals whose
-// score moves a lot within minutes at the window's head or its tail, so a stale base shows.
+// score moves a lot within minutes at the window's head or its tail, so a stale base shows. The list
+// in its default order (name) reads a page's scores from the same kept window, on PostgreSQL in the
+// page's own statement: its pages must show the same scores too.
 
 const MIN = 60_000;
 const NOW = new Date('2026-05-20T13:17:42.123Z');
