@@ -1,5 +1,5 @@
 import { portalEndpoints, type Portal } from '@vigil/contracts';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { allTenants, inScope } from '../../db/scope.ts';
@@ -8,11 +8,11 @@ import { uptimeRollupJob } from '../../jobs/uptime-rollup.job.ts';
 import { createCast, createPortal, type TestPortal, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { DAY, HOUR, MAINTENANCE, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
+import { keptWindowKit } from '../../../test/kits/stats/kept-window-kit.ts';
 import { keepWindow, KEPT_BASE_LAG_MS, KEPT_WINDOW_MS } from './kept-window-build.repository.ts';
 import { rollUpTenant } from './rollup-build.repository.ts';
-import { createKeptBases } from './kept-bases.ts';
 import { keptScoresByPortal } from './kept-window-query.repository.ts';
-import { reliabilityByPortal, reliabilityByPortalLive, reliabilityWithRows } from './reliability.repository.ts';
+import { reliabilityByPortal, reliabilityByPortalLive } from './reliability.repository.ts';
 
 // Kept windows: the Portals list sorted by Reliability Score reads every portal's score from the
 // kept window (one row per portal plus the minutes since its base). It must give the same scores
@@ -20,7 +20,8 @@ import { reliabilityByPortal, reliabilityByPortalLive, reliabilityWithRows } fro
 // (forward, removals, back-dated) and across rollup ticks: random histories, plus portals whose
 // score moves a lot within minutes at the window's head or its tail, so a stale base shows. The list
 // in its default order (name) reads a page's scores from the same kept window, on PostgreSQL in the
-// page's own statement: its pages must show the same scores too.
+// page's own statement: its pages must show the same scores too. What a page costs in statements:
+// kept-window-statements.test.ts.
 
 const MIN = 60_000;
 const NOW = new Date('2026-05-20T13:17:42.123Z');
@@ -31,6 +32,7 @@ let cast: Awaited<ReturnType<typeof createCast>>;
 const mine: TestPortal[] = [];
 const rand = prng(20261124);
 const { between, insertDevice, randomDevice } = historyKit(() => t, rand);
+const { flip, openDeviceOf, tenantPortalsByName } = keptWindowKit(() => t);
 /** A portal whose only device first reported 40 minutes before NOW (online, then its flips below). */
 let young: { portal: TestPortal; deviceId: number };
 
@@ -115,40 +117,11 @@ async function expectSameAsLive(label: string) {
   }
 }
 
-/** The app's database, counting the statements run through it. */
-function countedExecutor() {
-  const counter = { statements: 0, executor: t.database.db };
-  counter.executor = new Proxy(t.database.db, {
-    get: (target, prop): unknown =>
-      prop === 'execute' ? (query: SQL) => (counter.statements++, target.execute(query)) : Reflect.get(target, prop, target),
-  });
-  return counter;
-}
-
-/** The tenant's live portal ids in the list's default order. */
-async function tenantPortalsByName(tenantId: number): Promise<number[]> {
-  const rows = await queryRows<{ id: number }>(
-    t.database.db,
-    sql`select id from portals where tenant_id = ${tenantId} and deleted_at is null order by lower(name), id`,
-  );
-  return rows.map((r) => Number(r.id));
-}
-
 /** The kept path answered (no fallback) and which portals it left to the rollup or the live path. */
 async function keptUnsettled(tenantId: number | undefined): Promise<number[]> {
   const kept = await keptScoresByPortal(t.database.db, { tenantId, ...windowNow() });
   expect(kept, 'the kept window answers').not.toBeNull();
   return kept!.unsettled.map((u) => u.portalId).sort((a, b) => a - b);
-}
-
-/** As the app writes a status change: close the open period at `when`, open the next one then. */
-async function flip(portal: TestPortal, deviceId: number, status: number, when: Date) {
-  await t.database.db.execute(sql`update device_status_periods set ended_at = ${when.toISOString()}::timestamptz
-                                   where tenant_id = ${portal.tenantId} and device_id = ${deviceId} and ended_at is null`);
-  await t.database.db.execute(sql`insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at)
-                                   values (${portal.tenantId}, ${deviceId}, ${portal.id}, ${status}, ${when.toISOString()}::timestamptz)`);
-  await t.database.db.execute(sql`update devices set status = ${status}, status_since = ${when.toISOString()}::timestamptz
-                                   where tenant_id = ${portal.tenantId} and id = ${deviceId}`);
 }
 
 /** As the maintenance job writes a device entering maintenance: its open period closed at `when`, a status-2 one opened. */
@@ -159,19 +132,6 @@ async function enterMaintenance(portal: TestPortal, deviceId: number, when: Date
                                    values (${portal.tenantId}, ${deviceId}, ${portal.id}, ${MAINTENANCE}, ${when.toISOString()}::timestamptz)`);
   await t.database.db.execute(sql`update devices set maintenance_since = ${when.toISOString()}::timestamptz
                                    where tenant_id = ${portal.tenantId} and id = ${deviceId}`);
-}
-
-/** A device of the portal with an open period begun before `before` (the steady devices of beforeAll qualify). */
-async function openDeviceOf(portal: TestPortal, before: Date): Promise<number> {
-  const [row] = await queryRows<{ device_id: number }>(
-    t.database.db,
-    sql`select p.device_id from device_status_periods p join devices d on d.tenant_id = p.tenant_id and d.id = p.device_id
-         where p.tenant_id = ${portal.tenantId} and p.portal_id = ${portal.id} and p.ended_at is null and d.removed_at is null
-           and p.started_at < ${before.toISOString()}::timestamptz
-         order by p.device_id limit 1`,
-  );
-  expect(row).toBeDefined();
-  return Number(row.device_id);
 }
 
 beforeAll(async () => {
@@ -347,76 +307,5 @@ describe('kept reliability windows', () => {
     await runJob(at(20 * MIN));
     expect(await keptUnsettled(cast.tenant.id)).toEqual([]);
     await expectSameAsLive('the next tick');
-  }, 120_000);
-
-  it("a tenant's base as last read: checked by the scores' own statement, read again once the job keeps a newer one", async () => {
-    const tenantId = cast.tenant.id;
-    const bases = createKeptBases();
-    const db = t.database.db;
-    const counted = countedExecutor();
-    const scoresNow = async () => (await keptScoresByPortal(counted.executor, { tenantId, ...windowNow() }, undefined, bases))!.scores;
-    const live = () => reliabilityByPortalLive(db, { tenantId, ...windowNow() });
-    t.clock.set(at(21 * MIN));
-    expect(await scoresNow()).toEqual(await live());
-    expect(counted.statements, 'the base, then the scores').toBe(2);
-    counted.statements = 0;
-    t.clock.set(at(22 * MIN));
-    expect(await scoresNow()).toEqual(await live());
-    expect(counted.statements, 'the scores, the base checked with them').toBe(1);
-    // Two runs later the base last read is gone with its kept rows: the check finds it no longer stands.
-    await runJob(at(25 * MIN));
-    await runJob(at(30 * MIN));
-    counted.statements = 0;
-    expect(await scoresNow()).toEqual(await live());
-    expect(counted.statements, 'the stale check, the base, the scores').toBe(3);
-    expect(bases.get(tenantId)?.to).toEqual(at(30 * MIN - KEPT_BASE_LAG_MS));
-  }, 120_000);
-
-  it("a page's rows and their scores in one statement from the base as last read; the base moved or a back-dated period costs more, never a wrong score", async () => {
-    const tenantId = cast.tenant.id;
-    const bases = createKeptBases();
-    const db = t.database.db;
-    const counted = countedExecutor();
-    const pageOf = (offset: number) =>
-      sql`select p.id, p.name, row_number() over (order by lower(p.name), p.id) as page_order
-            from portals p where p.tenant_id = ${tenantId} and p.deleted_at is null
-           order by lower(p.name), p.id limit 4 offset ${offset}`;
-    /** The page at `offset`: its ids in name order and their scores equal the live ones; the statements it took. */
-    const expectPage = async (offset: number, label: string) => {
-      counted.statements = 0;
-      const got = await reliabilityWithRows<{ id: number; name: string }>(
-        counted.executor,
-        { tenantId, ...windowNow() },
-        pageOf(offset),
-        undefined,
-        bases,
-      );
-      const ids = (await tenantPortalsByName(tenantId)).slice(offset, offset + 4);
-      expect(
-        got.rows.map((r) => r.id),
-        label,
-      ).toEqual(ids);
-      const live = await reliabilityByPortalLive(db, { tenantId, ...windowNow(), portalIds: ids });
-      expect(got.scores, label).toEqual(live);
-      return counted.statements;
-    };
-    t.clock.set(at(31 * MIN));
-    expect(await expectPage(0, 'no base read yet'), 'the rows, the base, the scores').toBe(3);
-    expect(await expectPage(4, 'the base as last read'), 'the rows with their scores').toBe(1);
-    expect(await expectPage(8, 'the last page'), 'the rows with their scores').toBe(1);
-    expect(await expectPage(400, 'past the end'), 'no rows, no scores').toBe(1);
-    // The job keeps a newer base: the one statement finds its base gone; the base is read again for the page's scores.
-    await runJob(at(35 * MIN));
-    await runJob(at(40 * MIN));
-    t.clock.set(at(41 * MIN));
-    expect(await expectPage(0, 'the base moved'), 'the rows, the base, the scores').toBe(3);
-    expect(bases.get(tenantId)?.to).toEqual(at(40 * MIN - KEPT_BASE_LAG_MS));
-    expect(await expectPage(0, 'the new base'), 'the rows with their scores').toBe(1);
-    // A back-dated flip in the first page's first portal: it is scored another way, the others from the base.
-    const firstId = (await tenantPortalsByName(tenantId))[0];
-    const first = mine.find((p) => p.id === firstId)!;
-    await flip(first, await openDeviceOf(first, at(-2 * DAY)), 0, at(-2 * DAY));
-    expect(await expectPage(0, 'a back-dated period'), 'and the unsettled portal scored another way').toBeGreaterThan(1);
-    expect(await expectPage(4, 'a page without it'), 'the rows with their scores').toBe(1);
   }, 120_000);
 });
