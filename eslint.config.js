@@ -177,7 +177,7 @@ export default defineConfig([
   // Server: no getter or setter in an object literal. Its accessor is a closure of its own, so every
   // object built by the literal gets a hidden class of its own, kept where V8 keeps long-lived objects;
   // built per request or transaction, those kept each one's objects past every young-generation
-  // collection (docs/performance.md "Per-request hidden classes"). A class keeps its accessors on the prototype.
+  // collection (docs/performance-choices.md "Per-request hidden classes"). A class keeps its accessors on the prototype.
   {
     files: [`${SERVER}/**/*.{ts,mjs}`],
     ignores: TESTS,
@@ -186,7 +186,7 @@ export default defineConfig([
         'error',
         {
           selector: "ObjectExpression > Property[kind='get'], ObjectExpression > Property[kind='set']",
-          message: 'No getter or setter in an object literal: use a class (docs/performance.md "Per-request hidden classes").',
+          message: 'No getter or setter in an object literal: use a class (docs/performance-choices.md "Per-request hidden classes").',
         },
       ],
     },

@@ -190,7 +190,7 @@ export async function measurePulseCalls(ctx: BenchContext, server: BenchServer):
   // without it, loads interleaved so both see the same machine. Ten loads of each per warm sample: with
   // thirty, the ratio of identical code spread from 0.86x to 1.16x between runs (a page's wall time has
   // a long tail: collections, the jobs' ticks), wider than the 10 % it is judged against
-  // (docs/performance.md "The Pulse page with and without the trend").
+  // (docs/performance-choices.md "The Pulse page with and without the trend").
   try {
     const withTrend = PULSE_CALLS;
     const withoutTrend = PULSE_CALLS.filter(([name]) => name !== 'reliability-trend');

@@ -13,7 +13,7 @@ import { PriorityGate, type Lane } from './priority-gate.ts';
  * The drizzle database, whichever driver is underneath (PGlite or node-postgres). Without drizzle's
  * relational query API (no schema given to drizzle()): nothing used it, and drizzle builds a query
  * builder for every table of the schema at every transaction it opens, 36 of them, about 3 % of the
- * request thread's CPU on a list page (perf, docs/performance.md "What surrounded the database's work").
+ * request thread's CPU on a list page (perf, docs/performance-choices.md "What surrounded the database's work").
  */
 export type Db = PgDatabase<PgQueryResultHKT>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -86,7 +86,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   // holds the session's lock per transaction and per read), so that thread starts the next the
   // moment one ends, instead of after its answer has crossed this thread's busy event loop; and the
   // more are admitted, the more travel in one message each way (pglite-remote.ts), each crossing a
-  // wake-up of the other thread (docs/performance.md "Messages between the threads in batches").
+  // wake-up of the other thread (docs/performance-choices.md "Messages between the threads in batches").
   // Writes keep to two: more would split the ingestion groups that form while they wait here.
   const gate = new PriorityGate({
     capacity: PGLITE_ADMITTED,
@@ -142,7 +142,7 @@ async function openPglite(dataDir: string): Promise<Database> {
  * busy. Since the credit counts the time each lane held the session (not the units' durations, which
  * charged reads their waits behind writes), 0.25 gave them their full fifth and ingestion under ten
  * Pulse browsers read 0.74-0.82x alone; 0.2 read 0.86 and 0.87x with as many reloads as before
- * (docs/performance.md "Reads charged for the time they held the session").
+ * (docs/performance-choices.md "Reads charged for the time they held the session").
  */
 const PGLITE_READ_SHARE = 0.2;
 

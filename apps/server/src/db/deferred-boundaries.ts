@@ -3,7 +3,7 @@ import { literal } from './sql-literal.ts';
 
 /**
  * PostgreSQL: a transaction's boundaries sent with other statements instead of as round trips of
- * their own (docs/performance.md "BEGIN with the transaction's first statement", "A read's COMMIT
+ * their own (docs/performance-choices.md "BEGIN with the transaction's first statement", "A read's COMMIT
  * with the next BEGIN").
  *
  * BEGIN. drizzle's node-postgres transaction() sends `begin` on its own, and every transaction of the

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { reported, sendWebhook } from '../../test/kits/webhooks/webhook-test-kit.ts';
 
 /**
- * Later list pages (docs/performance.md "Lists, every page different"): read from the nearer end,
+ * Later list pages (docs/performance-choices.md "Lists, every page different"): read from the nearer end,
  * with their kept total in one statement, or found through the id marks (db/kept-counts.ts), every
  * page must equal that slice of the whole list, with the whole list's count, for every order and
  * filter, a deleted portal, rows added and removed, and both tenants. (The kept counts themselves:

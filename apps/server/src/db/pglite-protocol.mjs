@@ -5,7 +5,7 @@
 // ArrayBuffer, then every string field into another one (`ArrayBuffer.prototype.slice`, each a
 // malloc'd backing store the garbage collector sweeps), and reads its private fields through
 // WeakMaps (its bundle compiles `#fields` down). A devices page at 50 connections spent about a
-// fifth of the database thread's CPU there (docs/performance.md "The embedded database's protocol
+// fifth of the database thread's CPU there (docs/performance-choices.md "The embedded database's protocol
 // reader"). This reader decodes each field in place and builds only what the worker and PGlite's
 // parseResults read: the same message names and fields, so results stay PGlite's.
 import { messages } from '@electric-sql/pglite';

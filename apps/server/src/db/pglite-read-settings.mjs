@@ -1,5 +1,5 @@
 // A read's commands as settings of PGlite's one session (pglite-worker.mjs runAlone): plain JavaScript,
-// as the worker. docs/performance.md "A read's settings kept on the session".
+// as the worker. docs/performance-choices.md "A read's settings kept on the session".
 
 /** One command of a read's prelude: `set local NAME = VALUE` (or `to`), or `set local role NAME`. */
 const SET_LOCAL = /^set local (role) ([a-z_][a-z0-9_]*)$|^set local ([a-z_][a-z0-9_.]*) (?:=|to) ('(?:[^']|'')*'|[a-z0-9_]+)$/i;

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
  *
  * Why: a PGlite statement is synchronous WebAssembly; in the server's own thread every statement
  * held the event loop, so HTTP, JSON and signature checks waited for the database and the database
- * for them, one core used on a two-core machine (docs/performance.md "Embedded database on a
+ * for them, one core used on a two-core machine (docs/performance-choices.md "Embedded database on a
  * worker thread").
  *
  * Protocol (structured clone over the worker's port): the main thread sends `{ id, op, ... }`:
@@ -31,7 +31,7 @@ import { Worker } from 'node:worker_threads';
  * Messages travel in batches: what this thread asks during one turn of its event loop goes as one
  * message (an array when there are several), and the worker answers the same way, so each crossing
  * wakes the other thread once for all of them. A wake-up is what a message costs most: when both
- * threads share a core, a woken thread takes it from the one that woke it (docs/performance.md
+ * threads share a core, a woken thread takes it from the one that woke it (docs/performance-choices.md
  * "Messages between the threads in batches").
  */
 
@@ -72,7 +72,7 @@ export interface RemoteTransaction {
  * A transaction as built here: `closed` is a field its owner sets, not a getter over a closure. An
  * object literal's getter made each transaction's object a hidden class of its own, kept where V8
  * keeps long-lived objects, which held the transaction's closures past every young-generation
- * collection (docs/performance.md "Per-request hidden classes").
+ * collection (docs/performance-choices.md "Per-request hidden classes").
  */
 type ClosableTransaction = Omit<RemoteTransaction, 'closed'> & { closed: boolean };
 

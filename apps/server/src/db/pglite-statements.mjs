@@ -1,6 +1,6 @@
 // Statements on the embedded database's thread: what a message asks of PGlite, run over its wire
 // protocol in as few exchanges as it can (pglite-worker.mjs owns the instance and the messages;
-// docs/performance.md "The embedded database's protocol reader"). Plain JavaScript, as the worker.
+// docs/performance-choices.md "The embedded database's protocol reader"). Plain JavaScript, as the worker.
 import { parse, protocol } from '@electric-sql/pglite';
 import { parseMessage, ProtocolReader, queryMessage } from './pglite-protocol.mjs';
 
@@ -57,7 +57,7 @@ const EXECUTE = serialize.execute({});
  * Protocol messages sent to PGlite as one exchange (one call into its wasm), under the session's lock;
  * the answer is read by pglite-protocol.mjs, not PGlite's parser. PGlite's own `query` makes six
  * exchanges of one message each (parse, describe, bind, describe, execute, sync) and `exec` two;
- * each costs its wasm entry and buffers (docs/performance.md "Lists, every page different").
+ * each costs its wasm entry and buffers (docs/performance-choices.md "Lists, every page different").
  * PostgreSQL handles the messages of one buffer in order as it would from a socket; the first error
  * is thrown (PGlite still runs the rest: after an error the extended protocol skips to the Sync, a
  * simple query ends its own statements), and so is `query`, as PGlite's makePGliteError names it.

@@ -27,7 +27,7 @@ import {
  * until a function has run for a while). PGlite's module has thousands of functions and a workload
  * calls many of them now and then: under dynamic tiering a one-device ingestion run still got faster
  * in its fourth run in a row, and moderately used paths kept baseline code. Measured
- * (docs/performance.md "PostgreSQL's wasm compiled by the optimizing tier"): the database thread's
+ * (docs/performance-choices.md "PostgreSQL's wasm compiled by the optimizing tier"): the database thread's
  * CPU per message and per list page fell, at the price of a second or two of compiling on V8's
  * background threads after start and about 30 MiB of code. Set before PGlite compiles its module
  * (PGlite.create below); V8's flags are the process's, and this is the only wasm of note in it.
@@ -86,7 +86,7 @@ let db;
  * settings, read-only included (pglite-read-settings.mjs), they stay while reads with the same
  * commands follow one another, and each of those statements goes alone, its own implicit
  * transaction. Anything else that uses the session puts it back to its defaults first
- * (`toSessionDefaults`). docs/performance.md "A read's settings kept on the session".
+ * (`toSessionDefaults`). docs/performance-choices.md "A read's settings kept on the session".
  */
 async function runAlone(message) {
   const release = await locked();
@@ -172,7 +172,7 @@ let heldSent = 0;
  * bundled compiled to generators) keep what each call allocates alive through the next young
  * collection, so on this thread, where a lock and an exchange were taken per statement, about 1.8
  * MB survived every scavenge and was promoted at the next: a full collection every second or two
- * under a list load, each stopping every request in flight (docs/performance.md "The database
+ * under a list load, each stopping every request in flight (docs/performance-choices.md "The database
  * thread's garbage"). PGlite's own `query`, `exec` and `close` (`handle` below) take this lock
  * too, so while a holder runs nothing else uses the session, and its exchanges need no mutex of
  * PGlite's either (pglite-statements.mjs `exchange`).

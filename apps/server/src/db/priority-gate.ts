@@ -32,7 +32,7 @@ export interface GateOptions {
    * there includes its waits for the session behind the other lane's units (PGlite's lock goes to
    * urgent transactions first: pglite-worker.mjs): during batch ingestion the reads admitted in a
    * second lasted 200-1,035 ms in all while they held the session 5-31 ms, and were charged 10 to 100
-   * times their time (docs/performance.md "Reads charged for the time they held the session"); and
+   * times their time (docs/performance-choices.md "Reads charged for the time they held the session"); and
    * two urgent units admitted together, summed, earned twice the write time there was.
    */
   sessionTime?: () => SessionTime;

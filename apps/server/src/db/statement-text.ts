@@ -10,7 +10,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
  * up to a dozen entity kinds by walking its prototype chain. For a list page that was about 20 KB of
  * short-lived allocation on the request thread (of ~145 KB per page, measured with
  * `apps/server/test/tools/lists-local.ts`, LISTS_ALLOCATIONS), and each young-generation collection
- * it brings nearer pauses every request in flight (docs/performance.md "Statement text without
+ * it brings nearer pauses every request in flight (docs/performance-choices.md "Statement text without
  * drizzle's builder": 3-9 % more list pages a second).
  *
  * Only what our statements are made of is walked here: `sql` templates, nested, their text and

@@ -111,7 +111,7 @@ function scopeOf(p: Principal | null): Scope | null {
  * getters are closures of its own, so every request made a hidden class (map) of its own, allocated
  * where V8 keeps long-lived objects; those maps held the request's closures, and through them the
  * whole request, past every young-generation collection until the next full one: every request's
- * objects were promoted and a scavenge took 20-30 ms instead of 1-2 (docs/performance.md "Per-request
+ * objects were promoted and a scavenge took 20-30 ms instead of 1-2 (docs/performance-choices.md "Per-request
  * hidden classes"). A class keeps its getters on the prototype: one map for every request.
  */
 class RequestContext {

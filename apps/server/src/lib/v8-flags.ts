@@ -14,6 +14,6 @@ import { setFlagsFromString } from 'node:v8';
  * also held every young object they pointed to alive through each scavenge, which then promoted it:
  * about 1 MB promoted per scavenge of the HTTP thread, each scavenge pausing it 6-7 ms, and while it
  * pauses no request in flight ends. Off: about 0.5 MB promoted and 3-4 ms per scavenge
- * (docs/performance.md "Allocation-site pretenuring off").
+ * (docs/performance-choices.md "Allocation-site pretenuring off").
  */
 setFlagsFromString('--no-allocation-site-pretenuring');

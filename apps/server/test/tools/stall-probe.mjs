@@ -5,7 +5,7 @@
  * it): its garbage collections (start, duration, kind: 1 young, 4 full, 8 incremental marking) and
  * its event loop's blocks of over 15 ms; the HTTP thread also each API request's start and end
  * (`diagnostics_channel`). Written every 2 s to `$TMPDIR/vigil-stall-probe-<pid>-<thread>.json`;
- * `stall-report.ts` reads them (docs/performance.md "Allocation-site pretenuring off").
+ * `stall-report.ts` reads them (docs/performance-choices.md "Allocation-site pretenuring off").
  * Plain JavaScript: it is loaded before tsx.
  */
 import dc from 'node:diagnostics_channel';

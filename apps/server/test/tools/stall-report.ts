@@ -5,7 +5,7 @@
  * run's slowest 1 % ended, each with what happened on each thread in the 200 ms before its end:
  * garbage collections (y young, f full, i incremental marking, with their ms) and event-loop blocks.
  * A run's p99 is its slowest 1 %: when they end together, in one or two windows, the p99 is the
- * length of the worst stall, not of a page (docs/performance.md "Allocation-site pretenuring off").
+ * length of the worst stall, not of a page (docs/performance-choices.md "Allocation-site pretenuring off").
  *
  *   npx tsx apps/server/test/tools/stall-report.ts <server pid>
  */

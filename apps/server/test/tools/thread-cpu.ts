@@ -38,7 +38,7 @@ export function threadCpuSince(before: Map<number, number>): { main: number; dat
 
 /**
  * Minor page faults of this process so far (Linux /proc; 0 elsewhere). On a paravirtualized machine
- * each one costs microseconds of the faulting thread's CPU (docs/performance.md "Per-request hidden classes").
+ * each one costs microseconds of the faulting thread's CPU (docs/performance-choices.md "Per-request hidden classes").
  */
 export function minorFaults(): number {
   try {

@@ -2,7 +2,7 @@ import { bigint, integer, pgTable, primaryKey, smallint } from 'drizzle-orm/pg-c
 import { tenantId } from './columns.ts';
 
 /**
- * Kept counts (docs/performance.md, lists): the lists and Pulse read totals from these small
+ * Kept counts (docs/performance-choices.md "Lists, every page different"): the lists and Pulse read totals from these small
  * tables instead of counting devices, cases and alerts per request. Maintained only by
  * statement-level triggers on the counted tables (migration 0005, `*_counts_apply()`), so every
  * writer (ingestion, offline sweep, case and alert rules, seeds) keeps them without knowing them.

@@ -100,7 +100,7 @@ export const devices = pgTable(
     // No index names `status` (not even a partial index's predicate): a status flip then stays a HOT update
     // like a heartbeat, with no entry in any of these indexes (migration 0008; at L on PostgreSQL batches of 100
     // flips measured 15,518-16,036 events/s before, 19,860-21,096 with no index for the offline devices at all,
-    // 16,693-17,530 with the periods' one below: docs/performance.md). The offline devices are found through their open
+    // 16,693-17,530 with the periods' one below: docs/decisions.md 8). The offline devices are found through their open
     // offline periods instead (periods_open_offline_idx below, db/offline-periods.ts), the per-status
     // counts through the kept counts (schema/counts.ts).
     index('devices_tenant_type_idx').on(t.tenantId, t.deviceType),

@@ -6,7 +6,7 @@
  * from the nearer end: at L, 25,000). The page's statement reads the version again and the page is
  * kept only if it is unchanged, so a device added, deleted, renamed or removed since the marks were
  * read (by this process or another) is never missed: the marks are dropped and the page read by
- * offset (devices.service.ts listDevices; docs/performance.md "Lists, every page different"). While
+ * offset (devices.service.ts listDevices; docs/performance-choices.md "Lists, every page different"). While
  * the version holds, the number of devices read with the marks is also the list's total: every change
  * of it (a device added, removed or deleted) changes the version.
  */

@@ -229,7 +229,7 @@ interface KeptColumns {
 /**
  * One tenant's page of rows (`rows`: a select whose rows have the portal's `id` and their place in the
  * page, `page_order`) and the kept scores of its portals in one statement: a page in one round trip
- * (docs/performance.md "A page's rows and scores in one statement"). From the tenant's base as last read
+ * (docs/performance-choices.md "A page's rows and scores in one statement"). From the tenant's base as last read
  * (`bases`), checked in the same statement. `kept` is null when no base as last read answers the window
  * or it no longer stands (then dropped): the rows stand, the caller scores them another way.
  */

@@ -10,7 +10,7 @@ import type { TodayBase, TodayNow, TrendFrame } from './trend.repository.ts';
  * the rollup's hour. A call then asks in one statement whether the frame still stands and for the
  * rest of today (the periods since the rollup's hour), computed on it (trend.repository.ts
  * tenantTrendCheck). Measured: the trend call was the Pulse page's most
- * expensive (docs/performance.md).
+ * expensive (docs/performance-choices.md "The Pulse page with and without the trend").
  *
  * Where every writer is in this process and hears its own notifications at commit (PGlite:
  * Database.notifiesAtCommit), the statement is skipped too while nothing changed for the tenant:
