@@ -58,3 +58,41 @@ describe('PgliteRemote sessionTime', () => {
     expect(after.normal - before.normal).toBeLessThan(readWaited);
   });
 });
+
+/**
+ * When the database's thread sends a unit's answer (pglite-worker.mjs `handOver`): with `answerEach`
+ * as soon as its statement has run, so the first of reads queued together resolves while the others
+ * still run; without it, with every answer of the thread's turn (the reads queued behind the lock
+ * run in one turn and resolve together). Judged against one read's own time on the same thread.
+ */
+describe('PgliteRemote answers', () => {
+  /** A statement of some tens of milliseconds, so that the answers' spacing stands out of any pause. */
+  const LONG = 'select count(*) from generate_series(1, 100000)';
+
+  /** One read's time, and how long after the first of four reads queued together the last resolved. */
+  async function spread(answerEach: boolean): Promise<{ one: number; last: number }> {
+    const own = await PgliteRemote.open('memory://', { answerEach });
+    try {
+      await own.readTransaction((tx) => tx.query(LONG));
+      const started = performance.now();
+      await own.readTransaction((tx) => tx.query(LONG));
+      const one = performance.now() - started;
+      const times: number[] = [];
+      await Promise.all([1, 2, 3, 4].map(() => own.readTransaction((tx) => tx.query(LONG)).then(() => times.push(performance.now()))));
+      return { one, last: times[3] - times[0] };
+    } finally {
+      await own.close();
+    }
+  }
+
+  it('sends each answer as its statement ends with answerEach', async () => {
+    const { one, last } = await spread(true);
+    // Three statements ran between the first answer and the last.
+    expect(last).toBeGreaterThan(one * 1.5);
+  });
+
+  it('sends the answers of one turn together without it', async () => {
+    const { one, last } = await spread(false);
+    expect(last).toBeLessThan(one / 2);
+  });
+});

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -29,8 +30,9 @@ import { Worker } from 'node:worker_threads';
  * (`sessionTime`, which the priority gate shares the session by).
  *
  * Messages travel in batches: what this thread asks during one turn of its event loop goes as one
- * message (an array when there are several), and the worker answers the same way, so each crossing
- * wakes the other thread once for all of them. A wake-up is what a message costs most: when both
+ * message (an array when there are several), and the worker answers the same way (on one CPU; on
+ * more, each answer as its statement ends: `open`), so each crossing wakes the other thread once for
+ * all of them. A wake-up is what a message costs most: when both
  * threads share a core, a woken thread takes it from the one that woke it (docs/performance-choices.md
  * "Messages between the threads in batches").
  */
@@ -130,8 +132,17 @@ export class PgliteRemote {
   }
 
   /** Starts the thread and opens PGlite at `location` (a directory, or `memory://`). */
-  static async open(location: string): Promise<PgliteRemote> {
-    const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { location } });
+  /**
+   * `answerEach`: whether the database's thread sends each unit's answer as soon as its statement has
+   * run (the session's lock changes hands on the thread's next turn, after the answer has left)
+   * instead of with the rest of its turn's. Where this process may run on more than one CPU, the
+   * HTTP thread then handles one answer while the database runs the next statement; on one CPU
+   * the threads cannot overlap, and a message per answer only costs more wake-ups
+   * (docs/performance-choices.md "Answers as each statement ends, on more than one CPU").
+   */
+  static async open(location: string, opts: { answerEach?: boolean } = {}): Promise<PgliteRemote> {
+    const answerEach = opts.answerEach ?? availableParallelism() > 1;
+    const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { location, answerEach } });
     const ready = await new Promise<{ ready: boolean; error?: ErrorData }>((resolve, reject) => {
       const onError = (err: Error) => reject(err);
       const onExit = (code: number) => reject(new Error(`the embedded database's thread ended during start-up (exit code ${code})`));

@@ -50,11 +50,13 @@ function errorData(err) {
 
 /**
  * Answers ready during one turn of this thread's event loop, sent together at its end: the main
- * thread is woken once for all of them (pglite-remote.ts, "Messages travel in batches"). Statements
- * queued behind the session's lock run one after the other in the same turn, so their answers go together.
+ * thread is woken once for all of them (pglite-remote.ts, "Messages travel in batches"). On one CPU,
+ * statements queued behind the session's lock run one after the other in the same turn, so their
+ * answers go together; on more, each goes as its statement ends (`handOver`).
  */
 let outbox = [];
 function flush() {
+  if (outbox.length === 0) return;
   const batch = outbox;
   outbox = [];
   // The lanes' session time goes with the answers it includes (the lock is released before a unit's last answer is sent).
@@ -188,8 +190,21 @@ function grantLock() {
     if (released) return;
     released = true;
     held[lane] += performance.now() - granted;
-    grantLock();
+    if (workerData.answerEach) setImmediate(handOver);
+    else grantLock();
   });
+}
+
+/**
+ * With `answerEach` (pglite-remote.ts open: the process may run on more than one CPU), the lock
+ * changes hands on the next turn of this thread's event loop: by then the holder's answer is in the
+ * outbox (it is queued after the lock is released), and it leaves before the next statement runs,
+ * so the main thread handles it meanwhile instead of waiting for every statement queued behind the
+ * lock. Messages that arrived meanwhile are seen before the choice, as on the main thread's gate.
+ */
+function handOver() {
+  flush();
+  grantLock();
 }
 
 function opened(id, urgent) {
