@@ -131,8 +131,9 @@ export class PgliteRemote {
     worker.on('exit', (code) => this.stop(`the embedded database's thread ended (exit code ${code})`));
   }
 
-  /** Starts the thread and opens PGlite at `location` (a directory, or `memory://`). */
   /**
+   * Starts the thread and opens PGlite at `location` (a directory, or `memory://`).
+   *
    * `answerEach`: whether the database's thread sends each unit's answer as soon as its statement has
    * run (the session's lock changes hands on the thread's next turn, after the answer has left)
    * instead of with the rest of its turn's. Where this process may run on more than one CPU, the
