@@ -73,10 +73,13 @@ describe('PgliteRemote answers', () => {
   async function spread(answerEach: boolean): Promise<{ one: number; last: number }> {
     const own = await PgliteRemote.open('memory://', { answerEach });
     try {
-      await own.readTransaction((tx) => tx.query(LONG));
-      const started = performance.now();
-      await own.readTransaction((tx) => tx.query(LONG));
-      const one = performance.now() - started;
+      // One read's time: the least of three, so that a pause of the machine does not stretch it.
+      let one = Infinity;
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        await own.readTransaction((tx) => tx.query(LONG));
+        one = Math.min(one, performance.now() - started);
+      }
       const times: number[] = [];
       await Promise.all([1, 2, 3, 4].map(() => own.readTransaction((tx) => tx.query(LONG)).then(() => times.push(performance.now()))));
       return { one, last: times[3] - times[0] };
