@@ -1,6 +1,7 @@
 import { DEVICE_STATUS } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from './client.ts';
+import { IDS_PER_MARK, idMarksOf, type IdMarkedStart, type IdMarks, type IdMarkStore } from './id-marks.ts';
 import { DEVICE_COUNT_PREFIXES } from './schema/counts.ts';
 import { tenantScope, type Scope } from './scope.ts';
 import { tenantCondition } from './sql-fragments.ts';
@@ -183,19 +184,18 @@ export async function laterPageWithTotal<R>(
   return { rows: pageFromTotal(q, end, read.kept.count, read.rows), kept: read.kept };
 }
 
-/** Ids per mark row (schema/counts.ts: bucket = id >> 10). */
-const IDS_PER_MARK = 1024;
-
 /**
  * A later page of a tenant's cases or alerts in their default order (newest id first) with no filter,
- * and its total, in one statement that skips fewer than 1,024 rows whatever the offset: the id marks
- * (schema/counts.ts) are summed from the newest block down to the block holding the page's first
- * row, and the read starts at that block, skipping only the rows before the page inside it. A read
- * by offset alone skips every row before the page (from the nearer end: up to half the list; at L,
- * 91,000 alerts). `page` builds the statement from `skip` (a bound on the id and the limit, for the
- * row-skipping read in id-descending order) and the kept columns. The total is the marks' sum: they
- * count every case or alert of the tenant, a deleted portal's too, so with a deleted portal the rows
- * are dropped; undefined then, or for an empty page: the caller reads the page otherwise.
+ * and its total, in one statement that skips fewer than 1,024 rows whatever the offset: the read
+ * starts at the block of 1,024 ids (schema/counts.ts id marks) holding the page's first row, skipping
+ * only the rows before the page inside it. A read by offset alone skips every row before the page
+ * (from the nearer end: up to half the list; at L, 91,000 alerts). `page` builds the statement from
+ * `skip` (a bound on the id and the limit, for the row-skipping read in id-descending order) and the
+ * kept columns. The block comes from the tenant's marks kept in `kept` (id-marks.ts) while the
+ * version the page reads is theirs; otherwise the statement sums the marks itself, and a tenant without
+ * kept marks gets them read after the page. The total is the marks' sum: they count every case or
+ * alert of the tenant, a deleted portal's too, so with a deleted portal the rows are dropped;
+ * undefined then, or for an empty page: the caller reads the page otherwise.
  */
 export async function markedPageWithTotal<R>(
   executor: Executor,
@@ -203,7 +203,16 @@ export async function markedPageWithTotal<R>(
   tenantId: number,
   q: { offset: number; limit: number },
   page: (skip: { idBelow: SQL; limit: SQL }, keptColumns: SQL) => SQL,
+  kept?: IdMarkStore,
 ): Promise<{ rows: R[]; kept: KeptTotal } | undefined> {
+  const versions = sql.raw(marks === 'case_id_marks' ? 'case_order_versions' : 'alert_order_versions');
+  const start = kept?.startOf(tenantId, q.offset);
+  if (kept && start) {
+    const fromKept = await keptMarkedPage<R>(executor, versions, tenantId, q, start, page);
+    if (fromKept) return fromKept;
+    // An empty page (past the end) says nothing of the marks; a page of another version or with a deleted portal drops them.
+    if (fromKept === null) kept.drop(tenantId, start.version);
+  }
   const skip = {
     idBelow: sql`(select (bucket + 1) * ${sql.raw(String(IDS_PER_MARK))} from mark)`,
     limit: sql`limit ${pageLimit(q.limit)} offset (select ${q.offset} - before from mark)`,
@@ -212,7 +221,70 @@ export async function markedPageWithTotal<R>(
                                from ${sql.raw(marks)} m where m.tenant_id = ${tenantId}),
                     mark as (select bucket, upto - total as before from marks where upto > ${q.offset} order by bucket desc limit 1),
                     kept as (select (select coalesce(sum(total), 0) from marks)::int as n, ${deletedPortalExists(tenantScope(tenantId))} as deleted)`;
-  return keptColumnsPage<R>(executor, ctes, (keptColumns) => page(skip, keptColumns));
+  const answer = await keptColumnsPage<R>(executor, ctes, (keptColumns) => page(skip, keptColumns));
+  if (kept?.claimRead(tenantId)) {
+    let read: IdMarks | undefined;
+    try {
+      read = await readIdMarks(executor, marks, versions, tenantId);
+    } finally {
+      kept.keep(tenantId, read);
+    }
+  }
+  return answer;
+}
+
+/**
+ * The page from kept marks, with the tenant's order version and deleted-portal flag read in its
+ * statement: the page with the marks' total when the version is theirs and no portal is deleted,
+ * null when not (the marks are out of date, or cannot serve this tenant), undefined for an empty page.
+ */
+async function keptMarkedPage<R>(
+  executor: Executor,
+  versions: SQL,
+  tenantId: number,
+  q: { offset: number; limit: number },
+  start: IdMarkedStart,
+  page: (skip: { idBelow: SQL; limit: SQL }, keptColumns: SQL) => SQL,
+): Promise<{ rows: R[]; kept: KeptTotal } | null | undefined> {
+  const skip = { idBelow: sql`${start.idBelow}`, limit: sql`limit ${pageLimit(q.limit)} offset ${start.skip}` };
+  const columns = sql`${orderVersionOf(versions, tenantId)} as kept_version,
+    ${deletedPortalExists(tenantScope(tenantId))} as kept_deleted`;
+  const rows = await queryRows<R & { kept_version: string; kept_deleted: boolean }>(executor, page(skip, columns));
+  if (rows.length === 0) return undefined;
+  if (String(rows[0].kept_version) !== start.version || rows[0].kept_deleted === true) return null;
+  return {
+    rows: rows.map(({ kept_version: _version, kept_deleted: _deleted, ...row }) => row as R),
+    kept: { count: start.count, hasDeletedPortal: false },
+  };
+}
+
+/** The tenant's case or alert order version (`versions`: its table), as text; no row yet reads as 0. */
+const orderVersionOf = (versions: SQL, tenantId: number): SQL =>
+  sql`coalesce((select v.version from ${versions} v where v.tenant_id = ${tenantId}), 0)::text`;
+
+/**
+ * A tenant's id marks (blocks holding rows, newest first) and its order version, in one statement (one
+ * snapshot). Undefined for a tenant with a deleted portal: a page from a block skips rows without
+ * checking their portal, so it could never be answered from them.
+ */
+async function readIdMarks(
+  executor: Executor,
+  marks: 'case_id_marks' | 'alert_id_marks',
+  versions: SQL,
+  tenantId: number,
+): Promise<IdMarks | undefined> {
+  const rows = await queryRows<{ version: string; bucket: number; total: number }>(
+    executor,
+    sql`select ${orderVersionOf(versions, tenantId)} as version, m.bucket, m.total
+          from ${sql.raw(marks)} m
+         where m.tenant_id = ${tenantId} and m.total > 0 and not ${deletedPortalExists(tenantScope(tenantId))}
+         order by m.bucket desc`,
+  );
+  if (rows.length === 0) return undefined;
+  return idMarksOf(
+    String(rows[0].version),
+    rows.map((r) => ({ bucket: Number(r.bucket), total: Number(r.total) })),
+  );
 }
 
 /** Columns a statement of keptColumnsPage carries besides its rows' own. */

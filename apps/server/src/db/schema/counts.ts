@@ -98,6 +98,22 @@ export const alertIdMarks = pgTable(
 );
 
 /**
+ * Per tenant, a number that changes whenever its case (or alert) id marks change: a case or alert
+ * added or deleted (migration 0019, bumped by `*_id_marks_apply()` with the marks, once per
+ * transaction; no row yet reads as 0). The cases and alerts lists keep a tenant's marks in memory
+ * with the number they were read at and use them only while it is unchanged (db/id-marks.ts).
+ */
+export const caseOrderVersions = pgTable('case_order_versions', {
+  tenantId: tenantId().primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+});
+
+export const alertOrderVersions = pgTable('alert_order_versions', {
+  tenantId: tenantId().primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+});
+
+/**
  * Per tenant, a number that changes whenever its devices' name order may have changed: a device added,
  * deleted, renamed, removed (or back) or moved to another portal (migration 0015,
  * `device_order_versions_bump()`; no row yet reads as 0). A status flip or a heartbeat leaves it. The

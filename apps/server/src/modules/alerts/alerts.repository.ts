@@ -14,6 +14,7 @@ import {
   portalNotDeleted,
   runKeptTotal,
 } from '../../db/kept-counts.ts';
+import type { IdMarkStore } from '../../db/id-marks.ts';
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 import { OPEN_OFFLINE_ALERT } from './offline-alert-rule.repository.ts';
 import {
@@ -77,7 +78,14 @@ export interface AlertListQuery {
   filter: { customerId?: number; alertType?: number; status?: number; q?: string };
 }
 
-export async function listAlerts(tx: Executor, scope: Scope, q: AlertListQuery, now: Date): Promise<{ list: Alert[]; count: number }> {
+/** `idMarks`: the app's alert id marks (db/id-marks.ts), for later pages of a tenant's whole list in its default order. */
+export async function listAlerts(
+  tx: Executor,
+  scope: Scope,
+  q: AlertListQuery,
+  now: Date,
+  idMarks?: IdMarkStore,
+): Promise<{ list: Alert[]; count: number }> {
   const nameLike = q.filter.q ? containsPattern(q.filter.q) : undefined;
   const own: SQL[] = [inTenant(scope, sql`a.tenant_id`)];
   if (q.filter.customerId !== undefined) own.push(sql`a.portal_id = ${q.filter.customerId}`);
@@ -121,15 +129,22 @@ export async function listAlerts(tx: Executor, scope: Scope, q: AlertListQuery, 
   }
   if (scope.kind === 'tenant' && own.length === 1 && nameLike === undefined && q.sort === undefined) {
     // The default order with no filter: the page found through the id marks (no long skip).
-    const marked = await markedPageWithTotal<AlertRow>(tx, 'alert_id_marks', scope.tenantId, q, (skip, keptColumns) => {
-      return sql`select ${alertColumns(now)}, ${keptColumns}
+    const marked = await markedPageWithTotal<AlertRow>(
+      tx,
+      'alert_id_marks',
+      scope.tenantId,
+      q,
+      (skip, keptColumns) => {
+        return sql`select ${alertColumns(now)}, ${keptColumns}
           from (select a.tenant_id, a.id from alerts a
                  where ${allOf(own)} and a.id < ${skip.idBelow} order by a.id desc ${skip.limit}) k
           join alerts a on a.tenant_id = k.tenant_id and a.id = k.id
           join portals p on p.tenant_id = a.tenant_id and p.id = a.portal_id and p.deleted_at is null
           join tenants t on t.id = a.tenant_id
         order by a.id desc`;
-    });
+      },
+      idMarks,
+    );
     if (marked) return { list: marked.rows.map(toAlert), count: marked.kept.count };
   }
   if (q.filter.status === undefined && nameLike === undefined && q.sort?.field !== 'customerName') {

@@ -1,12 +1,16 @@
 import { alertEndpoints } from '@vigil/contracts';
+import { IdMarkStore } from '../../db/id-marks.ts';
 import { route, type AppModule } from '../../http/route.ts';
 import { acknowledgeAlert, createAlertByHand, createCaseFromAlert, getAlert, listAlertDevices, listAlerts } from './alerts.service.ts';
 
 /** Alerts (docs/web-pages.md "Pages", docs/web.md "Shell"; docs/decisions.md 29). The automatic rules run as jobs (jobs/registry.ts). */
 export const alertsModule: AppModule = (app, deps) => {
+  const marks = new IdMarkStore(() => deps.clock.now().getTime());
   route(app, deps, alertEndpoints.list, {
     permission: 'read',
-    handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => listAlerts(reader, scope, query, deps.clock.now())) }),
+    handler: async ({ query, scope, readTx }) => ({
+      data: await readTx((reader) => listAlerts(reader, scope, query, deps.clock.now(), marks)),
+    }),
   });
 
   route(app, deps, alertEndpoints.get, {

@@ -1,6 +1,7 @@
 import type { Case, ServiceDevice } from '@vigil/contracts';
 import { CASE_COMPLETED } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
+import type { IdMarkStore } from '../../db/id-marks.ts';
 import { queryRows, type Executor, type Tx } from '../../db/client.ts';
 import type { Scope } from '../../db/scope.ts';
 import {
@@ -74,7 +75,14 @@ export interface CaseListQuery {
   filter: { customerId?: number; caseType?: number; open?: boolean; q?: string };
 }
 
-export async function listCases(tx: Executor, scope: Scope, q: CaseListQuery, portalId?: number): Promise<{ list: Case[]; count: number }> {
+/** `idMarks`: the app's case id marks (db/id-marks.ts), for later pages of a tenant's whole list in its default order. */
+export async function listCases(
+  tx: Executor,
+  scope: Scope,
+  q: CaseListQuery,
+  portalId?: number,
+  idMarks?: IdMarkStore,
+): Promise<{ list: Case[]; count: number }> {
   const customerId = portalId ?? q.filter.customerId;
   const nameLike = q.filter.q ? containsPattern(q.filter.q) : undefined;
   // The total from the kept counts (per portal and status code), not a count over the cases; built only
@@ -109,15 +117,22 @@ export async function listCases(tx: Executor, scope: Scope, q: CaseListQuery, po
   }
   if (scope.kind === 'tenant' && own.length === 1 && nameLike === undefined && q.sort === undefined) {
     // The default order with no filter: the page found through the id marks (no long skip).
-    const marked = await markedPageWithTotal<CaseRow>(tx, 'case_id_marks', scope.tenantId, q, (skip, keptColumns) => {
-      return sql`select ${CASE_COLUMNS}, ${keptColumns}
+    const marked = await markedPageWithTotal<CaseRow>(
+      tx,
+      'case_id_marks',
+      scope.tenantId,
+      q,
+      (skip, keptColumns) => {
+        return sql`select ${CASE_COLUMNS}, ${keptColumns}
           from (select c.tenant_id, c.id from cases c
                  where ${allOf(own)} and c.id < ${skip.idBelow} order by c.id desc ${skip.limit}) k
           join cases c on c.tenant_id = k.tenant_id and c.id = k.id
           join portals p on p.tenant_id = c.tenant_id and p.id = c.portal_id and p.deleted_at is null
           join tenants t on t.id = c.tenant_id
         order by c.id desc`;
-    });
+      },
+      idMarks,
+    );
     if (marked) return { list: marked.rows.map(toCase), count: marked.kept.count };
   }
   if (nameLike === undefined && q.sort?.field !== 'customerName') {

@@ -1,4 +1,5 @@
 import { caseEndpoints, CASE_MSG, CASE_STATUSES, CASE_COMPLETED } from '@vigil/contracts';
+import { IdMarkStore } from '../../db/id-marks.ts';
 import { badRequest } from '../../http/errors.ts';
 import { route, type AppModule } from '../../http/route.ts';
 import {
@@ -13,9 +14,10 @@ import {
 } from './cases.service.ts';
 
 export const casesModule: AppModule = (app, deps) => {
+  const marks = new IdMarkStore(() => deps.clock.now().getTime());
   route(app, deps, caseEndpoints.list, {
     permission: 'read',
-    handler: async (ctx) => ({ data: await ctx.readTx((reader) => listCases(reader, ctx.scope, ctx.query)) }),
+    handler: async (ctx) => ({ data: await ctx.readTx((reader) => listCases(reader, ctx.scope, ctx.query, undefined, marks)) }),
   });
 
   route(app, deps, caseEndpoints.sumup, {

@@ -1,3 +1,5 @@
+import { MARKS_READ_EVERY_MS, TenantMarkStore } from '../../db/tenant-marks.ts';
+
 /**
  * Marks of a tenant's devices in the list's default order (name, then id), kept in this process: the
  * key of every `NAME_MARK_EVERY`-th device and the number of devices, read once with the tenant's
@@ -38,58 +40,29 @@ export interface MarkedStart {
   count: number;
 }
 
-/** Bound on the tenants kept: cleared when reached (marks cost one read to get back). */
-const KEPT_MAX = 10_000;
 /**
- * At most one read of a tenant's marks per this many milliseconds: while its devices keep changing
- * (devices reporting for the first time, one after another), each read would be out of date at the
- * next page, and deep pages are read by offset as before instead of paying a read each.
+ * At most one read of a tenant's marks per this many milliseconds (db/tenant-marks.ts): while its
+ * devices keep changing (devices reporting for the first time, one after another), deep pages are read
+ * by offset as before instead of paying a read each.
  */
-export const NAME_MARKS_READ_EVERY_MS = 5_000;
+export const NAME_MARKS_READ_EVERY_MS = MARKS_READ_EVERY_MS;
 
 /**
  * The marks of one app's database (the devices module makes one: ids and versions are a database's
  * own). One read of a tenant's marks at a time; a caller that claimed a read ends it with `keep`.
  */
-export class NameMarkStore {
-  private readonly kept = new Map<number, NameMarks>();
-  private readonly reading = new Set<number>();
-  /** When each tenant's marks were last read (ms), for NAME_MARKS_READ_EVERY_MS. */
-  private readonly readAt = new Map<number, number>();
-
-  constructor(private readonly now: () => number) {}
+export class NameMarkStore extends TenantMarkStore<NameMarks> {
+  /** Marks read under two marks' worth of devices start no page: not kept. */
+  constructor(now: () => number) {
+    super(now, (marks) => marks.marks.length >= 2);
+  }
 
   /** The start of a page at `offset` from `tenantId`'s kept marks; undefined without marks or before the second mark. */
   startOf(tenantId: number, offset: number): MarkedStart | undefined {
-    const entry = this.kept.get(tenantId);
+    const entry = this.marksOf(tenantId);
     if (!entry) return undefined;
     const index = Math.floor(offset / NAME_MARK_EVERY);
     if (index === 0 || index >= entry.marks.length) return undefined;
     return { mark: entry.marks[index], skip: offset - index * NAME_MARK_EVERY, version: entry.version, count: entry.count };
-  }
-
-  /** Forgets a tenant's marks read at `version`, which a page found out of date. */
-  drop(tenantId: number, version: string): void {
-    if (this.kept.get(tenantId)?.version === version) this.kept.delete(tenantId);
-  }
-
-  /** Whether this request should read the tenant's marks: none kept, no read under way and none lately. */
-  claimRead(tenantId: number): boolean {
-    if (this.kept.has(tenantId) || this.reading.has(tenantId)) return false;
-    const now = this.now();
-    const last = this.readAt.get(tenantId);
-    if (last !== undefined && now - last >= 0 && now - last < NAME_MARKS_READ_EVERY_MS) return false;
-    if (this.readAt.size >= KEPT_MAX) this.readAt.clear();
-    this.readAt.set(tenantId, now);
-    this.reading.add(tenantId);
-    return true;
-  }
-
-  /** Ends a claimed read: keeps what it read (nothing when it failed or found under two marks' worth). */
-  keep(tenantId: number, marks: NameMarks | undefined): void {
-    this.reading.delete(tenantId);
-    if (!marks || marks.marks.length < 2) return;
-    if (this.kept.size >= KEPT_MAX) this.kept.clear();
-    this.kept.set(tenantId, marks);
   }
 }
