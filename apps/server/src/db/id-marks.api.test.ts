@@ -2,8 +2,8 @@ import { alertEndpoints, caseEndpoints, type Endpoint } from '@vigil/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCast, createPortal, type TestPortal } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { marksClock } from '../../test/kits/marks/marks-clock.ts';
 import { IDS_PER_MARK, IdMarkStore, idMarksOf } from './id-marks.ts';
-import { MARKS_READ_EVERY_MS } from './tenant-marks.ts';
 
 /**
  * Later pages of the cases and alerts lists in their default order, started from id marks kept in
@@ -18,12 +18,8 @@ let north: TestPortal;
 let south: TestPortal;
 let elsewhere: TestPortal;
 const START = new Date('2026-11-22T06:00:00.000Z');
-let minutes = 0;
-/** Moves the clock past the marks' read interval (and within the access tokens' lifetime). */
-const later = () => {
-  minutes += MARKS_READ_EVERY_MS / 60_000 + 0.01;
-  t.clock.set(new Date(START.getTime() + minutes * 60_000));
-};
+/** Moves the clock past the marks' read interval. */
+let later: () => void;
 
 type Row = { id: number; customerId: number };
 const LISTS: [string, Endpoint][] = [
@@ -71,6 +67,7 @@ async function insertRows(portal: TestPortal, tenantId: number, from: number, n:
 beforeAll(async () => {
   t = await createTestApp();
   t.clock.set(START);
+  later = marksClock(t.clock, START);
   cast = await createCast(t);
   north = await createPortal(t, cast.tenant, 'North');
   south = await createPortal(t, cast.tenant, 'South');

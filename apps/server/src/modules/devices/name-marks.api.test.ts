@@ -5,9 +5,10 @@ import { queryRows } from '../../db/client.ts';
 import { inScope, tenantScope } from '../../db/scope.ts';
 import { createCast, createPortal, type TestPortal } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { marksClock } from '../../../test/kits/marks/marks-clock.ts';
 import { removed, reported, sendWebhook } from '../../../test/kits/webhooks/webhook-test-kit.ts';
 import { readNameMarks } from './devices.repository.ts';
-import { NAME_MARK_EVERY, NAME_MARKS_READ_EVERY_MS } from './name-marks.ts';
+import { NAME_MARK_EVERY } from './name-marks.ts';
 
 /**
  * Later pages of the devices list in its default order, read from kept name marks (name-marks.ts):
@@ -21,12 +22,8 @@ let north: TestPortal;
 let south: TestPortal;
 let elsewhere: TestPortal;
 const START = new Date('2026-11-22T06:00:00.000Z');
-let minutes = 0;
-/** Moves the clock past the marks' read interval (and within the access tokens' lifetime). */
-const later = () => {
-  minutes += NAME_MARKS_READ_EVERY_MS / 60_000 + 0.01;
-  t.clock.set(new Date(START.getTime() + minutes * 60_000));
-};
+/** Moves the clock past the marks' read interval. */
+let later: () => void;
 const DEVICES = 3 * NAME_MARK_EVERY + 37;
 
 async function page(offset: number, count: number): Promise<{ list: Device[]; count: number }> {
@@ -56,6 +53,7 @@ async function expectPagesOfWholeList() {
 beforeAll(async () => {
   t = await createTestApp();
   t.clock.set(START);
+  later = marksClock(t.clock, START);
   cast = await createCast(t);
   north = await createPortal(t, cast.tenant, 'North');
   south = await createPortal(t, cast.tenant, 'South');

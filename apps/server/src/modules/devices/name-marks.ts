@@ -1,4 +1,4 @@
-import { MARKS_READ_EVERY_MS, TenantMarkStore } from '../../db/tenant-marks.ts';
+import { TenantMarkStore } from '../../db/tenant-marks.ts';
 
 /**
  * Marks of a tenant's devices in the list's default order (name, then id), kept in this process: the
@@ -39,13 +39,6 @@ export interface MarkedStart {
   /** The list's total at `version`. */
   count: number;
 }
-
-/**
- * At most one read of a tenant's marks per this many milliseconds (db/tenant-marks.ts): while its
- * devices keep changing (devices reporting for the first time, one after another), deep pages are read
- * by offset as before instead of paying a read each.
- */
-export const NAME_MARKS_READ_EVERY_MS = MARKS_READ_EVERY_MS;
 
 /**
  * The marks of one app's database (the devices module makes one: ids and versions are a database's
