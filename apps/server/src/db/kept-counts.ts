@@ -191,7 +191,7 @@ export async function laterPageWithTotal<R>(
  * only the rows before the page inside it. A read by offset alone skips every row before the page
  * (from the nearer end: up to half the list; at L, 91,000 alerts). `page` builds the statement from
  * `skip` (a bound on the id and the limit, for the row-skipping read in id-descending order) and the
- * kept columns. The block comes from the tenant's marks kept in `kept` (id-marks.ts) while the
+ * kept columns. The block comes from the tenant's marks kept in `idMarks` (id-marks.ts) while the
  * version the page reads is theirs; otherwise the statement sums the marks itself, and a tenant without
  * kept marks gets them read after the page. The total is the marks' sum: they count every case or
  * alert of the tenant, a deleted portal's too, so with a deleted portal the rows are dropped;
@@ -203,15 +203,15 @@ export async function markedPageWithTotal<R>(
   tenantId: number,
   q: { offset: number; limit: number },
   page: (skip: { idBelow: SQL; limit: SQL }, keptColumns: SQL) => SQL,
-  kept?: IdMarkStore,
+  idMarks?: IdMarkStore,
 ): Promise<{ rows: R[]; kept: KeptTotal } | undefined> {
   const versions = sql.raw(marks === 'case_id_marks' ? 'case_order_versions' : 'alert_order_versions');
-  const start = kept?.startOf(tenantId, q.offset);
-  if (kept && start) {
+  const start = idMarks?.startOf(tenantId, q.offset);
+  if (idMarks && start) {
     const fromKept = await keptMarkedPage<R>(executor, versions, tenantId, q, start, page);
     if (fromKept) return fromKept;
     // An empty page (past the end) says nothing of the marks; a page of another version or with a deleted portal drops them.
-    if (fromKept === null) kept.drop(tenantId, start.version);
+    if (fromKept === null) idMarks.drop(tenantId, start.version);
   }
   const skip = {
     idBelow: sql`(select (bucket + 1) * ${sql.raw(String(IDS_PER_MARK))} from mark)`,
@@ -222,12 +222,12 @@ export async function markedPageWithTotal<R>(
                     mark as (select bucket, upto - total as before from marks where upto > ${q.offset} order by bucket desc limit 1),
                     kept as (select (select coalesce(sum(total), 0) from marks)::int as n, ${deletedPortalExists(tenantScope(tenantId))} as deleted)`;
   const answer = await keptColumnsPage<R>(executor, ctes, (keptColumns) => page(skip, keptColumns));
-  if (kept?.claimRead(tenantId)) {
+  if (idMarks?.claimRead(tenantId)) {
     let read: IdMarks | undefined;
     try {
       read = await readIdMarks(executor, marks, versions, tenantId);
     } finally {
-      kept.keep(tenantId, read);
+      idMarks.keep(tenantId, read);
     }
   }
   return answer;
