@@ -3,6 +3,7 @@
 // docs/performance-choices.md "The embedded database's protocol reader"). Plain JavaScript, as the worker.
 import { parse, protocol } from '@electric-sql/pglite';
 import { parseMessage, ProtocolReader, queryMessage } from './pglite-protocol.mjs';
+import { resultsOf } from './pglite-results.mjs';
 
 const { serialize } = protocol;
 
@@ -92,7 +93,7 @@ function beforeTail(messages, tail) {
 
 /**
  * A statement of the extended protocol, as PGlite's `query` runs it and with the same answer
- * (parseResults with PGlite's parsers and the caller's options), in one exchange when it has no
+ * (PGlite's parseResults, as pglite-results.mjs builds it, with PGlite's parsers and the caller's options), in one exchange when it has no
  * parameters (parse, bind, describe, execute, sync: nothing to learn first) and two otherwise (the
  * parameters' types come from the statement's description: PGlite serializes each value by its type).
  */
@@ -119,14 +120,14 @@ async function runQuery(head, text, params, options, tail = []) {
     });
     messages = [...described, ...(await exchange([serialize.bind({ values }), ...run], text))];
   }
-  return queryResult(parse.parseResults(beforeTail(messages, tail), db.parsers, options)[0]);
+  return queryResult(resultsOf(beforeTail(messages, tail), db.parsers, options)[0]);
 }
 
 /** Statements of the simple protocol, as PGlite's `exec` (the query, then a sync) in one exchange. */
 async function runExec(head, text, tail = []) {
   const before = head ? [queryMessage(head)] : [];
   const messages = afterHead(await exchange([...before, queryMessage(text), SYNC, ...tail], text), head);
-  return execResult(parse.parseResults(beforeTail(messages, tail), db.parsers));
+  return execResult(resultsOf(beforeTail(messages, tail), db.parsers));
 }
 
 /**
