@@ -1,12 +1,12 @@
 // An exchange's messages (pglite-protocol.mjs) as result sets, on the embedded database's thread.
 // Plain JavaScript, as the worker.
 //
-// Why not PGlite's parse.parseResults: when a call passes parsers of its own, as drizzle's driver does
-// with every statement (its dates and timestamps kept as text), it first copies PGlite's ~320 default
-// parsers and those into a new object, about 70 microseconds a call on the bench machine: a third of
-// what a 10-row devices page cost the database's thread (docs/performance-choices.md "Result sets
-// without PGlite's parser merge"). This builds the same result sets and looks each column's parser up
-// once per row description instead.
+// Why not PGlite's parse.parseResults: it builds each row through `map` and (for objects)
+// `Object.fromEntries` of pairs, looking the parser up per value, and when a call passes parsers of
+// its own, as drizzle's driver does with its queries (dates and timestamps kept as text), it first
+// copies PGlite's ~320 default parsers and those into a new object, about 70 microseconds a call
+// (docs/performance-choices.md "Result sets without PGlite's parser merge"). This builds the same
+// result sets, each column's parser looked up once per row description, each row filled in a loop.
 import { types } from '@electric-sql/pglite';
 
 /** Commands whose tag's count is rows changed (PGlite's parseResults adds these up into affectedRows). */
