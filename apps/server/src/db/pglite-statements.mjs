@@ -92,10 +92,11 @@ function beforeTail(messages, tail) {
 }
 
 /**
- * A statement of the extended protocol, as PGlite's `query` runs it and with the same answer
- * (PGlite's parseResults, as pglite-results.mjs builds it, with PGlite's parsers and the caller's options), in one exchange when it has no
- * parameters (parse, bind, describe, execute, sync: nothing to learn first) and two otherwise (the
- * parameters' types come from the statement's description: PGlite serializes each value by its type).
+ * A statement of the extended protocol, as PGlite's `query` runs it and with the same answer (its
+ * parseResults, as pglite-results.mjs builds it, with PGlite's parsers and the caller's options), in
+ * one exchange when it has no parameters (parse, bind, describe, execute, sync: nothing to learn
+ * first) and two otherwise (the parameters' types come from the statement's description: PGlite
+ * serializes each value by its type).
  */
 async function runQuery(head, text, params, options, tail = []) {
   const before = head ? [queryMessage(head)] : [];
