@@ -156,10 +156,9 @@ describe('IdMarkStore', () => {
     { bucket: 2, total: 1 },
   ]);
 
-  it('starts a page in the block holding its first row, after the rows before it there', () => {
+  it('starts a page in the block holding its first row, after the rows before it there', async () => {
     const kept = store();
-    expect(kept.claimRead(1)).toBe(true);
-    kept.keep(1, marks);
+    expect(await kept.readIfDue(1, () => Promise.resolve(marks))).toBe(true);
     expect(marks.count).toBe(9);
     expect(kept.startOf(1, 0)).toBeUndefined();
     expect(kept.startOf(1, 4)).toEqual({ idBelow: 10 * IDS_PER_MARK, skip: 4, version: '3', count: 9 });
@@ -170,16 +169,14 @@ describe('IdMarkStore', () => {
     expect(kept.startOf(2, 4)).toBeUndefined();
   });
 
-  it('forgets marks only of the version a page found out of date, and keeps none from one block', () => {
+  it('forgets marks only of the version a page found out of date, and keeps none from one block', async () => {
     const kept = store();
-    kept.claimRead(1);
-    kept.keep(1, marks);
+    await kept.readIfDue(1, () => Promise.resolve(marks));
     kept.drop(1, '2');
     expect(kept.startOf(1, 4)).toBeDefined();
     kept.drop(1, '3');
     expect(kept.startOf(1, 4)).toBeUndefined();
-    kept.claimRead(2);
-    kept.keep(2, idMarksOf('1', [{ bucket: 4, total: 500 }]));
+    await kept.readIfDue(2, () => Promise.resolve(idMarksOf('1', [{ bucket: 4, total: 500 }])));
     expect(kept.startOf(2, 40)).toBeUndefined();
   });
 });

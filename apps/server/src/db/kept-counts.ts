@@ -222,14 +222,7 @@ export async function markedPageWithTotal<R>(
                     mark as (select bucket, upto - total as before from marks where upto > ${q.offset} order by bucket desc limit 1),
                     kept as (select (select coalesce(sum(total), 0) from marks)::int as n, ${deletedPortalExists(tenantScope(tenantId))} as deleted)`;
   const answer = await keptColumnsPage<R>(executor, ctes, (keptColumns) => page(skip, keptColumns));
-  if (idMarks?.claimRead(tenantId)) {
-    let read: IdMarks | undefined;
-    try {
-      read = await readIdMarks(executor, marks, versions, tenantId);
-    } finally {
-      idMarks.keep(tenantId, read);
-    }
-  }
+  await idMarks?.readIfDue(tenantId, () => readIdMarks(executor, marks, versions, tenantId));
   return answer;
 }
 
@@ -258,8 +251,8 @@ async function keptMarkedPage<R>(
   };
 }
 
-/** The tenant's case or alert order version (`versions`: its table), as text; no row yet reads as 0. */
-const orderVersionOf = (versions: SQL, tenantId: number): SQL =>
+/** A tenant's order version of a list (`versions`: its table: devices', cases' or alerts'), as text; no row yet reads as 0. */
+export const orderVersionOf = (versions: SQL, tenantId: number): SQL =>
   sql`coalesce((select v.version from ${versions} v where v.tenant_id = ${tenantId}), 0)::text`;
 
 /**

@@ -45,8 +45,23 @@ export class TenantMarkStore<M extends VersionedMarks> {
     if (this.kept.get(tenantId)?.version === version) this.kept.delete(tenantId);
   }
 
-  /** Whether this request should read the tenant's marks: none kept, no read under way and none lately. */
-  claimRead(tenantId: number): boolean {
+  /**
+   * Reads the tenant's marks with `read` when a read is due (none kept, none under way and none
+   * lately) and keeps what it read (nothing when it failed or found too few marks to use); answers
+   * whether it read. One read of a tenant's marks at a time: a failed read ends the claim too.
+   */
+  async readIfDue(tenantId: number, read: () => Promise<M | undefined>): Promise<boolean> {
+    if (!this.claimRead(tenantId)) return false;
+    let marks: M | undefined;
+    try {
+      marks = await read();
+    } finally {
+      this.keep(tenantId, marks);
+    }
+    return true;
+  }
+
+  private claimRead(tenantId: number): boolean {
     if (this.kept.has(tenantId) || this.reading.has(tenantId)) return false;
     const now = this.now();
     const last = this.readAt.get(tenantId);
@@ -57,8 +72,7 @@ export class TenantMarkStore<M extends VersionedMarks> {
     return true;
   }
 
-  /** Ends a claimed read: keeps what it read (nothing when it failed or found too few marks to use). */
-  keep(tenantId: number, marks: M | undefined): void {
+  private keep(tenantId: number, marks: M | undefined): void {
     this.reading.delete(tenantId);
     if (!marks || !this.usable(marks)) return;
     if (this.kept.size >= KEPT_MAX) this.kept.clear();

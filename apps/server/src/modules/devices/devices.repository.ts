@@ -4,7 +4,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { tenantScope, type Scope } from '../../db/scope.ts';
 import { inPageOrder, limitOf, pageLimit, pageOrder, planPage, type PageEnd, type PagePlan } from '../../db/sql-list.ts';
-import { deletedPortalExists, portalNotDeleted } from '../../db/kept-counts.ts';
+import { deletedPortalExists, orderVersionOf, portalNotDeleted } from '../../db/kept-counts.ts';
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 import { containsPattern, tenantCondition } from '../../db/sql-fragments.ts';
 import { NAME_MARK_EVERY, type MarkedStart, type NameMarks } from './name-marks.ts';
@@ -145,8 +145,7 @@ export function laterDevicesSql(f: DeviceFilter & Pick<DevicePage, 'sort'>) {
 }
 
 /** The tenant's device order version (schema/counts.ts), as text; 0 before its first device. */
-const orderVersionOf = (tenantId: number): SQL =>
-  sql`coalesce((select v.version from device_order_versions v where v.tenant_id = ${tenantId}), 0)::text`;
+const deviceOrderVersionOf = (tenantId: number): SQL => orderVersionOf(sql`device_order_versions`, tenantId);
 
 /** The list's default order, name then id, ascending: the order the name marks are of. */
 const NAME_ORDER = pageOrder({ field: 'name', dir: 'ASC' }, SORT_SQL, { column: sql`d.id`, dir: 'ASC' }, false);
@@ -160,7 +159,7 @@ const NAME_ORDER = pageOrder({ field: 'name', dir: 'ASC' }, SORT_SQL, { column: 
 export async function readNameMarks(executor: Executor, tenantId: number): Promise<NameMarks | undefined> {
   const rows = await queryRows<{ version: string; name_key: string; id: number; total: number | string }>(
     executor,
-    sql`select ${orderVersionOf(tenantId)} as version, x.name_key, x.id, x.total
+    sql`select ${deviceOrderVersionOf(tenantId)} as version, x.name_key, x.id, x.total
           from (select d.name_key, d.id, row_number() over (${NAME_ORDER}) as rn, count(*) over () as total
                   from devices d where d.removed_at is null and d.tenant_id = ${tenantId}
                    and not ${deletedPortalExists(tenantScope(tenantId))}) x
@@ -201,7 +200,7 @@ export async function listMarkedDevices(
                     where d.removed_at is null and d.tenant_id = ${tenantId}
                       and (d.name_key, d.id) >= (${start.mark.key}::text, ${start.mark.id}::int)
                     ${NAME_ORDER} limit ${pageLimit(limit)} offset ${start.skip}`;
-  const checks = sql`${orderVersionOf(tenantId)} as page_version,
+  const checks = sql`${deviceOrderVersionOf(tenantId)} as page_version,
     ${deletedPortalExists(tenantScope(tenantId))} as page_deleted`;
   const rows = await queryRows<DeviceRow & { page_version: string; page_deleted: boolean }>(
     executor,

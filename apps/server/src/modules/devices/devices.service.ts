@@ -84,14 +84,8 @@ export async function listDevices(
   }
   const answer = await laterPage(tx, total(), key(), page);
   // A deep page of a tenant without kept marks: its marks are read in the same transaction, for the next pages.
-  if (marked && query.offset >= NAME_MARK_EVERY && marked.marks.claimRead(marked.tenantId)) {
-    let read;
-    try {
-      read = await repo.readNameMarks(tx, marked.tenantId);
-    } finally {
-      marked.marks.keep(marked.tenantId, read);
-    }
-  }
+  if (marked && query.offset >= NAME_MARK_EVERY)
+    await marked.marks.readIfDue(marked.tenantId, () => repo.readNameMarks(tx, marked.tenantId));
   return answer;
 }
 

@@ -42,7 +42,7 @@ export interface MarkedStart {
 
 /**
  * The marks of one app's database (the devices module makes one: ids and versions are a database's
- * own). One read of a tenant's marks at a time; a caller that claimed a read ends it with `keep`.
+ * own). One read of a tenant's marks at a time (`readIfDue`, db/tenant-marks.ts).
  */
 export class NameMarkStore extends TenantMarkStore<NameMarks> {
   /** Marks read under two marks' worth of devices start no page: not kept. */
