@@ -10,7 +10,7 @@ import {
   type RolledUntil,
   type RollupWindow,
 } from './rollup-query.repository.ts';
-import { lastPeriodId, markStands, removalsIn, type MarkCheck } from './mark.repository.ts';
+import { lastPeriodId, markPatch, markStands, removalsIn, type MarkCheck } from './mark.repository.ts';
 
 /**
  * Marks of the current hour (docs/uptime-rollup.md "Marks of the current hour"): what a tenant's
@@ -48,20 +48,26 @@ export type HourFrom = Omit<HourMark, 'lastId' | 'removals' | 'root' | 'walked'>
 /**
  * The body of a CTE `nm` (on_us, obs_us, on_n, obs_n): the sums of the mark at `at` read from `from`
  * (at or after its instant) in one walk of the periods between, or `from`'s own when `at` is its instant;
- * `walked`: how many periods that walk read.
+ * `walked`: how many periods that walk read. A kept mark's own sums take in what the periods of the
+ * tenant written since it change in them (mark.repository.ts markPatch).
  */
-export function markSums(c: Conds, from: HourFrom, at: Date): SQL {
-  if (at.getTime() === from.at)
-    return sql`select ${from.onUs}::numeric as on_us, ${from.obsUs}::numeric as obs_us, ${from.onN}::numeric as on_n,
-                      ${from.obsN}::numeric as obs_n, 0 as walked`;
+export function markSums(c: Conds, tenantId: number, from: HourFrom | HourMark, at: Date): SQL {
+  const own = sql`select ${from.onUs}::numeric as on_us, ${from.obsUs}::numeric as obs_us, ${from.onN}::numeric as on_n,
+                         ${from.obsN}::numeric as obs_n`;
+  const sums =
+    'lastId' in from
+      ? sql`select sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n
+              from (${own} union all select x.on_us, x.obs_us, x.on_n, x.obs_n from (${markPatch(tenantId, from)}) x) f`
+      : own;
+  if (at.getTime() === from.at) return sql`select f.on_us, f.obs_us, f.on_n, f.obs_n, 0 as walked from (${sums}) f`;
   const spanUs = (at.getTime() - from.at) * 1000;
   return sql`
-    select sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n, count(*) - 1 as walked
-      from (select ${from.onUs}::numeric + ${from.onN}::numeric * ${spanUs}::numeric as on_us,
-                   ${from.obsUs}::numeric + ${from.obsN}::numeric * ${spanUs}::numeric as obs_us,
-                   ${from.onN}::numeric as on_n, ${from.obsN}::numeric as obs_n
+    select sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n, sum(w) as walked
+      from (select f.on_us + f.on_n * ${spanUs}::numeric as on_us, f.obs_us + f.obs_n * ${spanUs}::numeric as obs_us,
+                   f.on_n, f.obs_n, 0 as w
+              from (${sums}) f
             union all
-            select e.on_us, e.obs_us, e.on_n, e.obs_n from (${edgeAndChange(c, new Date(from.at), at)}) e) x`;
+            select e.on_us, e.obs_us, e.on_n, e.obs_n, 1 from (${edgeAndChange(c, new Date(from.at), at)}) e) x`;
 }
 
 /** Rows (portal_id, on_us, obs_us) summing to PP(H, x) from the sums of CTE `nm`, a mark at `at` (x at or after it). */
@@ -131,7 +137,7 @@ export async function scoreTotalFromMark(
   const [row] = await queryRows<{ ok: boolean; score: number | string; next: Parameters<typeof markOf>[0] }>(
     executor,
     sql`with stands as (select ${mark ? markStands(win.tenantId, mark) : sql`true`} as ok),
-             nm as (${markSums(c, from, at)})
+             nm as (${markSums(c, win.tenantId, from, at)})
         select ${stands} as ok, ${SCORE_OF_PARTS} as score, ${next} as next
           from (${rolledHourParts(win, until.hour, toPeriods)}) parts`,
   );

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { edgeAndChange, edgePeriods, type Conds } from './rollup-query.repository.ts';
-import { lastPeriodId, removalsIn, type MarkCheck } from './mark.repository.ts';
+import { lastPeriodId, markPatch, removalsIn, type MarkCheck } from './mark.repository.ts';
 
 /**
  * Marks of a kept window's head (docs/uptime-rollup.md "Marks of the current hour"): a read of the
@@ -35,16 +35,24 @@ const portalsIn = (alias: string, ids: number[] | undefined) =>
  * The body of a CTE `nm` (portal_id, on_us, obs_us, on_n, obs_n): per portal of the tenant (`c`: its
  * conditions, no portal ids), the sums of the mark at `at` read from `from` (at or after its instant)
  * in one walk of the periods between, or `from`'s own when `at` is its instant; `walked`: how many periods
- * of the portal that walk read.
+ * of the portal that walk read. A kept mark's own sums take in what the periods of the tenant written
+ * since it change in them (mark.repository.ts markPatch).
  */
-export function keptSums(c: Conds, from: KeptFrom, at: Date): SQL {
-  if (at.getTime() === from.at) return sql`select m.portal_id, m.on_us, m.obs_us, m.on_n, m.obs_n, 0 as walked from ${rowsOf(from.rows)}`;
+export function keptSums(c: Conds, tenantId: number, from: KeptFrom | KeptMark, at: Date): SQL {
+  const own = sql`select m.portal_id, m.on_us, m.obs_us, m.on_n, m.obs_n from ${rowsOf(from.rows)}`;
+  const sums =
+    'lastId' in from
+      ? sql`select portal_id, sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n
+              from (${own} union all select x.portal_id, x.on_us, x.obs_us, x.on_n, x.obs_n from (${markPatch(tenantId, from)}) x) f
+             group by portal_id`
+      : own;
+  if (at.getTime() === from.at) return sql`select f.portal_id, f.on_us, f.obs_us, f.on_n, f.obs_n, 0 as walked from (${sums}) f`;
   const spanUs = (at.getTime() - from.at) * 1000;
   return sql`
     select portal_id, sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n, sum(w) as walked
-      from (select m.portal_id, m.on_us + m.on_n * ${spanUs}::numeric as on_us, m.obs_us + m.obs_n * ${spanUs}::numeric as obs_us,
-                   m.on_n, m.obs_n, 0 as w
-              from ${rowsOf(from.rows)}
+      from (select f.portal_id, f.on_us + f.on_n * ${spanUs}::numeric as on_us, f.obs_us + f.obs_n * ${spanUs}::numeric as obs_us,
+                   f.on_n, f.obs_n, 0 as w
+              from (${sums}) f
             union all
             select e.portal_id, e.on_us, e.obs_us, e.on_n, e.obs_n, 1 from (${edgeAndChange(c, new Date(from.at), at)}) e) x
      group by portal_id`;

@@ -167,7 +167,7 @@ function keptParts(
   const ctes = sql`stands as (
           select ${mark && win.tenantId !== undefined ? markStands(win.tenantId, mark) : sql`true`}
                  and ${checkBase && win.tenantId !== undefined ? baseStands(win.tenantId, base) : sql`true`} as ok
-        ), nm as (${mark || at.getTime() !== from.at ? keptSums(cAll, from, at) : sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us, 0::numeric as on_n, 0::numeric as obs_n where false`}
+        ), nm as (${mark || at.getTime() !== from.at ? keptSums(cAll, win.tenantId!, from, at) : sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us, 0::numeric as on_n, 0::numeric as obs_n where false`}
         ), scores as (
           select portal_id, ${SCORE_OF_PARTS} as score
             from (select r.portal_id,

@@ -1,12 +1,18 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { ONLINE } from '../../db/codes.ts';
+import { observed } from './observed.repository.ts';
+import { us } from './rollup-query.repository.ts';
 
 /**
  * Whether a mark still stands (docs/uptime-rollup.md "Marks of the current hour"): a mark holds sums of
  * a tenant's periods from a base instant up to its instant P, read in one snapshot. The app closes a
  * period only together with opening the device's next one at the same instant (reports, the offline
- * sweep, maintenance), or by a removal; so what is dated up to P has changed since exactly when a
- * period written since (an id above the highest the mark saw) starts at or before P, or the tenant's
- * removals in (base, P] differ.
+ * sweep, maintenance), or by a removal. So what is dated up to P has changed since exactly in the
+ * periods written since (an id above the highest the mark saw) that start at or before P, with the
+ * periods they closed, or in the tenant's removals in (base, P]. Where each of those periods starts
+ * after the base, what they change in the sums is read from them alone (markPatch): the offline sweep
+ * dates a device's offline period at its heartbeat's timeout, a minute or more before it runs, and
+ * would otherwise spoil every mark of the tenant at each tick that finds one.
  *
  * Exact only where every id committed before a statement is visible to it and every later one is
  * higher: on PGlite, whose one session runs statements one at a time, not on PostgreSQL (a transaction
@@ -44,9 +50,43 @@ export function lastPeriodId(tenantId: number): SQL {
   return sql`(select coalesce(max(p.id), 0)::text from device_status_periods p where p.tenant_id = ${tenantId})`;
 }
 
-/** SQL boolean: whether `mark` still stands. */
+/**
+ * SQL boolean: whether `mark` still stands, with markPatch's rows added to its sums: no period written
+ * since it starts at or before its base, and its removals are the same.
+ */
 export function markStands(tenantId: number, mark: MarkCheck): SQL {
   return sql`(not exists (select 1 from device_status_periods p
-                           where p.tenant_id = ${tenantId} and p.id > ${mark.lastId}::bigint and p.started_at <= ${iso(mark.at)}::timestamptz)
+                           where p.tenant_id = ${tenantId} and p.id > ${mark.lastId}::bigint and p.started_at <= ${iso(mark.base)}::timestamptz)
               and ${removalsIn(tenantId, mark.base, mark.at)} = ${mark.removals})`;
+}
+
+/**
+ * Rows (portal_id, on_us, obs_us, on_n, obs_n) to add to a mark's sums PP(base, P) and Δn(base, P)
+ * (rollup-query.repository.ts edgeAndChange over (base, P]) for the periods written since it that start
+ * at or before P, when it stands (markStands: each of them starts after the base). Such a period adds
+ * what the walk would have added for it, if it begins before P; the period it closed (the device's
+ * previous one, ended at its start c, which the mark saw in progress) ran to P in the mark's sums and
+ * stops at c: minus (P - c) and minus one in progress, whether it began before the base or after.
+ * A closed period that was itself written since the mark is in the first part with its end.
+ */
+export function markPatch(tenantId: number, mark: MarkCheck): SQL {
+  const P = sql`${iso(mark.at)}::timestamptz`;
+  const begunBefore = sql`n.started_at < ${P} and ${observed('n')}`;
+  const nSpan = us(sql`least(coalesce(n.ended_at, 'infinity'::timestamptz), ${P}) - n.started_at`);
+  const nRuns = sql`(n.ended_at is null or n.ended_at > ${P})`;
+  const oSpan = us(sql`${P} - n.started_at`);
+  return sql`
+    select n.portal_id,
+           case when ${begunBefore} and n.status = ${ONLINE} then ${nSpan} else 0 end
+             - case when o.status = ${ONLINE} then ${oSpan} else 0 end as on_us,
+           case when ${begunBefore} then ${nSpan} else 0 end - case when ${observed('o')} then ${oSpan} else 0 end as obs_us,
+           case when ${begunBefore} and n.status = ${ONLINE} and ${nRuns} then 1 else 0 end
+             - case when o.status = ${ONLINE} then 1 else 0 end as on_n,
+           case when ${begunBefore} and ${nRuns} then 1 else 0 end - case when ${observed('o')} then 1 else 0 end as obs_n
+      from device_status_periods n
+      left join lateral (select o.id, o.status from device_status_periods o
+                          where o.tenant_id = n.tenant_id and o.device_id = n.device_id and o.ended_at = n.started_at
+                            and o.started_at <= n.started_at and o.id < n.id
+                          order by o.started_at desc, o.id desc limit 1) o on o.id <= ${mark.lastId}::bigint
+     where n.tenant_id = ${tenantId} and n.id > ${mark.lastId}::bigint and n.started_at <= ${P}`;
 }

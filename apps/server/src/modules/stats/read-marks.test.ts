@@ -17,9 +17,11 @@ import { reliabilityByPortal, reliabilityByPortalLive, reliabilityOfTenant, reli
 import { condsOf, edgeAndChange, edgePeriods, inProgressChange } from './rollup-query.repository.ts';
 
 // Marks (hour-mark.repository.ts, kept-mark.repository.ts) must give exactly the live scores as changes
-// arrive: dated after the newest mark (it stands), between two marks (the older one answers), before both
-// (read from the base again), removals, maintenance, a new rolled hour, a late report before the kept
-// base. The windows are short or the portals young, so that seconds of one device move the score.
+// arrive: dated after the newest mark (it stands), between two marks or before both but after the base
+// (the newest stands with what those periods change: mark.repository.ts markPatch), a removal between two
+// marks (the older one answers) and before both (read from the base again), maintenance, a new rolled
+// hour, a late report before the kept base. The windows are short or the portals young, so that seconds
+// of one device move the score.
 
 const HOUR_13 = new Date('2026-05-20T13:00:00Z');
 const NOW = new Date('2026-05-20T13:17:42.123Z');
@@ -32,11 +34,20 @@ let tenant: TestTenant;
 const portals: TestPortal[] = [];
 const rand = prng(20261206);
 const { insertDevice, randomDevice } = historyKit(() => t, rand);
-const { flipAt, enterMaintenanceAt, leaveMaintenanceAt, openPeriod, removeAt } = historyChanges(() => t);
+const { flipAt, enterMaintenanceAt, leaveMaintenanceAt, nextPeriod, openPeriod, removeAt } = historyChanges(() => t);
 let marks: Marks<HourMark>;
 
 /** The instants of the tenant's usable marks up to `to`, newest first. */
 const markTimes = (hour: Date, to: Date) => marks.usable(tenant.id, hour, to).map((m) => new Date(m.at).toISOString());
+
+/** The open period of device `deviceId`. */
+async function openPeriodOf(deviceId: number) {
+  const [open] = await queryRows<{ id: number; device_id: number }>(
+    t.database.db,
+    sql`select id, device_id from device_status_periods where tenant_id = ${tenant.id} and device_id = ${deviceId} and ended_at is null`,
+  );
+  return open;
+}
 
 /** The tenant's score through the marks equals the live one, over the last 20 minutes and over 30 days. */
 async function expectLive(to: Date) {
@@ -79,35 +90,44 @@ describe('marks of the current hour and of the kept windows', () => {
     expect(markTimes(HOUR_13, at(20 * SEC))).toEqual([at(17 * SEC).toISOString(), at(7 * SEC).toISOString()]);
   });
 
-  it('falls back to the older mark when a change dated between the two spoils the newer', async () => {
+  it('carries the newer mark over a change dated between the two, reading what it changes from its periods alone', async () => {
     await flipAt(portals[1], at(15 * SEC), at(15 * SEC));
     await expectLive(at(30 * SEC));
-    expect(markTimes(HOUR_13, at(30 * SEC))).toEqual([at(27 * SEC).toISOString(), at(7 * SEC).toISOString()]);
+    expect(markTimes(HOUR_13, at(30 * SEC))).toEqual([at(27 * SEC).toISOString(), at(17 * SEC).toISOString()]);
   });
 
-  it('reads from the rolled hour again after a change dated before every mark: a flip back-dated by the sweep', async () => {
+  it('carries its marks over a change dated before both but after the rolled hour: a flip back-dated by the sweep', async () => {
     await flipAt(portals[0], at(-60 * SEC), at(-60 * SEC));
+    // One device twice, both before the marks: offline at -50 s (the sweep), back at -40 s (a report dated then).
+    const open = await openPeriod(portals[1], at(-50 * SEC), false);
+    await nextPeriod(portals[1], open, 1 - open.status, at(-50 * SEC));
+    await nextPeriod(portals[1], await openPeriodOf(open.device_id), open.status, at(-40 * SEC));
     await expectLive(at(40 * SEC));
-    expect(markTimes(HOUR_13, at(40 * SEC))).toEqual([at(37 * SEC).toISOString()]);
+    expect(markTimes(HOUR_13, at(40 * SEC))).toEqual([at(37 * SEC).toISOString(), at(27 * SEC).toISOString()]);
   });
 
-  it('reads from the rolled hour again after a removal dated before the mark, and after leaving maintenance before it', async () => {
+  it('falls back to the older mark after a removal dated between the two, and to the rolled hour after one before both', async () => {
     await expectLive(at(50 * SEC));
     expect(markTimes(HOUR_13, at(50 * SEC))).toEqual([at(47 * SEC).toISOString(), at(37 * SEC).toISOString()]);
-    // A removal request that began before both marks and committed after them.
-    await removeAt(portals[1], at(30 * SEC));
+    // A removal request that began between the two marks and committed after them.
+    await removeAt(portals[1], at(40 * SEC));
     await expectLive(at(60 * SEC));
-    expect(markTimes(HOUR_13, at(60 * SEC))).toEqual([at(57 * SEC).toISOString()]);
+    expect(markTimes(HOUR_13, at(60 * SEC))).toEqual([at(57 * SEC).toISOString(), at(37 * SEC).toISOString()]);
+    // Leaving maintenance is a closed period and the next one opened, as a flip: carried over.
     await leaveMaintenanceAt(portals[1], at(40 * SEC), at(40 * SEC));
     await expectLive(at(70 * SEC));
-    expect(markTimes(HOUR_13, at(70 * SEC))).toEqual([at(67 * SEC).toISOString()]);
+    expect(markTimes(HOUR_13, at(70 * SEC))).toEqual([at(67 * SEC).toISOString(), at(57 * SEC).toISOString()]);
+    // A removal that began before both marks.
+    await removeAt(portals[0], at(45 * SEC));
+    await expectLive(at(80 * SEC));
+    expect(markTimes(HOUR_13, at(80 * SEC))).toEqual([at(77 * SEC).toISOString()]);
   });
 
   it('is not used for a window that ends before a mark or before the rolled hour', async () => {
     await expectLive(at(5 * SEC));
     await expectLive(new Date(HOUR_13.getTime() - 5 * MIN));
     // Neither left a mark older than the kept ones, nor dropped them.
-    expect(markTimes(HOUR_13, at(70 * SEC))).toEqual([at(67 * SEC).toISOString()]);
+    expect(markTimes(HOUR_13, at(80 * SEC))).toEqual([at(77 * SEC).toISOString()]);
   });
 
   it('starts again from the next rolled hour', async () => {
@@ -145,10 +165,13 @@ describe('marks of the current hour and of the kept windows', () => {
     await flipAt(portals[0], now(8 * SEC), now(8 * SEC));
     await expectToday(now(20 * SEC));
     expect(trendMarks.usable(tenant.id, hour14, now(20 * SEC)).map((m) => m.at)).toEqual([now(17 * SEC).getTime(), now(7 * SEC).getTime()]);
-    // Back-dated by the sweep to before both marks: minutes of one device move today's score.
+    // Back-dated by the sweep to before both marks: minutes of one device move today's score; the newer mark stands with it.
     await flipAt(portals[1], new Date(hour14.getTime() + MIN), new Date(hour14.getTime() + MIN));
     await expectToday(now(30 * SEC));
-    expect(trendMarks.usable(tenant.id, hour14, now(30 * SEC)).map((m) => m.at)).toEqual([now(27 * SEC).getTime()]);
+    expect(trendMarks.usable(tenant.id, hour14, now(30 * SEC)).map((m) => m.at)).toEqual([
+      now(27 * SEC).getTime(),
+      now(17 * SEC).getTime(),
+    ]);
   });
 
   it("reads the portal scores of the kept window's head from marks of its base", async () => {
@@ -182,10 +205,11 @@ describe('marks of the current hour and of the kept windows', () => {
     await flipAt(fresh, after(40 * SEC), after(40 * SEC));
     await expectPortalsLive(after(60 * SEC));
     expect(markTimesAt(after(60 * SEC))).toEqual([57 * SEC, 27 * SEC]);
-    // Dated between the two marks: the older one answers.
+    // Dated between the two marks, and before both but after the base (the sweep's): the newer one stands with them.
     await flipAt(fresh, after(50 * SEC), after(50 * SEC));
+    await flipAt(portals[1], after(10 * SEC), after(10 * SEC));
     await expectPortalsLive(after(90 * SEC));
-    expect(markTimesAt(after(90 * SEC))).toEqual([87 * SEC, 27 * SEC]);
+    expect(markTimesAt(after(90 * SEC))).toEqual([87 * SEC, 57 * SEC]);
     // Dated before the base (a late report): that portal is unsettled, scored another way, and so in the next mark too.
     await flipAt(portals[0], new Date(base.getTime() - 5 * MIN), new Date(base.getTime() - 5 * MIN));
     await expectPortalsLive(after(120 * SEC));
@@ -257,5 +281,19 @@ describe('marks of the current hour and of the kept windows', () => {
     }
     expect(quiet.resting(tenant.id, hour14, new Date(to.getTime() + MARK_LINE_MS - 1))).toBe(true);
     expect(quiet.resting(tenant.id, hour14, new Date(to.getTime() + MARK_LINE_MS))).toBe(false);
+  });
+  it('keeps a mark from the read that walks from the base when the marks it dropped were less than a step old', async () => {
+    // The rolled hour of the tests above, with the marks of the first test's read; then a removal dated before them.
+    const own = createMarks<HourMark>({ minWalk: 0 });
+    const hour14 = new Date(HOUR_13.getTime() + HOUR);
+    const to = new Date(HOUR_13.getTime() + 110 * MIN);
+    const win = (end: Date) => ({ tenantId: tenant.id, from: new Date(end.getTime() - 20 * MIN), to: end });
+    expect(await reliabilityOfTenant(t.database.db, win(to), own)).toBe(await reliabilityOfTenantLive(t.database.db, win(to)));
+    expect(own.usable(tenant.id, hour14, to).map((m) => m.at)).toEqual([to.getTime() - 3 * SEC]);
+    await removeAt(portals[0], new Date(to.getTime() - 5 * SEC));
+    // Half a second later: the mark kept is less than a step older than the one this read would keep.
+    const later = new Date(to.getTime() + SEC / 2);
+    expect(await reliabilityOfTenant(t.database.db, win(later), own)).toBe(await reliabilityOfTenantLive(t.database.db, win(later)));
+    expect(own.usable(tenant.id, hour14, later).map((m) => m.at)).toEqual([later.getTime() - 3 * SEC]);
   });
 });

@@ -18,8 +18,9 @@ export interface Mark {
 /**
  * Marks kept per tenant in this process (docs/uptime-rollup.md "Marks of the current hour"): sums of
  * the periods from a base instant up to a recent one, so that a read walks only the periods since.
- * The two newest for the tenant's current base, newest first; the older one answers when a change
- * dated between the two has spoiled the newer. A mark is checked against the database by the
+ * The two newest for the tenant's current base, newest first; the older one answers when a removal
+ * dated between the two has spoiled the newer (a period written since is added to a mark's sums:
+ * mark.repository.ts markPatch). A mark is checked against the database by the
  * statement that uses it, so keeping one that no longer stands costs a statement, never a wrong answer.
  */
 export interface Marks<M extends Mark> {
@@ -87,8 +88,9 @@ export function createMarks<M extends Mark>(opts: { minWalk?: number; maxTenants
 
 /**
  * How far behind a read's end a new mark is read: a report is dated when it was sent and committed a
- * moment later, and one committed after the mark but dated before it spoils the mark. Under ingestion
- * with Pulse open, messages answer within about a second (docs/performance.md).
+ * moment later, and each one committed after the mark but dated before it is a period the next read
+ * patches the mark with (mark.repository.ts markPatch). Under ingestion with Pulse open, messages
+ * answer within about a second (docs/performance.md).
  */
 export const MARK_LAG_MS = 3_000;
 /** A new mark at least this much newer than the newest kept, so that a stream of reads does not read one each. */
@@ -136,7 +138,8 @@ export async function readWithMarks<M extends Mark, T>(
     }
     marks.drop(tenantId, mark);
   }
-  const got = await read(undefined, wanted);
+  // Asked again: the marks just dropped may have been newer than a step.
+  const got = await read(undefined, marks.wants(tenantId, base, nextAt, MARK_STEP_MS) ? nextAt : undefined);
   if (got.next && got.next.walked < marks.minWalk) marks.rest(tenantId, base, to.getTime() + MARK_LINE_MS);
   else if (got.next) marks.keep(tenantId, { ...got.next, root: to.getTime() } as M);
   return got.value;

@@ -66,7 +66,7 @@ export async function rolledUntil(executor: Executor, tenantId?: number): Promis
 }
 
 /** Microseconds of an interval expression, as an exact numeric. */
-const us = (interval: SQL) => sql`(extract(epoch from ${interval}) * 1000000)`;
+export const us = (interval: SQL) => sql`(extract(epoch from ${interval}) * 1000000)`;
 
 export interface Conds {
   /** Restricts an alias's tenant_id / portal_id. */

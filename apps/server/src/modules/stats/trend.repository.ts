@@ -201,7 +201,7 @@ export async function tenantTrendCheck(
     const from = marked.mark ?? markAtHour(known.until.hour);
     // With a next mark, today is read from it: one walk up to its instant, and a short one after.
     const at = marked.nextAt ?? new Date(from.at);
-    sums = markSums(c, from, at);
+    sums = markSums(c, tenantId, from, at);
     const since = sql`select * from (${periodsSinceSums(c, at, now)}) m where ${stands}`;
     const changed = live.counts
       ? sql`select null::int as portal_id, nm.on_n as online_n, nm.obs_n as observed_n from nm

@@ -79,5 +79,5 @@ export function historyChanges(app: () => TestApp) {
     );
   }
 
-  return { openPeriod, flipAt, enterMaintenanceAt, leaveMaintenanceAt, removeAt };
+  return { openPeriod, nextPeriod, flipAt, enterMaintenanceAt, leaveMaintenanceAt, removeAt };
 }
