@@ -3,7 +3,8 @@
  * bench harness; docs/performance-choices.md "Marks carried over a back-dated change"): the real app in
  * this process on a copy of the bench's seeded S data (seeded-app.ts), the main tenant's devices given
  * ten flips each over the last 9 minutes (as heavy ingestion leaves them), then four rounds of: a read
- * 1.2 s after the last (a new mark), one device's flip back-dated by 60 s, two reads.
+ * 1.2 s after the last (a new mark), one device's flip back-dated by 60 s, two reads; then four of: a
+ * read 1.2 s after the last, two flips of every device dated after the mark (heavy ingestion), two reads.
  *
  *   npx tsx apps/server/test/tools/marks-after-sweep.ts      Env: LISTS_SEED_DIR (default $TMPDIR/vigil-bench-pglite-S)
  */
@@ -70,6 +71,24 @@ async function main() {
       sql`insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at) values (${seeded.tenantId}, ${open.device_id}, ${open.portal_id}, ${1 - open.status}, ${at}::timestamptz)`,
     );
     await time(`after a flip back-dated by 60 s`);
+    await time(`again`);
+  }
+  // What heavy ingestion since the newest mark costs the reads that follow (the periods it wrote start after the mark).
+  for (let round = 0; round < 4; round++) {
+    await sleep(1200);
+    await time(`after 1.2 s`);
+    await seeded.database.db.execute(sql`
+      with open as (
+        update device_status_periods p set ended_at = now() - interval '500 milliseconds'
+         where p.tenant_id = ${seeded.tenantId} and p.ended_at is null and p.status < 2
+           and p.started_at < now() - interval '500 milliseconds'
+        returning p.device_id, p.portal_id, p.status)
+      insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at, ended_at)
+      select ${seeded.tenantId}, o.device_id, o.portal_id, (o.status + i + 1) % 2,
+             now() - interval '500 milliseconds' + i * interval '200 milliseconds',
+             case when i < 1 then now() - interval '300 milliseconds' end
+        from open o cross join generate_series(0, 1) i`);
+    await time(`after 10,000 periods written since`);
     await time(`again`);
   }
   await seeded.close();

@@ -10,7 +10,7 @@ import {
   type RolledUntil,
   type RollupWindow,
 } from './rollup-query.repository.ts';
-import { lastPeriodId, markPatch, markStands, removalsIn, type MarkCheck } from './mark.repository.ts';
+import { lastPeriodId, markPatch, markSinceCte, markStands, removalsIn, type MarkCheck } from './mark.repository.ts';
 
 /**
  * Marks of the current hour (docs/uptime-rollup.md "Marks of the current hour"): what a tenant's
@@ -49,15 +49,15 @@ export type HourFrom = Omit<HourMark, 'lastId' | 'removals' | 'root' | 'walked'>
  * The body of a CTE `nm` (on_us, obs_us, on_n, obs_n): the sums of the mark at `at` read from `from`
  * (at or after its instant) in one walk of the periods between, or `from`'s own when `at` is its instant;
  * `walked`: how many periods that walk read. A kept mark's own sums take in what the periods of the
- * tenant written since it change in them (mark.repository.ts markPatch).
+ * tenant written since it change in them (mark.repository.ts markPatch: the statement defines CTE `ms`).
  */
-export function markSums(c: Conds, tenantId: number, from: HourFrom | HourMark, at: Date): SQL {
+export function markSums(c: Conds, from: HourFrom | HourMark, at: Date): SQL {
   const own = sql`select ${from.onUs}::numeric as on_us, ${from.obsUs}::numeric as obs_us, ${from.onN}::numeric as on_n,
                          ${from.obsN}::numeric as obs_n`;
   const sums =
     'lastId' in from
       ? sql`select sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n
-              from (${own} union all select x.on_us, x.obs_us, x.on_n, x.obs_n from (${markPatch(tenantId, from)}) x) f`
+              from (${own} union all select x.on_us, x.obs_us, x.on_n, x.obs_n from (${markPatch(from)}) x) f`
       : own;
   if (at.getTime() === from.at) return sql`select f.on_us, f.obs_us, f.on_n, f.obs_n, 0 as walked from (${sums}) f`;
   const spanUs = (at.getTime() - from.at) * 1000;
@@ -136,8 +136,9 @@ export async function scoreTotalFromMark(
   const next = nextAt ? sql`case when ${stands} then ${markJson(win.tenantId, from.base, nextAt)} end` : sql`null::json`;
   const [row] = await queryRows<{ ok: boolean; score: number | string; next: Parameters<typeof markOf>[0] }>(
     executor,
-    sql`with stands as (select ${mark ? markStands(win.tenantId, mark) : sql`true`} as ok),
-             nm as (${markSums(c, win.tenantId, from, at)})
+    sql`with ${mark ? sql`${markSinceCte(win.tenantId, mark)},` : sql``}
+             stands as (select ${mark ? markStands(win.tenantId, mark) : sql`true`} as ok),
+             nm as (${markSums(c, from, at)})
         select ${stands} as ok, ${SCORE_OF_PARTS} as score, ${next} as next
           from (${rolledHourParts(win, until.hour, toPeriods)}) parts`,
   );

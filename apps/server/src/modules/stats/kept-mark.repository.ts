@@ -36,14 +36,14 @@ const portalsIn = (alias: string, ids: number[] | undefined) =>
  * conditions, no portal ids), the sums of the mark at `at` read from `from` (at or after its instant)
  * in one walk of the periods between, or `from`'s own when `at` is its instant; `walked`: how many periods
  * of the portal that walk read. A kept mark's own sums take in what the periods of the tenant written
- * since it change in them (mark.repository.ts markPatch).
+ * since it change in them (mark.repository.ts markPatch: the statement defines CTE `ms`).
  */
-export function keptSums(c: Conds, tenantId: number, from: KeptFrom | KeptMark, at: Date): SQL {
+export function keptSums(c: Conds, from: KeptFrom | KeptMark, at: Date): SQL {
   const own = sql`select m.portal_id, m.on_us, m.obs_us, m.on_n, m.obs_n from ${rowsOf(from.rows)}`;
   const sums =
     'lastId' in from
       ? sql`select portal_id, sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n
-              from (${own} union all select x.portal_id, x.on_us, x.obs_us, x.on_n, x.obs_n from (${markPatch(tenantId, from)}) x) f
+              from (${own} union all select x.portal_id, x.on_us, x.obs_us, x.on_n, x.obs_n from (${markPatch(from)}) x) f
              group by portal_id`
       : own;
   if (at.getTime() === from.at) return sql`select f.portal_id, f.on_us, f.obs_us, f.on_n, f.obs_n, 0 as walked from (${sums}) f`;

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { KeptBase, KeptBases } from './kept-bases.ts';
 import { headSinceSums, keptFromBase, keptMarkJson, keptMarkOf, keptSums, unsettledOf, type KeptMark } from './kept-mark.repository.ts';
-import { markStands } from './mark.repository.ts';
+import { markSinceCte, markStands } from './mark.repository.ts';
 import { readWithMarks, type MarkedRead, type Marks } from './read-marks.ts';
 import { KEPT_BASE_ANSWERS_MS } from './kept-window-build.repository.ts';
 import {
@@ -164,10 +164,11 @@ function keptParts(
     at.getTime() !== from.at && win.tenantId !== undefined
       ? sql`case when ${stands} then ${keptMarkJson(win.tenantId, from, at, base.mark)} end`
       : sql`null::json`;
-  const ctes = sql`stands as (
+  const since = mark && win.tenantId !== undefined ? sql`${markSinceCte(win.tenantId, mark)},` : sql``;
+  const ctes = sql`${since} stands as (
           select ${mark && win.tenantId !== undefined ? markStands(win.tenantId, mark) : sql`true`}
                  and ${checkBase && win.tenantId !== undefined ? baseStands(win.tenantId, base) : sql`true`} as ok
-        ), nm as (${mark || at.getTime() !== from.at ? keptSums(cAll, win.tenantId!, from, at) : sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us, 0::numeric as on_n, 0::numeric as obs_n where false`}
+        ), nm as (${mark || at.getTime() !== from.at ? keptSums(cAll, from, at) : sql`select null::int as portal_id, 0::numeric as on_us, 0::numeric as obs_us, 0::numeric as on_n, 0::numeric as obs_n where false`}
         ), scores as (
           select portal_id, ${SCORE_OF_PARTS} as score
             from (select r.portal_id,

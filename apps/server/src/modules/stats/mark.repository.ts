@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { ONLINE } from '../../db/codes.ts';
-import { observed } from './observed.repository.ts';
+import { MAINTENANCE, observed } from './observed.repository.ts';
 import { us } from './rollup-query.repository.ts';
 
 /**
@@ -51,42 +51,54 @@ export function lastPeriodId(tenantId: number): SQL {
 }
 
 /**
+ * The CTE `ms` that a statement reading from `mark` defines before markStands and markPatch use it:
+ * the tenant's periods written since the mark that start at or before its instant P (one scan of the
+ * ids above the mark's, which both read), each with the status of the period it closed when the mark
+ * saw that one in progress (the device's previous period, ended at its start, with an id the mark saw).
+ */
+export function markSinceCte(tenantId: number, mark: MarkCheck): SQL {
+  return sql`ms as materialized (
+      select n.portal_id, n.status, n.started_at, n.ended_at, o.status as closed_status
+        from device_status_periods n
+        left join lateral (select o.id, o.status from device_status_periods o
+                            where o.tenant_id = n.tenant_id and o.device_id = n.device_id and o.ended_at = n.started_at
+                              and o.started_at <= n.started_at and o.id < n.id
+                            order by o.started_at desc, o.id desc limit 1) o on o.id <= ${mark.lastId}::bigint
+       where n.tenant_id = ${tenantId} and n.id > ${mark.lastId}::bigint and n.started_at <= ${iso(mark.at)}::timestamptz)`;
+}
+
+/**
  * SQL boolean: whether `mark` still stands, with markPatch's rows added to its sums: no period written
- * since it starts at or before its base, and its removals are the same.
+ * since it starts at or before its base (CTE `ms`, markSinceCte), and its removals are the same.
  */
 export function markStands(tenantId: number, mark: MarkCheck): SQL {
-  return sql`(not exists (select 1 from device_status_periods p
-                           where p.tenant_id = ${tenantId} and p.id > ${mark.lastId}::bigint and p.started_at <= ${iso(mark.base)}::timestamptz)
+  return sql`(not exists (select 1 from ms where ms.started_at <= ${iso(mark.base)}::timestamptz)
               and ${removalsIn(tenantId, mark.base, mark.at)} = ${mark.removals})`;
 }
 
 /**
  * Rows (portal_id, on_us, obs_us, on_n, obs_n) to add to a mark's sums PP(base, P) and Δn(base, P)
  * (rollup-query.repository.ts edgeAndChange over (base, P]) for the periods written since it that start
- * at or before P, when it stands (markStands: each of them starts after the base). Such a period adds
- * what the walk would have added for it, if it begins before P; the period it closed (the device's
- * previous one, ended at its start c, which the mark saw in progress) ran to P in the mark's sums and
- * stops at c: minus (P - c) and minus one in progress, whether it began before the base or after.
- * A closed period that was itself written since the mark is in the first part with its end.
+ * at or before P (CTE `ms`, markSinceCte), when it stands (markStands: each of them starts after the
+ * base). Such a period adds what the walk would have added for it, if it begins before P; the period
+ * it closed (the device's previous one, ended at its start c, which the mark saw in progress) ran to P
+ * in the mark's sums and stops at c: minus (P - c) and minus one in progress, whether it began before
+ * the base or after. A closed period that was itself written since the mark is in the first part with its end.
  */
-export function markPatch(tenantId: number, mark: MarkCheck): SQL {
+export function markPatch(mark: MarkCheck): SQL {
   const P = sql`${iso(mark.at)}::timestamptz`;
   const begunBefore = sql`n.started_at < ${P} and ${observed('n')}`;
   const nSpan = us(sql`least(coalesce(n.ended_at, 'infinity'::timestamptz), ${P}) - n.started_at`);
   const nRuns = sql`(n.ended_at is null or n.ended_at > ${P})`;
   const oSpan = us(sql`${P} - n.started_at`);
+  const closedObserved = sql`n.closed_status <> ${MAINTENANCE}`;
   return sql`
     select n.portal_id,
            case when ${begunBefore} and n.status = ${ONLINE} then ${nSpan} else 0 end
-             - case when o.status = ${ONLINE} then ${oSpan} else 0 end as on_us,
-           case when ${begunBefore} then ${nSpan} else 0 end - case when ${observed('o')} then ${oSpan} else 0 end as obs_us,
+             - case when n.closed_status = ${ONLINE} then ${oSpan} else 0 end as on_us,
+           case when ${begunBefore} then ${nSpan} else 0 end - case when ${closedObserved} then ${oSpan} else 0 end as obs_us,
            case when ${begunBefore} and n.status = ${ONLINE} and ${nRuns} then 1 else 0 end
-             - case when o.status = ${ONLINE} then 1 else 0 end as on_n,
-           case when ${begunBefore} and ${nRuns} then 1 else 0 end - case when ${observed('o')} then 1 else 0 end as obs_n
-      from device_status_periods n
-      left join lateral (select o.id, o.status from device_status_periods o
-                          where o.tenant_id = n.tenant_id and o.device_id = n.device_id and o.ended_at = n.started_at
-                            and o.started_at <= n.started_at and o.id < n.id
-                          order by o.started_at desc, o.id desc limit 1) o on o.id <= ${mark.lastId}::bigint
-     where n.tenant_id = ${tenantId} and n.id > ${mark.lastId}::bigint and n.started_at <= ${P}`;
+             - case when n.closed_status = ${ONLINE} then 1 else 0 end as on_n,
+           case when ${begunBefore} and ${nRuns} then 1 else 0 end - case when ${closedObserved} then 1 else 0 end as obs_n
+      from ms n`;
 }

@@ -11,7 +11,7 @@ import {
   type RolledUntil,
 } from './rollup-query.repository.ts';
 import { markAtHour, markJson, markOf, markSums, periodsSinceSums, type HourMark } from './hour-mark.repository.ts';
-import { markStands } from './mark.repository.ts';
+import { markSinceCte, markStands } from './mark.repository.ts';
 import { observed } from './observed.repository.ts';
 
 /**
@@ -201,7 +201,7 @@ export async function tenantTrendCheck(
     const from = marked.mark ?? markAtHour(known.until.hour);
     // With a next mark, today is read from it: one walk up to its instant, and a short one after.
     const at = marked.nextAt ?? new Date(from.at);
-    sums = markSums(c, tenantId, from, at);
+    sums = markSums(c, from, at);
     const since = sql`select * from (${periodsSinceSums(c, at, now)}) m where ${stands}`;
     const changed = live.counts
       ? sql`select null::int as portal_id, nm.on_n as online_n, nm.obs_n as observed_n from nm
@@ -232,7 +232,8 @@ export async function tenantTrendCheck(
     }
   >(
     executor,
-    sql`with stands as (select ${marked.mark ? markStands(tenantId, marked.mark) : sql`true`} as ok), nm as (${sums})
+    sql`with ${marked.mark ? sql`${markSinceCte(tenantId, marked.mark)},` : sql``}
+             stands as (select ${marked.mark ? markStands(tenantId, marked.mark) : sql`true`} as ok), nm as (${sums})
         select ${FRAME_COLUMNS},
                to_char((${now.toISOString()}::timestamptz at time zone t.timezone)::date, 'YYYY-MM-DD') as today,
                ${scores} as scores, ${todayNow} as today_now, ${stands} as stands, ${next} as next
