@@ -29,23 +29,27 @@ async function main() {
     }
     console.log(label.padEnd(40), out.join(', '));
   };
+  /** `times` flips of every observed device of the tenant, the first `agoMs` before now, `stepMs` apart; the last one stays open. */
+  const flipEveryDevice = async (times: number, agoMs: number, stepMs: number) => {
+    const first = sql`now() - ${`${agoMs} milliseconds`}::interval`;
+    const step = sql`${`${stepMs} milliseconds`}::interval`;
+    await seeded.database.db.execute(sql`
+      with open as (
+        update device_status_periods p set ended_at = ${first}
+         where p.tenant_id = ${seeded.tenantId} and p.ended_at is null and p.status < 2 and p.started_at < ${first}
+        returning p.device_id, p.portal_id, p.status)
+      insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at, ended_at)
+      select ${seeded.tenantId}, o.device_id, o.portal_id, (o.status + i + 1) % 2, ${first} + i * ${step},
+             case when i < ${times - 1} then ${first} + (i + 1) * ${step} end
+        from open o cross join generate_series(0, ${times - 1}) i`);
+  };
   const [{ n }] = await queryRows<{ n: number }>(
     seeded.database.db,
     sql`select count(*)::int as n from device_status_periods where tenant_id = ${seeded.tenantId} and started_at > now() - interval '2 hours'`,
   );
   console.log('periods of the main tenant begun in the last 2 hours', n);
   // Ten flips of every device of the tenant over the last 9 minutes, as heavy ingestion leaves them.
-  await seeded.database.db.execute(sql`
-    with open as (
-      update device_status_periods p set ended_at = now() - interval '540 seconds'
-       where p.tenant_id = ${seeded.tenantId} and p.ended_at is null and p.status < 2
-         and p.started_at < now() - interval '540 seconds'
-      returning p.device_id, p.portal_id, p.status)
-    insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at, ended_at)
-    select ${seeded.tenantId}, o.device_id, o.portal_id, (o.status + i + 1) % 2,
-           now() - interval '540 seconds' + i * interval '50 seconds',
-           case when i < 9 then now() - interval '540 seconds' + (i + 1) * interval '50 seconds' end
-      from open o cross join generate_series(0, 9) i`);
+  await flipEveryDevice(10, 540_000, 50_000);
   await seeded.database.exec('analyze device_status_periods');
   const [{ m }] = await queryRows<{ m: number }>(
     seeded.database.db,
@@ -77,17 +81,7 @@ async function main() {
   for (let round = 0; round < 4; round++) {
     await sleep(1200);
     await time(`after 1.2 s`);
-    await seeded.database.db.execute(sql`
-      with open as (
-        update device_status_periods p set ended_at = now() - interval '500 milliseconds'
-         where p.tenant_id = ${seeded.tenantId} and p.ended_at is null and p.status < 2
-           and p.started_at < now() - interval '500 milliseconds'
-        returning p.device_id, p.portal_id, p.status)
-      insert into device_status_periods (tenant_id, device_id, portal_id, status, started_at, ended_at)
-      select ${seeded.tenantId}, o.device_id, o.portal_id, (o.status + i + 1) % 2,
-             now() - interval '500 milliseconds' + i * interval '200 milliseconds',
-             case when i < 1 then now() - interval '300 milliseconds' end
-        from open o cross join generate_series(0, 1) i`);
+    await flipEveryDevice(2, 500, 200);
     await time(`after 10,000 periods written since`);
     await time(`again`);
   }
