@@ -283,6 +283,7 @@ describe('marks of the current hour and of the kept windows', () => {
     expect(quiet.resting(tenant.id, hour14, new Date(to.getTime() + MARK_LINE_MS - 1))).toBe(true);
     expect(quiet.resting(tenant.id, hour14, new Date(to.getTime() + MARK_LINE_MS))).toBe(false);
   });
+
   it('keeps a mark from the read that walks from the base when the marks it dropped were less than a step old', async () => {
     // The rolled hour of the tests above, with the marks of the first test's read; then a removal dated before them.
     const own = createMarks<HourMark>({ minWalk: 0 });
