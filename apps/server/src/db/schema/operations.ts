@@ -119,7 +119,9 @@ export const alertDevices = pgTable(
     primaryKey({ columns: [t.tenantId, t.alertId, t.deviceId] }),
     foreignKey({ columns: [t.tenantId, t.alertId], foreignColumns: [alerts.tenantId, alerts.id] }),
     foreignKey({ columns: [t.tenantId, t.deviceId], foreignColumns: [devices.tenantId, devices.id] }),
-    index('alert_devices_device_idx').on(t.tenantId, t.deviceId),
+    // A device's alerts, newest last: the offline-alert rule reads each offline device's newest first and stops at
+    // its open alert, one entry whatever the device's history (migration 0020_alert_devices_newest_first).
+    index('alert_devices_device_idx').on(t.tenantId, t.deviceId, t.alertId),
   ],
 );
 
