@@ -118,7 +118,9 @@ export const alertDevices = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.alertId, t.deviceId] }),
     foreignKey({ columns: [t.tenantId, t.alertId], foreignColumns: [alerts.tenantId, alerts.id] }),
-    foreignKey({ columns: [t.tenantId, t.deviceId], foreignColumns: [devices.tenantId, devices.id] }),
+    // No foreign key to devices (migration 0021_alert_devices_no_device_lock): its check locked every device an
+    // alert opened or joined (KEY SHARE), the rows every report updates; devices are never deleted, only
+    // removed (docs/alerts.md "Where it runs").
     // A device's alerts, newest last: the offline-alert rule reads each offline device's newest first and stops at
     // its open alert, one entry whatever the device's history (migration 0020_alert_devices_newest_first).
     index('alert_devices_device_idx').on(t.tenantId, t.deviceId, t.alertId),

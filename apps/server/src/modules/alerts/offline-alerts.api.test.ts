@@ -334,6 +334,31 @@ describe('Device Offline rules', () => {
     expect(await alertsOf(portal.id)).toHaveLength(5);
   });
 
+  it("opens and joins alerts without locking the devices' rows", async () => {
+    // alert_devices has no foreign key to devices (migration 0021_alert_devices_no_device_lock): its check took a
+    // KEY SHARE lock on every device an alert opened or joined, the rows every report updates (docs/alerts.md). A
+    // lock is written into the row (xmax): the rule's ticks must leave the devices' rows as the reports left them.
+    const portal = await createPortal(t, cast.tenant, 'No locks');
+    const [first, second] = await createDevices(t, portal, [{ status: 1 }, { status: 1 }]);
+    const xmax = async () =>
+      (
+        await queryRows<{ xmax: string }>(
+          t.database.db,
+          sql`select xmax::text as xmax from devices where id in (${first.id}, ${second.id}) order by id`,
+        )
+      ).map((r) => r.xmax);
+    await setDeviceStatus(t, [first.id], 0);
+    const beforeOpening = await xmax();
+    await tick();
+    expect(await xmax()).toEqual(beforeOpening);
+    await setDeviceStatus(t, [second.id], 0);
+    const beforeJoining = await xmax();
+    await tick();
+    expect(await xmax()).toEqual(beforeJoining);
+    const [alert] = await alertsOf(portal.id);
+    expect(await heldBy(alert.id)).toEqual([first.id, second.id]);
+  });
+
   it('runs soon after a device status event, through the tick claim', async () => {
     const stop = await operationsJobsStartup(t.deps, t.app);
     try {
