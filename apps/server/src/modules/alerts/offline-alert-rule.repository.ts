@@ -80,8 +80,8 @@ const covered = (now: Date) => sql`exists (
  *   (tenant, device, alert), each alert through alerts_open_offline_idx, until an open one is found.
  *   A held device's open alert is its newest (it joins one only while no open one holds it), so the
  *   lookup stops at the first row whatever the device's history (it reads on past a resolved one, so
- *   its answer never depends on that order); oldest first (the index without the
- *   alert), a device that had been offline 8 times before read 9 rows and 9 alerts a tick
+ *   its answer never depends on that order); oldest first (the index without the alert), a device
+ *   that had been offline 8 times before read 9 rows and 9 alerts a tick
  *   (docs/performance-choices.md "The Device Offline rule reads a device's newest alert first");
  * - the join step: only the portals with uncovered devices (none in a tick with nothing to do),
  *   their open alerts through alerts_open_offline_idx, each checked as in resolved.

@@ -58,7 +58,6 @@ type Node = {
   'CTE Name'?: string;
   'Index Name'?: string;
   'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
   Plans?: Node[];
 };
 
