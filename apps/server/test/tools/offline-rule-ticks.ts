@@ -1,8 +1,8 @@
 /**
  * What ticks of the Device Offline rule (alerts/offline-alert-rule.repository.ts) cost on a database as it
  * is (not a test, not the bench harness; docs/performance-choices.md "The Device Offline rule reads a
- * device's newest alert first"): TICKS ticks in a row on DATABASE_URL, each timed, with the offline
- * offline periods, the alert_devices rows and the open Device Offline alerts counted first. The ticks are the
+ * device's newest alert first"): TICKS ticks in a row on DATABASE_URL, each timed, with the open offline
+ * periods, the alert_devices rows and the open Device Offline alerts counted first. The ticks are the
  * real rule: the first opens and joins alerts for the offline devices no open alert holds, the later
  * ones usually have nothing to do. Meant for the bench's L database after its ingestion runs.
  *
@@ -18,13 +18,13 @@ const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('DATABASE_URL: the PostgreSQL database to tick on');
 const database = await openDatabase({ databaseUrl });
 try {
-  const [counts] = await queryRows<{ offline: number; held: number; open: number }>(
+  const [counts] = await queryRows<{ offline: number; alertDevices: number; open: number }>(
     database.db,
     sql`select (select count(*)::int from device_status_periods where ended_at is null and status = 0) as offline,
-               (select count(*)::int from alert_devices) as held,
+               (select count(*)::int from alert_devices) as "alertDevices",
                (select count(*)::int from alerts where alert_type = 0 and resolved_at is null) as open`,
   );
-  console.log(`${counts.offline} offline devices, ${counts.held} alert_devices rows, ${counts.open} open Device Offline alerts`);
+  console.log(`${counts.offline} offline devices, ${counts.alertDevices} alert_devices rows, ${counts.open} open Device Offline alerts`);
   const bus = createEventBus(database);
   for (let i = 0; i < Number(process.env.TICKS ?? 3); i++) {
     const t0 = performance.now();
