@@ -148,10 +148,18 @@ interface DatabaseCounters {
   opened: number;
   /** The cluster's WAL position in bytes (what every writer has logged so far). */
   walBytes: number;
+  /** The database's clock (ISO), to find the periods a run closed. */
+  at: string;
 }
 
 type CountersReader =
-  | { read(): Promise<DatabaseCounters>; resyncStatuses(): Promise<void>; standInForAutovacuum(): Promise<void>; close(): Promise<void> }
+  | {
+      read(): Promise<DatabaseCounters>;
+      closedAge(from: string, to: string): Promise<number | undefined>;
+      resyncStatuses(): Promise<void>;
+      standInForAutovacuum(): Promise<void>;
+      close(): Promise<void>;
+    }
   | undefined;
 
 /**
@@ -167,10 +175,28 @@ async function databaseCounters(ctx: BenchContext): Promise<CountersReader> {
   return {
     async read() {
       const result = (await database.db.execute(
-        sql`select (select last_value from device_status_periods_id_seq)::text as opened, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as "walBytes"`,
+        sql`select (select last_value from device_status_periods_id_seq)::text as opened, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as "walBytes",
+                   to_json(clock_timestamp())#>>'{}' as at`,
       )) as { rows: Record<keyof DatabaseCounters, string>[] };
       const row = result.rows[0];
-      return { opened: Number(row.opened), walBytes: Number(row.walBytes) };
+      return { opened: Number(row.opened), walBytes: Number(row.walBytes), at: row.at };
+    },
+    /**
+     * The median age in seconds of the main tenant's periods that closed between two reads. A flip
+     * that closes a period begun days before (a device's first flip since the seed, or a real device's)
+     * costs about twice one that closes a period begun seconds before (the previous run's flip back):
+     * the closed row's start and id land inside the month partition's indexes rather than at their
+     * ends (docs/performance.md, Known limits, "Ingestion at L"). So each run says which it measured.
+     */
+    async closedAge(from, to) {
+      const result = (await database.db.execute(
+        sql`select percentile_disc(0.5) within group (order by extract(epoch from ended_at - started_at))::text as age
+              from device_status_periods
+             where tenant_id = ${ctx.main.id}::int and ended_at is not null
+               and ended_at > ${from}::timestamptz and ended_at <= ${to}::timestamptz`,
+      )) as { rows: { age: string | null }[] };
+      const age = result.rows[0]?.age;
+      return age === null || age === undefined ? undefined : Number(age);
     },
     resyncStatuses: () => recordDeviceStatuses(ctx, database),
     /**
@@ -202,6 +228,8 @@ interface PerEvent {
   walBytes: number;
   /** Messages the run sent (answered within it, or cut off or answered after its end). */
   messages: number;
+  /** The median age (seconds) of the periods the run's flips closed. */
+  closedAgeSeconds?: number;
 }
 
 async function perEventDuring<T>(
@@ -222,8 +250,9 @@ async function perEventDuring<T>(
   // The statuses as the database holds them now: a message the run's end cut off (counted as sent,
   // never applied) must not turn the next run's events for its devices into no-ops.
   await counters.resyncStatuses();
-  const per = (key: keyof DatabaseCounters) => (after[key] - before.read[key]) / sent;
-  return { result, perEvent: { flips: per('opened'), walBytes: per('walBytes'), messages: sent / batch } };
+  const per = (key: 'opened' | 'walBytes') => (after[key] - before.read[key]) / sent;
+  const closedAgeSeconds = await counters.closedAge(before.read.at, after.at);
+  return { result, perEvent: { flips: per('opened'), walBytes: per('walBytes'), messages: sent / batch, closedAgeSeconds } };
 }
 
 /**
@@ -231,16 +260,26 @@ async function perEventDuring<T>(
  * within the run (the difference is what the run's end left in flight), and the WAL each event cost
  * the database (the whole cluster's WAL, the server's jobs included). The first change of a page after
  * a checkpoint logs the whole page (8 KB), so events that touch pages no recent event touched cost
- * far more WAL than the rows they write.
+ * far more WAL than the rows they write; the median age of the periods the run closed says whether
+ * its flips closed old periods (entries inside the history's indexes) or the previous run's.
  */
 function perEventDetail(perEvent: PerEvent | undefined, answered: number): string {
   if (!perEvent) return '';
-  const { flips, walBytes, messages } = perEvent;
+  const { flips, walBytes, messages, closedAgeSeconds } = perEvent;
   return (
     `, ${flips.toFixed(2)} status periods opened per event sent (${messages} messages sent, ${answered} answered within the run)` +
     (flips < 0.95 ? ' (not every event changed its device: compare with care)' : '') +
-    `, WAL ${(walBytes / 1024).toFixed(1)} KB per event`
+    `, WAL ${(walBytes / 1024).toFixed(1)} KB per event` +
+    (closedAgeSeconds === undefined ? '' : `, the closed periods' median age ${ageOf(closedAgeSeconds)}`)
   );
+}
+
+/** A period's age as a person reads it: 40 s, 12 min, 5.3 h, 2.1 d. */
+function ageOf(seconds: number): string {
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 172_800) return `${(seconds / 3600).toFixed(1)} h`;
+  return `${(seconds / 86_400).toFixed(1)} d`;
 }
 
 /** Before each measured run: what earlier runs sent is applied, and (PostgreSQL, autovacuum off) the tables vacuumed. */
