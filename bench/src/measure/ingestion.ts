@@ -182,11 +182,11 @@ async function databaseCounters(ctx: BenchContext): Promise<CountersReader> {
       return { opened: Number(row.opened), walBytes: Number(row.walBytes), at: row.at };
     },
     /**
-     * The median age in seconds of the main tenant's periods that closed between two reads. A flip
-     * that closes a period begun days before (a device's first flip since the seed, or a real device's)
-     * costs about twice one that closes a period begun seconds before (the previous run's flip back):
-     * the closed row's start and id land inside the month partition's indexes rather than at their
-     * ends (docs/performance.md, Known limits, "Ingestion at L"). So each run says which it measured.
+     * The median age in seconds of the main tenant's periods that closed between two reads. On a fresh
+     * seed a run whose flips close periods begun days before (each device's first flip since the seed,
+     * as a real device's) ran at about half the rate of one that closes periods begun seconds before
+     * (the previous run's flips back): docs/performance.md, Known limits, "Ingestion at L". So each
+     * run says which it measured.
      */
     async closedAge(from, to) {
       const result = (await database.db.execute(
@@ -261,7 +261,7 @@ async function perEventDuring<T>(
  * the database (the whole cluster's WAL, the server's jobs included). The first change of a page after
  * a checkpoint logs the whole page (8 KB), so events that touch pages no recent event touched cost
  * far more WAL than the rows they write; the median age of the periods the run closed says whether
- * its flips closed old periods (entries inside the history's indexes) or the previous run's.
+ * its flips closed old periods or the previous run's.
  */
 function perEventDetail(perEvent: PerEvent | undefined, answered: number): string {
   if (!perEvent) return '';
