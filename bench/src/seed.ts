@@ -128,10 +128,11 @@ export async function seedDatabase(database: Database, size: SizeSpec, appSecret
                ${nowIso}::timestamptz - (((v.id / 50) % 50) + 5) * interval '1 minute' as off_since
           from v
       )
+      -- Name, type and model as the bench's reports carry them (lib/webhook.ts seededInventory).
       insert into devices (tenant_id, id, portal_id, external_id, name, device_type, device_model, status,
                            last_report_at, last_online, status_since, first_seen_at)
       select ${tenantId}::int, w.id, w.portal_id, 'dev-' || w.j, 'Device ' || w.portal_id || '-' || w.j,
-             w.id % 5, 'Model ' || (w.id % 7), w.st,
+             w.j % 5, 'Model ' || (w.j % 7), w.st,
              case w.st when 1 then ${nowIso}::timestamptz - (w.id % 5) * interval '1 minute' else w.off_since end,
              case w.st when 1 then ${nowIso}::timestamptz - (w.id % 5) * interval '1 minute' else w.off_since end,
              case w.st when 1 then w.sc else w.off_since end,

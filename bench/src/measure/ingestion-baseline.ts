@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../../apps/server/src/db/client.ts';
 import type { BenchContext } from '../lib/context.ts';
+import { seededInventory } from '../lib/webhook.ts';
 
 interface Event {
   portalId: number;
@@ -24,7 +25,9 @@ function events(ctx: BenchContext, count: number, status: number): Event[] {
   const at = new Date().toISOString();
   return Array.from({ length: n }, (_, i) => {
     const j = 1 + Math.floor(i / t.portals.length);
-    return { portalId: t.portals[i % t.portals.length].id, externalId: `dev-${j}`, name: `Device ${j}`, deviceType: j % 5, status, at };
+    const portalId = t.portals[i % t.portals.length].id;
+    const { name, deviceType } = seededInventory(portalId, j);
+    return { portalId, externalId: `dev-${j}`, name, deviceType, status, at };
   });
 }
 

@@ -74,7 +74,7 @@ function webhookLoad(
     const first = batch === 1 ? 1 + (round % dpp) : 1;
     const msg = signedReport(
       portal,
-      reportsFor(first, batch, (n) => flipOf(ctx, portal.id, n)),
+      reportsFor(portal.id, first, batch, (n) => flipOf(ctx, portal.id, n)),
     );
     return { ...req, method: 'POST', path: msg.path, headers: msg.headers, body: msg.body };
   };
@@ -130,7 +130,7 @@ async function drain(ctx: BenchContext, server: BenchServer): Promise<void> {
   const portal = ctx.main.portals[0];
   const msg = signedReport(
     portal,
-    reportsFor(1, 1, (n) => flipOf(ctx, portal.id, n)),
+    reportsFor(portal.id, 1, 1, (n) => flipOf(ctx, portal.id, n)),
   );
   const res = await fetch(`${server.url}${msg.path}`, {
     method: 'POST',
@@ -182,11 +182,9 @@ async function databaseCounters(ctx: BenchContext): Promise<CountersReader> {
       return { opened: Number(row.opened), walBytes: Number(row.walBytes), at: row.at };
     },
     /**
-     * The median age in seconds of the main tenant's periods that closed between two reads. On a fresh
-     * seed a run whose flips close periods begun days before (each device's first flip since the seed,
-     * as a real device's) ran at about half the rate of one that closes periods begun seconds before
-     * (the previous run's flips back): docs/performance.md, Known limits, "Ingestion at L". So each
-     * run says which it measured.
+     * The median age in seconds of the main tenant's periods that closed between two reads: whether a
+     * run's flips closed periods begun hours or days before, as a real device's flips do (each device's
+     * first flip since the seed), or the ones the previous run opened seconds before (its flips back).
      */
     async closedAge(from, to) {
       const result = (await database.db.execute(

@@ -111,7 +111,7 @@ async function runWith(ctx: BenchContext, server: BenchServer, n: number, round_
       // The seeded id of dev-<device> on that portal: the measured event must name it as offline.
       const deviceId = main.firstDeviceId + portalIndex * main.devicesPerPortal + device - 1;
       // Make sure the device is online first (no measurement), so the measured report is a change.
-      await postReport(server, signedReport(portal, reportsFor(device, 1, 1)));
+      await postReport(server, signedReport(portal, reportsFor(portal.id, device, 1, 1)));
       await new Promise((r) => setTimeout(r, 300));
       const arrived = new Map<SseClient, number>();
       let t0 = 0;
@@ -127,7 +127,7 @@ async function runWith(ctx: BenchContext, server: BenchServer, n: number, round_
         }
       });
       t0 = performance.now();
-      await postReport(server, signedReport(portal, reportsFor(device, 1, 0)));
+      await postReport(server, signedReport(portal, reportsFor(portal.id, device, 1, 0)));
       answered.push(performance.now() - t0);
       await Promise.race([all, new Promise((r) => setTimeout(r, 10_000))]);
       latencies.push(...arrived.values());

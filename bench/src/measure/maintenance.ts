@@ -62,7 +62,7 @@ async function storm(ctx: BenchContext, server: BenchServer): Promise<number> {
   const worker = async () => {
     while (next < messages.length) {
       const m = messages[next++];
-      const { path, headers, body } = signedReport(m.portal, reportsFor(m.first, m.count, 1));
+      const { path, headers, body } = signedReport(m.portal, reportsFor(m.portal.id, m.first, m.count, 1));
       const res = await fetch(`${server.url}${path}`, { method: 'POST', headers, body });
       await res.arrayBuffer();
       if (!res.ok) throw new Error(`webhook answered ${res.status}`);

@@ -98,7 +98,7 @@ async function sendStatuses(
   const worker = async () => {
     for (let k = next++; k < total; k = next++) {
       const portal = portals[k % portals.length];
-      const msg = signedReport(portal, reportsFor(1 + Math.floor(k / portals.length), 1, status));
+      const msg = signedReport(portal, reportsFor(portal.id, 1 + Math.floor(k / portals.length), 1, status));
       if (firstSent && !firstSent.has(portal.id)) firstSent.set(portal.id, performance.timeOrigin + performance.now());
       const res = await fetch(`${server.url}${msg.path}`, { method: 'POST', headers: msg.headers, body: msg.body });
       await res.arrayBuffer();
@@ -149,7 +149,7 @@ export async function measureNotifications(ctx: BenchContext, server: BenchServe
   // 1. A clean start: every device of the storm's portals online, their alerts resolved.
   for (const portal of portals) {
     for (let first = 1; first <= everyDevice; first += REPORTS_PER_MESSAGE) {
-      const msg = signedReport(portal, reportsFor(first, Math.min(REPORTS_PER_MESSAGE, everyDevice - first + 1), 1));
+      const msg = signedReport(portal, reportsFor(portal.id, first, Math.min(REPORTS_PER_MESSAGE, everyDevice - first + 1), 1));
       const res = await fetch(`${server.url}${msg.path}`, { method: 'POST', headers: msg.headers, body: msg.body });
       await res.arrayBuffer();
       if (res.status >= 300) throw new Error(`notifications: the online report answered ${res.status}`);
