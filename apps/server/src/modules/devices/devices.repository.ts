@@ -3,11 +3,12 @@ import type { DeviceSortField } from '@vigil/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { tenantScope, type Scope } from '../../db/scope.ts';
-import { inPageOrder, limitOf, pageLimit, pageOrder, planPage, type PageEnd, type PagePlan } from '../../db/sql-list.ts';
+import { inPageOrder, limitOf, pageLimit, pageOf, pageOrder, planPage, type PageEnd, type PagePlan } from '../../db/sql-list.ts';
 import { deletedPortalExists, orderVersionOf, portalNotDeleted } from '../../db/kept-counts.ts';
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 import { containsPattern, tenantCondition } from '../../db/sql-fragments.ts';
 import { NAME_MARK_EVERY, type MarkedStart, type NameMarks } from './name-marks.ts';
+import type { LastOnlineBound } from './last-online-bounds.ts';
 
 export interface DeviceRow {
   id: number;
@@ -22,6 +23,8 @@ export interface DeviceRow {
   customer_name: string;
   tenant_name: string;
   created_at: Date | string;
+  /** Sorted by lastOnline: `last_online` as PostgreSQL's text, exact to the microsecond (a kept bound's key). */
+  last_online_key?: string | null;
 }
 
 export interface DeviceFilter {
@@ -52,6 +55,10 @@ const FROM = sql`from devices d
 const COLUMNS = sql`d.id, d.name, d.device_type, d.device_model, d.status, d.last_online, d.open_case_id,
   (d.maintenance_since is not null) as in_maintenance, d.portal_id,
   p.name as customer_name, t.name as tenant_name, d.created_at`;
+
+/** A page's columns: sorted by lastOnline, with the exact key a bound is kept from (last-online-bounds.ts). */
+const columnsOf = (sort: { field: DeviceSortField }): SQL =>
+  sort.field === 'lastOnline' ? sql`${COLUMNS}, d.last_online::text as last_online_key` : COLUMNS;
 
 /** Conditions on the device row alone (no portal or tenant columns). */
 function deviceOnly(f: DeviceFilter): SQL {
@@ -103,23 +110,52 @@ export interface DevicePage {
   total?: number;
   /** From the kept total: false when the scope has no deleted portal, so skipped rows need no portal check. */
   hasDeletedPortal?: boolean;
+  /** Sorted by lastOnline: a kept bound reached by at least offset + limit rows (last-online-bounds.ts). */
+  bound?: LastOnlineBound;
 }
 
 /** `extra`: one more select-list column (a first page's kept total, `firstPageWithTotal`). */
 export function listDevicesSql(f: DeviceFilter & DevicePage, extra?: SQL): { query: SQL; plan: PagePlan } {
   const plan = planPage(f, f.total);
   const order = pageOrder(f.sort, SORT_SQL, { column: sql`d.id`, dir: f.sort.dir }, plan.reverse);
-  const columns = extra ? sql`${COLUMNS}, ${extra}` : COLUMNS;
+  const columns = extra ? sql`${columnsOf(f.sort)}, ${extra}` : columnsOf(f.sort);
   if (f.sort.field === 'customerName') {
     return { plan, query: sql`select ${columns} ${FROM} where ${whereOf(f)} ${order} ${limitOf(plan)}` };
   }
   // Deferred join: skip rows over the device table alone (index order for the default sort, no portal
   // reads per skipped row unless the scope has a deleted portal; from the nearer end), then read the
   // page's rows with their portal and tenant.
-  const skip = sql`select d.tenant_id, d.id from devices d
-                 where ${deviceOnly(f)} and ${portalNotDeleted('d', f.hasDeletedPortal !== false)} and ${liveTenantOf(f.scope)}
-                 ${order} ${limitOf(plan)}`;
+  const conditions = sql`${deviceOnly(f)} and ${portalNotDeleted('d', f.hasDeletedPortal !== false)} and ${liveTenantOf(f.scope)}`;
+  const skip =
+    f.bound && !plan.reverse
+      ? boundedSkip(conditions, order, f.sort.dir, plan, f.bound)
+      : sql`select d.tenant_id, d.id from devices d where ${conditions} ${order} ${limitOf(plan)}`;
   return { plan, query: pageRowsOf(skip, columns, order) };
+}
+
+/**
+ * The keys of a page sorted by lastOnline, read through a kept bound (last-online-bounds.ts): the
+ * devices at or before the bound's key in the page's order, sorted, when at least offset + limit are;
+ * otherwise (the bound is stale: devices checked in, were removed or deleted since) every device of
+ * the list, sorted, in the same statement. Each branch is gated by a one-time filter on the bounded
+ * rows' count, so the closed one reads no row.
+ */
+function boundedSkip(
+  conditions: SQL,
+  order: SQL,
+  dir: 'ASC' | 'DESC',
+  page: { offset: number; limit: number },
+  bound: LastOnlineBound,
+): SQL {
+  const rows = page.offset + page.limit;
+  const within = sql`(d.last_online, d.id) ${sql.raw(dir === 'DESC' ? '>=' : '<=')} (${bound.at}::timestamptz, ${bound.id}::int)`;
+  return sql`with bounded as materialized (
+                select d.tenant_id, d.id, d.last_online from devices d where ${conditions} and ${within} ${order} limit ${pageLimit(rows)})
+              select b.tenant_id, b.id from (select d.tenant_id, d.id from bounded d ${order} offset ${page.offset}) b
+               where (select count(*) from bounded) = ${rows}
+              union all
+              (select d.tenant_id, d.id from devices d where ${conditions} and (select count(*) from bounded) < ${rows}
+                ${order} ${pageOf(page)})`;
 }
 
 /** The page's rows (with portal and tenant) of the device keys `skip` selected, in `order`. */
@@ -135,12 +171,16 @@ const pageRowsOf = (skip: SQL, columns: SQL, order: SQL) => sql`select ${columns
  * A later page in the same statement as its kept total (kept-counts.ts laterPageWithTotal), its rows
  * skipped with no portal check; undefined for the sort on the portal's name (no deferred join).
  */
-export function laterDevicesSql(f: DeviceFilter & Pick<DevicePage, 'sort'>) {
+export function laterDevicesSql(f: DeviceFilter & DevicePage) {
   if (f.sort.field === 'customerName') return undefined;
   return (end: PageEnd, keptColumns: SQL): SQL => {
     const order = (reverse: boolean) => pageOrder(f.sort, SORT_SQL, { column: sql`d.id`, dir: f.sort.dir }, reverse);
-    const skip = sql`select d.tenant_id, d.id from devices d where ${deviceOnly(f)} and ${liveTenantOf(f.scope)} ${order(end.reverse)} ${end.limit}`;
-    return pageRowsOf(skip, sql`${COLUMNS}, ${keptColumns}`, order(false));
+    const conditions = sql`${deviceOnly(f)} and ${liveTenantOf(f.scope)}`;
+    const skip =
+      f.bound && !end.reverse
+        ? boundedSkip(conditions, order(false), f.sort.dir, f, f.bound)
+        : sql`select d.tenant_id, d.id from devices d where ${conditions} ${order(end.reverse)} ${end.limit}`;
+    return pageRowsOf(skip, sql`${columnsOf(f.sort)}, ${keptColumns}`, order(false));
   };
 }
 

@@ -1,14 +1,15 @@
 import { deviceEndpoints } from '@vigil/contracts';
 import { route, type AppModule } from '../../http/route.ts';
 import * as devices from './devices.service.ts';
+import { LastOnlineBounds } from './last-online-bounds.ts';
 import { NameMarkStore } from './name-marks.ts';
 
 /** Devices (`/v0/api/devices`): the portal, case and alert device tables. */
 export const devicesModule: AppModule = (app, deps) => {
-  const marks = new NameMarkStore(() => deps.clock.now().getTime());
+  const kept = { marks: new NameMarkStore(() => deps.clock.now().getTime()), lastOnline: new LastOnlineBounds() };
   route(app, deps, deviceEndpoints.list, {
     permission: 'monitoring:read',
-    handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => devices.listDevices(reader, scope, query, marks)) }),
+    handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => devices.listDevices(reader, scope, query, kept)) }),
   });
 
   route(app, deps, deviceEndpoints.get, {

@@ -21,6 +21,7 @@ import {
   type KeptTotalQuery,
 } from '../../db/kept-counts.ts';
 import { NAME_MARK_EVERY, type NameMarkStore } from './name-marks.ts';
+import type { LastOnlineBound, LastOnlineBounds } from './last-online-bounds.ts';
 
 function present(row: repo.DeviceRow): Device {
   return {
@@ -40,23 +41,55 @@ function present(row: repo.DeviceRow): Device {
   };
 }
 
-/**
- * A page of devices and the list's total. `marks`: the app's name marks (name-marks.ts), for later
- * pages of a tenant's whole list in its default order.
- */
+/** What the devices list keeps in this process between requests (devices.routes.ts). */
+export interface DeviceListKept {
+  /** Name marks, for later pages of a tenant's whole list in its default order. */
+  marks?: NameMarkStore;
+  /** Bounds of the list sorted by lastOnline. */
+  lastOnline?: LastOnlineBounds;
+}
+
+/** A page of devices and the list's total. */
 export async function listDevices(
   tx: Executor,
   scope: Scope,
   query: DeviceListQuery,
-  marks?: NameMarkStore,
+  kept: DeviceListKept = {},
 ): Promise<{ list: Device[]; count: number }> {
-  const filter = { scope, ...query.filter };
   const sort = query.sort ?? { field: 'name' as const, dir: 'ASC' as const };
+  if (sort.field !== 'lastOnline' || !kept.lastOnline) {
+    const { rows, count } = await listDevicesPage(tx, scope, query, sort, kept.marks);
+    return { list: rows.map(present), count };
+  }
+  // Sorted by lastOnline: read through the nearest kept bound, and keep the one this page ends at.
+  const bounds = kept.lastOnline;
+  const list = lastOnlineList(scope, query.filter, sort.dir);
+  const depth = query.offset + query.limit;
+  const { rows, count } = await listDevicesPage(tx, scope, query, sort, undefined, bounds.boundFor(list, depth));
+  const last = rows.at(-1);
+  if (rows.length < query.limit) bounds.dropFrom(list, depth);
+  else if (last?.last_online_key) bounds.keep(list, { at: last.last_online_key, id: Number(last.id), rows: depth });
+  return { list: rows.map(present), count };
+}
+
+/** Which list a bound is kept for: the caller's scope, the filter and the direction. */
+export const lastOnlineList = (scope: Scope, filter: DeviceListQuery['filter'], dir: 'ASC' | 'DESC') =>
+  `${listKey('devices', scope, filter)} ${dir}`;
+
+async function listDevicesPage(
+  tx: Executor,
+  scope: Scope,
+  query: DeviceListQuery,
+  sort: NonNullable<DeviceListQuery['sort']>,
+  marks?: NameMarkStore,
+  bound?: LastOnlineBound,
+): Promise<{ rows: repo.DeviceRow[]; count: number }> {
+  const filter = { scope, ...query.filter };
   // The total comes from the kept counts unless a filter they do not hold (name, case, alert) is given.
   const { q, caseId, alertId } = query.filter;
-  const page = { ...filter, sort, offset: query.offset, limit: query.limit };
+  const page = { ...filter, sort, offset: query.offset, limit: query.limit, bound };
   if (q || caseId !== undefined || alertId !== undefined) {
-    return { list: (await repo.listDevices(tx, page)).map(present), count: await repo.countDevices(tx, filter) };
+    return { rows: await repo.listDevices(tx, page), count: await repo.countDevices(tx, filter) };
   }
   // Built only where asked: a page from the name marks has its total with the marks.
   const total = () => keptDeviceTotal(scope, query.filter);
@@ -68,7 +101,7 @@ export async function listDevices(
       (column) => repo.listDevicesSql(page, column).query,
       key(),
     );
-    return { list: rows.map(present), count: kept.count };
+    return { rows, count: kept.count };
   }
   const marked =
     marks &&
@@ -99,7 +132,7 @@ async function pageFromMark(
   marks: NameMarkStore,
   tenantId: number,
   query: DeviceListQuery,
-): Promise<{ list: Device[]; count: number } | undefined> {
+): Promise<{ rows: repo.DeviceRow[]; count: number } | undefined> {
   const start = marks.startOf(tenantId, query.offset);
   if (!start) return undefined;
   const read = await repo.listMarkedDevices(tx, tenantId, query.limit, start);
@@ -110,7 +143,7 @@ async function pageFromMark(
     marks.drop(tenantId, start.version);
     return undefined;
   }
-  return { list: read.rows.map(present), count: start.count };
+  return { rows: read.rows, count: start.count };
 }
 
 /** A later page by offset: with its total in one statement (without a deleted portal), or the total first. */
@@ -119,14 +152,14 @@ async function laterPage(
   total: KeptTotalQuery,
   key: string,
   page: repo.DeviceFilter & repo.DevicePage,
-): Promise<{ list: Device[]; count: number }> {
+): Promise<{ rows: repo.DeviceRow[]; count: number }> {
   const later = repo.laterDevicesSql(page);
   const both = later && (await laterPageWithTotal<repo.DeviceRow>(tx, total, key, page, later));
-  if (both) return { list: both.rows.map(present), count: both.kept.count };
+  if (both) return { rows: both.rows, count: both.kept.count };
   // Otherwise the total first, so a page nearer the end is read from the end.
   const kept = await runKeptTotal(tx, total);
   const rows = await repo.listDevices(tx, { ...page, total: kept.count, hasDeletedPortal: kept.hasDeletedPortal });
-  return { list: rows.map(present), count: kept.count };
+  return { rows, count: kept.count };
 }
 
 const DAY_MS = 86_400_000;
