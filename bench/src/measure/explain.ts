@@ -10,7 +10,7 @@ import type { Database, Executor, Tx } from '../../../apps/server/src/db/client.
 import { listAlerts } from '../../../apps/server/src/modules/alerts/alerts.repository.ts';
 import { listCases } from '../../../apps/server/src/modules/cases/cases.repository.ts';
 import { listDevices } from '../../../apps/server/src/modules/devices/devices.service.ts';
-import { LastOnlineBounds } from '../../../apps/server/src/modules/devices/last-online-bounds.ts';
+import { SortBounds } from '../../../apps/server/src/modules/devices/sort-bounds.ts';
 import { listPortals } from '../../../apps/server/src/modules/portals/portals.repository.ts';
 import { reliabilityByPortal, reliabilityOfTenant } from '../../../apps/server/src/modules/stats/reliability.repository.ts';
 import { statusCounts } from '../../../apps/server/src/modules/stats/stats.repository.ts';
@@ -72,14 +72,14 @@ export async function measureQueryPlans(ctx: BenchContext, database: Database): 
   const first = { offset: 0, limit: 10 };
   const now = new Date();
   const byLastOnline = { ...first, sort: { field: 'lastOnline' as const, dir: 'DESC' as const }, filter: {} };
-  const bounds = new LastOnlineBounds();
+  const bounds = new SortBounds();
   cases.push(
     ['portals page (10, by name)', (e) => listPortals(e, { scope, sort: { field: 'name', dir: 'ASC' }, ...first })],
     ['devices first page', (e) => listDevices(e, scope, { ...first, sort: undefined, filter: {} })],
     ['devices last page', (e) => listDevices(e, scope, { ...last(ctx.main.deviceCount), sort: undefined, filter: {} })],
-    ['devices sorted by lastOnline', (e) => listDevices(e, scope, byLastOnline, { lastOnline: bounds })],
-    // The same page again: read through the bound the one before kept (last-online-bounds.ts).
-    ['devices sorted by lastOnline, from a kept bound', (e) => listDevices(e, scope, byLastOnline, { lastOnline: bounds })],
+    ['devices sorted by lastOnline', (e) => listDevices(e, scope, byLastOnline, { sortBounds: bounds })],
+    // The same page again: read through the bound the one before kept (sort-bounds.ts).
+    ['devices sorted by lastOnline, from a kept bound', (e) => listDevices(e, scope, byLastOnline, { sortBounds: bounds })],
     ['devices filtered offline', (e) => listDevices(e, scope, { ...first, sort: undefined, filter: { status: 0 } })],
     ['cases first page', (e) => listCases(e, scope, { ...first, filter: {} })],
     ['cases last page', (e) => listCases(e, scope, { ...last(ctx.main.caseCount), filter: {} })],

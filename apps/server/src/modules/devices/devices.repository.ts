@@ -8,7 +8,7 @@ import { deletedPortalExists, orderVersionOf, portalNotDeleted } from '../../db/
 import { IS_OPEN_OFFLINE, OFFLINE_PERIODS } from '../../db/offline-periods.ts';
 import { containsPattern, tenantCondition } from '../../db/sql-fragments.ts';
 import { NAME_MARK_EVERY, type MarkedStart, type NameMarks } from './name-marks.ts';
-import type { LastOnlineBound } from './last-online-bounds.ts';
+import type { SortBound } from './sort-bounds.ts';
 
 export interface DeviceRow {
   id: number;
@@ -23,8 +23,8 @@ export interface DeviceRow {
   customer_name: string;
   tenant_name: string;
   created_at: Date | string;
-  /** Sorted by lastOnline: `last_online` as PostgreSQL's text, exact to the microsecond (a kept bound's key). */
-  last_online_key?: string | null;
+  /** In a bounded order: the sort column's value as PostgreSQL's text, exact (a kept bound's key). */
+  sort_key?: string | null;
 }
 
 export interface DeviceFilter {
@@ -56,9 +56,24 @@ const COLUMNS = sql`d.id, d.name, d.device_type, d.device_model, d.status, d.las
   (d.maintenance_since is not null) as in_maintenance, d.portal_id,
   p.name as customer_name, t.name as tenant_name, d.created_at`;
 
-/** A page's columns: sorted by lastOnline, with the exact key a bound is kept from (last-online-bounds.ts). */
+/**
+ * The orders read through kept bounds (sort-bounds.ts): those on a column no index serves. Each with the
+ * column its sort expression reads and the expression's type, to read a key's text back. The name order
+ * has its index and marks; the portal's name is not on the device row.
+ */
+const BOUNDED_SORTS: Partial<Record<DeviceSortField, { column: SQL; type: SQL }>> = {
+  lastOnline: { column: sql`d.last_online`, type: sql.raw('timestamptz') },
+  createdAt: { column: sql`d.created_at`, type: sql.raw('timestamptz') },
+  deviceModel: { column: sql`d.device_model`, type: sql.raw('text') },
+  status: { column: sql`d.status`, type: sql.raw('smallint') },
+  deviceType: { column: sql`d.device_type`, type: sql.raw('smallint') },
+};
+
+export const isBoundedSort = (field: DeviceSortField): boolean => BOUNDED_SORTS[field] !== undefined;
+
+/** A page's columns: in a bounded order, with the exact key a bound is kept from (`sort_key`). */
 const columnsOf = (sort: { field: DeviceSortField }): SQL =>
-  sort.field === 'lastOnline' ? sql`${COLUMNS}, d.last_online::text as last_online_key` : COLUMNS;
+  isBoundedSort(sort.field) ? sql`${COLUMNS}, (${SORT_SQL[sort.field]})::text as sort_key` : COLUMNS;
 
 /** Conditions on the device row alone (no portal or tenant columns). */
 function deviceOnly(f: DeviceFilter): SQL {
@@ -110,8 +125,8 @@ export interface DevicePage {
   total?: number;
   /** From the kept total: false when the scope has no deleted portal, so skipped rows need no portal check. */
   hasDeletedPortal?: boolean;
-  /** Sorted by lastOnline: a kept bound reached by at least offset + limit rows (last-online-bounds.ts). */
-  bound?: LastOnlineBound;
+  /** In a bounded order: a kept bound reached by at least offset + limit rows (sort-bounds.ts). */
+  bound?: SortBound;
 }
 
 /** `extra`: one more select-list column (a first page's kept total, `firstPageWithTotal`). */
@@ -127,30 +142,32 @@ export function listDevicesSql(f: DeviceFilter & DevicePage, extra?: SQL): { que
   // page's rows with their portal and tenant.
   const conditions = sql`${deviceOnly(f)} and ${portalNotDeleted('d', f.hasDeletedPortal !== false)} and ${liveTenantOf(f.scope)}`;
   const skip =
-    f.bound && !plan.reverse
-      ? boundedSkip(conditions, order, f.sort.dir, plan, f.bound)
+    f.bound && !plan.reverse && isBoundedSort(f.sort.field)
+      ? boundedSkip(conditions, order, f.sort, plan, f.bound)
       : sql`select d.tenant_id, d.id from devices d where ${conditions} ${order} ${limitOf(plan)}`;
   return { plan, query: pageRowsOf(skip, columns, order) };
 }
 
 /**
- * The keys of a page sorted by lastOnline, read through a kept bound (last-online-bounds.ts): the
- * devices at or before the bound's key in the page's order, sorted, when at least offset + limit are;
- * otherwise (the bound is stale: devices checked in, were removed or deleted since) every device of
- * the list, sorted, in the same statement. Each branch is gated by a one-time filter on the bounded
- * rows' count, so the closed one reads no row.
+ * The keys of a page in a bounded order, read through a kept bound (sort-bounds.ts): the devices at or
+ * before the bound's key in the page's order, sorted, when at least offset + limit are; otherwise (the
+ * bound is stale: devices changed, were removed or deleted since) every device of the list, sorted, in
+ * the same statement. Each branch is gated by a one-time filter on the bounded rows' count, so the
+ * closed one reads no row. A null key (lastOnline only) is never within a bound: nulls come last in both
+ * directions, after every bound.
  */
 function boundedSkip(
   conditions: SQL,
   order: SQL,
-  dir: 'ASC' | 'DESC',
+  sort: { field: DeviceSortField; dir: 'ASC' | 'DESC' },
   page: { offset: number; limit: number },
-  bound: LastOnlineBound,
+  bound: SortBound,
 ): SQL {
+  const { column, type } = BOUNDED_SORTS[sort.field]!;
   const rows = page.offset + page.limit;
-  const within = sql`(d.last_online, d.id) ${sql.raw(dir === 'DESC' ? '>=' : '<=')} (${bound.at}::timestamptz, ${bound.id}::int)`;
+  const within = sql`(${SORT_SQL[sort.field]}, d.id) ${sql.raw(sort.dir === 'DESC' ? '>=' : '<=')} (${bound.key}::${type}, ${bound.id}::int)`;
   return sql`with bounded as materialized (
-                select d.tenant_id, d.id, d.last_online from devices d where ${conditions} and ${within} ${order} limit ${pageLimit(rows)})
+                select d.tenant_id, d.id, ${column} from devices d where ${conditions} and ${within} ${order} limit ${pageLimit(rows)})
               select b.tenant_id, b.id from (select d.tenant_id, d.id from bounded d ${order} offset ${page.offset}) b
                where (select count(*) from bounded) = ${rows}
               union all
@@ -177,8 +194,8 @@ export function laterDevicesSql(f: DeviceFilter & DevicePage) {
     const order = (reverse: boolean) => pageOrder(f.sort, SORT_SQL, { column: sql`d.id`, dir: f.sort.dir }, reverse);
     const conditions = sql`${deviceOnly(f)} and ${liveTenantOf(f.scope)}`;
     const skip =
-      f.bound && !end.reverse
-        ? boundedSkip(conditions, order(false), f.sort.dir, f, f.bound)
+      f.bound && !end.reverse && isBoundedSort(f.sort.field)
+        ? boundedSkip(conditions, order(false), f.sort, f, f.bound)
         : sql`select d.tenant_id, d.id from devices d where ${conditions} ${order(end.reverse)} ${end.limit}`;
     return pageRowsOf(skip, sql`${columnsOf(f.sort)}, ${keptColumns}`, order(false));
   };

@@ -1,12 +1,12 @@
 import { deviceEndpoints } from '@vigil/contracts';
 import { route, type AppModule } from '../../http/route.ts';
 import * as devices from './devices.service.ts';
-import { LastOnlineBounds } from './last-online-bounds.ts';
+import { SortBounds } from './sort-bounds.ts';
 import { NameMarkStore } from './name-marks.ts';
 
 /** Devices (`/v0/api/devices`): the portal, case and alert device tables. */
 export const devicesModule: AppModule = (app, deps) => {
-  const kept = { marks: new NameMarkStore(() => deps.clock.now().getTime()), lastOnline: new LastOnlineBounds() };
+  const kept = { marks: new NameMarkStore(() => deps.clock.now().getTime()), sortBounds: new SortBounds() };
   route(app, deps, deviceEndpoints.list, {
     permission: 'monitoring:read',
     handler: async ({ query, scope, readTx }) => ({ data: await readTx((reader) => devices.listDevices(reader, scope, query, kept)) }),

@@ -21,7 +21,7 @@ import {
   type KeptTotalQuery,
 } from '../../db/kept-counts.ts';
 import { NAME_MARK_EVERY, type NameMarkStore } from './name-marks.ts';
-import type { LastOnlineBound, LastOnlineBounds } from './last-online-bounds.ts';
+import type { SortBound, SortBounds } from './sort-bounds.ts';
 
 function present(row: repo.DeviceRow): Device {
   return {
@@ -45,8 +45,8 @@ function present(row: repo.DeviceRow): Device {
 export interface DeviceListKept {
   /** Name marks, for later pages of a tenant's whole list in its default order. */
   marks?: NameMarkStore;
-  /** Bounds of the list sorted by lastOnline. */
-  lastOnline?: LastOnlineBounds;
+  /** Bounds of its pages in the orders no index serves. */
+  sortBounds?: SortBounds;
 }
 
 /** A page of devices and the list's total. */
@@ -57,24 +57,24 @@ export async function listDevices(
   kept: DeviceListKept = {},
 ): Promise<{ list: Device[]; count: number }> {
   const sort = query.sort ?? { field: 'name' as const, dir: 'ASC' as const };
-  if (sort.field !== 'lastOnline' || !kept.lastOnline) {
+  if (!repo.isBoundedSort(sort.field) || !kept.sortBounds) {
     const { rows, count } = await listDevicesPage(tx, scope, query, sort, kept.marks);
     return { list: rows.map(present), count };
   }
-  // Sorted by lastOnline: read through the nearest kept bound, and keep the one this page ends at.
-  const bounds = kept.lastOnline;
-  const list = lastOnlineList(scope, query.filter, sort.dir);
+  // An order no index serves: read through the nearest kept bound, and keep the one this page ends at.
+  const bounds = kept.sortBounds;
+  const list = boundedList(scope, query.filter, sort);
   const depth = query.offset + query.limit;
   const { rows, count } = await listDevicesPage(tx, scope, query, sort, undefined, bounds.boundFor(list, depth));
   const last = rows.at(-1);
   if (rows.length < query.limit) bounds.dropFrom(list, depth);
-  else if (last?.last_online_key) bounds.keep(list, { at: last.last_online_key, id: Number(last.id), rows: depth });
+  else if (last?.sort_key != null) bounds.keep(list, { key: last.sort_key, id: Number(last.id), rows: depth });
   return { list: rows.map(present), count };
 }
 
-/** Which list a bound is kept for: the caller's scope, the filter and the direction. */
-export const lastOnlineList = (scope: Scope, filter: DeviceListQuery['filter'], dir: 'ASC' | 'DESC') =>
-  `${listKey('devices', scope, filter)} ${dir}`;
+/** Which list a bound is kept for: the caller's scope, the filter and the order. */
+export const boundedList = (scope: Scope, filter: DeviceListQuery['filter'], sort: NonNullable<DeviceListQuery['sort']>) =>
+  `${listKey('devices', scope, filter)} ${sort.field} ${sort.dir}`;
 
 async function listDevicesPage(
   tx: Executor,
@@ -82,7 +82,7 @@ async function listDevicesPage(
   query: DeviceListQuery,
   sort: NonNullable<DeviceListQuery['sort']>,
   marks?: NameMarkStore,
-  bound?: LastOnlineBound,
+  bound?: SortBound,
 ): Promise<{ rows: repo.DeviceRow[]; count: number }> {
   const filter = { scope, ...query.filter };
   // The total comes from the kept counts unless a filter they do not hold (name, case, alert) is given.
