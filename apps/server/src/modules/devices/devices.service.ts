@@ -65,7 +65,7 @@ export async function listDevices(
   const bounds = kept.sortBounds;
   const list = boundedList(scope, query.filter, sort);
   const depth = query.offset + query.limit;
-  const { rows, count } = await listDevicesPage(tx, scope, query, sort, undefined, bounds.boundFor(list, depth));
+  const { rows, count } = await listDevicesPage(tx, scope, query, sort, kept.marks, bounds.boundFor(list, depth));
   const last = rows.at(-1);
   if (rows.length < query.limit) bounds.dropFrom(list, depth);
   else if (last?.sort_key != null) bounds.keep(list, { key: last.sort_key, id: Number(last.id), rows: depth });
