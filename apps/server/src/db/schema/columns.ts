@@ -1,4 +1,4 @@
-import { integer, timestamp } from 'drizzle-orm/pg-core';
+import { customType, integer, timestamp } from 'drizzle-orm/pg-core';
 
 /** Timestamps are stored with time zone and handled as Date in code. */
 export const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -10,3 +10,6 @@ export const updatedAt = () => tstz('updated_at').notNull().defaultNow();
  * Row-level security is applied to every table that has this column (db/security.ts).
  */
 export const tenantId = () => integer('tenant_id').notNull();
+
+/** A 64-bit transaction id (PostgreSQL's xid8), handled as its decimal text. */
+export const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });

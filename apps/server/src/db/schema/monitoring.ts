@@ -13,7 +13,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { tenants } from './accounts.ts';
-import { createdAt, tenantId, tstz, updatedAt } from './columns.ts';
+import { createdAt, tenantId, tstz, updatedAt, xid8 } from './columns.ts';
 
 /** A customer's portal (docs/product.md "Records"). */
 export const portals = pgTable(
@@ -135,14 +135,23 @@ export const deviceStatusPeriods = pgTable(
   'device_status_periods',
   {
     tenantId: tenantId(),
+    // The writing transaction takes its id before the period draws its own (migration 0022): the marks of
+    // the current hour bound the periods their snapshot did not see by ids (stats/mark.repository.ts).
     id: bigint('id', { mode: 'number' })
       .notNull()
-      .default(sql`nextval('device_status_periods_id_seq')`),
+      .default(sql`case when pg_current_xact_id() is not null then nextval('device_status_periods_id_seq') end`),
     deviceId: integer('device_id').notNull(),
     portalId: integer('portal_id').notNull(),
     status: smallint('status').notNull(),
     startedAt: tstz('started_at').notNull(),
     endedAt: tstz('ended_at'),
+    /**
+     * The transaction that inserted the period (migration 0022; '0' for those written before it: seen by every
+     * snapshot). Unlike xmin it stays when the period is closed (a move into its month's partition).
+     */
+    writtenXid: xid8('written_xid')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
   },
   (t) => [
     // The reads of the periods added since a mark (stats/kept-window-query.repository.ts, rollup-build.repository.ts).

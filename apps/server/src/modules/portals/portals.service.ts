@@ -52,7 +52,7 @@ function reliabilityOf(deps: AppDeps, tx: Executor, scope: Scope, portalIds: num
   return reliabilityByPortal(
     tx,
     { tenantId: scope.kind === 'tenant' ? scope.tenantId : undefined, portalIds, ...scoreWindow(deps) },
-    readMarksOf(deps.database)?.kept,
+    readMarksOf(deps.database).kept,
     read ? keptBasesOf(deps.database) : undefined,
   );
 }
@@ -63,7 +63,7 @@ function pageWithReliability(deps: AppDeps, tx: Executor, tenantId: number, page
     tx,
     { tenantId, ...scoreWindow(deps) },
     repo.tenantPortalsByNamePage(tenantId, page),
-    readMarksOf(deps.database)?.kept,
+    readMarksOf(deps.database).kept,
     keptBasesOf(deps.database),
   );
 }

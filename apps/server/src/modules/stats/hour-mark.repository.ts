@@ -10,7 +10,16 @@ import {
   type RolledUntil,
   type RollupWindow,
 } from './rollup-query.repository.ts';
-import { lastPeriodId, markPatch, markSinceCte, markStands, removalsIn, type MarkCheck } from './mark.repository.ts';
+import {
+  markCheckJson,
+  markCheckOf,
+  markPatch,
+  markSinceCte,
+  markStands,
+  type MarkCheck,
+  type MarkRead,
+  type NextMark,
+} from './mark.repository.ts';
 
 /**
  * Marks of the current hour (docs/uptime-rollup.md "Marks of the current hour"): what a tenant's
@@ -43,7 +52,7 @@ export function markAtHour(hour: Date): HourFrom {
 }
 
 /** What the sums of a mark are read from: a kept mark, or markAtHour. */
-export type HourFrom = Omit<HourMark, 'lastId' | 'removals' | 'root' | 'walked'>;
+export type HourFrom = Omit<HourMark, keyof MarkCheck> & Pick<HourMark, 'base' | 'at'>;
 
 /**
  * The body of a CTE `nm` (on_us, obs_us, on_n, obs_n): the sums of the mark at `at` read from `from`
@@ -55,7 +64,7 @@ export function markSums(c: Conds, from: HourFrom | HourMark, at: Date): SQL {
   const own = sql`select ${from.onUs}::numeric as on_us, ${from.obsUs}::numeric as obs_us, ${from.onN}::numeric as on_n,
                          ${from.obsN}::numeric as obs_n`;
   const sums =
-    'lastId' in from
+    'fromId' in from
       ? sql`select sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n
               from (${own} union all select x.on_us, x.obs_us, x.on_n, x.obs_n from (${markPatch(from)}) x) f`
       : own;
@@ -78,17 +87,22 @@ export function periodsSinceSums(c: Conds, at: Date, x: Date): SQL {
     union all ${edgePeriods(c, at, x, 1)}`;
 }
 
-/** SQL json: the mark at `at` whose sums are CTE `nm`; its fields as HourMark's, numbers as text. */
-export function markJson(tenantId: number, base: number, at: Date): SQL {
+/** SQL json: the mark at `next.at` whose sums are CTE `nm`, read from `from`; its fields as HourMark's, numbers as text. */
+export function markJson(tenantId: number, from: HourFrom | HourMark, next: NextMark): SQL {
+  const at = next.at.getTime();
+  const check = markCheckJson(tenantId, from.base, at, 'fromId' in from ? from : undefined, next.anchors);
   return sql`(select json_build_object(
-                'base', ${base}::bigint, 'at', ${at.getTime()}::bigint, 'onUs', nm.on_us::text, 'obsUs', nm.obs_us::text,
-                'onN', nm.on_n::text, 'obsN', nm.obs_n::text, 'walked', nm.walked, 'lastId', ${lastPeriodId(tenantId)},
-                'removals', ${removalsIn(tenantId, base, at.getTime())})
+                'base', ${from.base}::bigint, 'at', ${at}::bigint, 'onUs', nm.on_us::text, 'obsUs', nm.obs_us::text,
+                'onN', nm.on_n::text, 'obsN', nm.obs_n::text, 'walked', nm.walked, 'check', ${check})
                 from nm)`;
 }
 
-/** Reads a mark's json (markJson) as an HourMark. */
-export function markOf(json: Record<Exclude<keyof HourMark, 'root'>, string | number> | null): Omit<HourMark, 'root'> | undefined {
+type HourMarkJson = Record<'base' | 'at' | 'onUs' | 'obsUs' | 'onN' | 'obsN' | 'walked', string | number> & {
+  check: Parameters<typeof markCheckOf>[0];
+};
+
+/** Reads a mark's json (markJson). */
+export function markOf(json: HourMarkJson | null): MarkRead<HourMark> | undefined {
   if (!json) return undefined;
   return {
     base: Number(json.base),
@@ -97,9 +111,8 @@ export function markOf(json: Record<Exclude<keyof HourMark, 'root'>, string | nu
     obsUs: String(json.obsUs),
     onN: String(json.onN),
     obsN: String(json.obsN),
-    lastId: String(json.lastId),
-    removals: String(json.removals),
     walked: Number(json.walked),
+    ...markCheckOf(json.check),
   };
 }
 
@@ -109,13 +122,13 @@ export interface MarkedScore {
   /** The score. */
   value: number;
   /** The mark at the instant asked for, read from the one used (when it stood). */
-  next?: Omit<HourMark, 'root'>;
+  next?: MarkRead<HourMark>;
 }
 
 /**
  * The tenant-wide score over `win` (rollup-query.repository.ts rolledScoreTotal) with the periods
  * since the rolled hour read from `mark` (none: from the hour itself, as rolledScoreTotal does),
- * and the mark at `nextAt` from the same one (the score then read from that). One statement, so one snapshot: the check of the
+ * and the mark at `nextMark.at` from the same one (the score then read from that). One statement, so one snapshot: the check of the
  * mark, the score and the next mark see the same periods. `win.to` must be at or after the rolled
  * hour, and at or after the mark's instant.
  */
@@ -124,16 +137,16 @@ export async function scoreTotalFromMark(
   win: RollupWindow & { tenantId: number },
   until: RolledUntil,
   mark: HourMark | undefined,
-  nextAt: Date | undefined,
+  nextMark: NextMark | undefined,
 ): Promise<MarkedScore> {
   const c = condsOf({ ...win, portalIds: undefined });
   const from = mark ?? markAtHour(until.hour);
   // With a next mark, the score is read from it: one walk up to its instant, and a short one after.
-  const at = nextAt ?? new Date(from.at);
+  const at = nextMark?.at ?? new Date(from.at);
   // Gates: a branch under a false one-time filter is never run, so a mark that no longer stands costs its check alone.
   const stands = sql`(select ok from stands)`;
   const toPeriods = sql`select * from (${periodsSinceSums(c, at, win.to)}) m where ${stands}`;
-  const next = nextAt ? sql`case when ${stands} then ${markJson(win.tenantId, from.base, nextAt)} end` : sql`null::json`;
+  const next = nextMark ? sql`case when ${stands} then ${markJson(win.tenantId, from, nextMark)} end` : sql`null::json`;
   const [row] = await queryRows<{ ok: boolean; score: number | string; next: Parameters<typeof markOf>[0] }>(
     executor,
     sql`with ${mark ? sql`${markSinceCte(win.tenantId, mark)},` : sql``}

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { edgeAndChange, edgePeriods, type Conds } from './rollup-query.repository.ts';
-import { lastPeriodId, markPatch, removalsIn, type MarkCheck } from './mark.repository.ts';
+import { markCheckJson, markCheckOf, markPatch, type MarkCheck, type MarkRead, type NextMark } from './mark.repository.ts';
 
 /**
  * Marks of a kept window's head (docs/uptime-rollup.md "Marks of the current hour"): a read of the
@@ -41,7 +41,7 @@ const portalsIn = (alias: string, ids: number[] | undefined) =>
 export function keptSums(c: Conds, from: KeptFrom | KeptMark, at: Date): SQL {
   const own = sql`select m.portal_id, m.on_us, m.obs_us, m.on_n, m.obs_n from ${rowsOf(from.rows)}`;
   const sums =
-    'lastId' in from
+    'fromId' in from
       ? sql`select portal_id, sum(on_us) as on_us, sum(obs_us) as obs_us, sum(on_n) as on_n, sum(obs_n) as obs_n
               from (${own} union all select x.portal_id, x.on_us, x.obs_us, x.on_n, x.obs_n from (${markPatch(from)}) x) f
              group by portal_id`
@@ -74,11 +74,12 @@ export function unsettledOf(mark: KeptMark, ids?: number[]): SQL {
 }
 
 /**
- * SQL json: the mark at `at` whose sums are CTE `nm`, read from `from`. Its unsettled portals are
+ * SQL json: the mark at `next.at` whose sums are CTE `nm`, read from `from`. Its unsettled portals are
  * `from`'s (a mark that stands has no new ones), or, from the base itself, those found now above the
  * kept base's period id mark `baseMark`.
  */
-export function keptMarkJson(tenantId: number, from: KeptFrom, at: Date, baseMark: number): SQL {
+export function keptMarkJson(tenantId: number, from: KeptFrom | KeptMark, next: NextMark, baseMark: number): SQL {
+  const at = next.at;
   const T = new Date(from.base).toISOString();
   const unsettled = from.unsettled
     ? sql`${JSON.stringify(from.unsettled)}::json`
@@ -92,22 +93,26 @@ export function keptMarkJson(tenantId: number, from: KeptFrom, at: Date, baseMar
                                                                    'on_n', on_n::text, 'obs_n', obs_n::text)), '[]'::json) from nm),
                'unsettled', ${unsettled},
                'walked', (select coalesce(sum(walked), 0) from nm),
-               'lastId', ${lastPeriodId(tenantId)},
-               'removals', ${removalsIn(tenantId, from.base, at.getTime())}))`;
+               'check', ${markCheckJson(tenantId, from.base, at.getTime(), 'fromId' in from ? from : undefined, next.anchors)}))`;
 }
 
 /** Reads a mark's json (keptMarkJson) as a KeptMark. */
 export function keptMarkOf(
-  json: (Omit<KeptMark, 'base' | 'at' | 'root'> & { base: number | string; at: number | string }) | null,
-): Omit<KeptMark, 'root'> | undefined {
+  json:
+    | (Pick<KeptMark, 'rows' | 'unsettled' | 'walked'> & {
+        base: number | string;
+        at: number | string;
+        check: Parameters<typeof markCheckOf>[0];
+      })
+    | null,
+): MarkRead<KeptMark> | undefined {
   if (!json) return undefined;
   return {
     base: Number(json.base),
     at: Number(json.at),
     rows: json.rows.map((r) => ({ ...r, portal_id: Number(r.portal_id) })),
     unsettled: json.unsettled.map((u) => ({ portal_id: Number(u.portal_id), since: String(u.since) })),
-    lastId: String(json.lastId),
-    removals: String(json.removals),
     walked: Number(json.walked),
+    ...markCheckOf(json.check),
   };
 }

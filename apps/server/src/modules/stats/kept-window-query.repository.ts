@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { KeptBase, KeptBases } from './kept-bases.ts';
 import { headSinceSums, keptFromBase, keptMarkJson, keptMarkOf, keptSums, unsettledOf, type KeptMark } from './kept-mark.repository.ts';
-import { markSinceCte, markStands } from './mark.repository.ts';
+import { markSinceCte, markStands, type NextMark } from './mark.repository.ts';
 import { readWithMarks, type MarkedRead, type Marks } from './read-marks.ts';
 import { KEPT_BASE_ANSWERS_MS } from './kept-window-build.repository.ts';
 import {
@@ -113,9 +113,7 @@ export async function keptScoresByPortal(
   else cache?.drop(tenantId!);
   if (!base) return null;
   if (!marks || tenantId === undefined) return (await keptRead(executor, win, base)).value;
-  return readWithMarks(marks, tenantId, base.to, win.to, (mark, nextAt) =>
-    keptRead(executor, { ...win, tenantId }, base, { mark, nextAt }),
-  );
+  return readWithMarks(marks, tenantId, base.to, win.to, (mark, next) => keptRead(executor, { ...win, tenantId }, base, { mark, next }));
 }
 
 /**
@@ -126,9 +124,9 @@ function keptParts(
   win: RollupWindow,
   base: KeptBase,
   portalIn: PortalIn | undefined,
-  marked: { mark?: KeptMark; nextAt?: Date; checkBase?: boolean; idList?: number[] },
+  marked: { mark?: KeptMark; next?: NextMark; checkBase?: boolean; idList?: number[] },
 ): { ctes: SQL; stands: SQL; next: SQL } {
-  const { mark, nextAt, checkBase } = marked;
+  const { mark, next: nextMark, checkBase } = marked;
   const c = condsOf({ ...win, portalIds: undefined }, portalIn);
   // `+ 0`: the few periods above the mark come from the primary key; with a portal index the planner
   // would read every period of the listed portals (measured at L: 0.8 s for 1,000 portals).
@@ -141,7 +139,7 @@ function keptParts(
   const stands = sql`(select ok from stands)`;
   const from = mark ?? keptFromBase(base.to);
   // With a next mark (one tenant), the head is read from it: one walk up to its instant, and a short one after.
-  const at = nextAt && win.tenantId !== undefined ? nextAt : new Date(from.at);
+  const at = nextMark && win.tenantId !== undefined ? nextMark.at : new Date(from.at);
   const cAll = condsOf({ ...win, portalIds: undefined });
   const head =
     mark || at.getTime() !== from.at
@@ -161,8 +159,8 @@ function keptParts(
            where ${stateCond}
            group by u.portal_id`;
   const next =
-    at.getTime() !== from.at && win.tenantId !== undefined
-      ? sql`case when ${stands} then ${keptMarkJson(win.tenantId, from, at, base.mark)} end`
+    nextMark && at.getTime() !== from.at && win.tenantId !== undefined
+      ? sql`case when ${stands} then ${keptMarkJson(win.tenantId, from, nextMark, base.mark)} end`
       : sql`null::json`;
   const since = mark && win.tenantId !== undefined ? sql`${markSinceCte(win.tenantId, mark)},` : sql``;
   const ctes = sql`${since} stands as (
@@ -187,7 +185,7 @@ async function keptRead(
   executor: Executor,
   win: RollupWindow,
   base: KeptBase,
-  marked: { mark?: KeptMark; nextAt?: Date; checkBase?: boolean } = {},
+  marked: { mark?: KeptMark; next?: NextMark; checkBase?: boolean } = {},
 ): Promise<MarkedRead<KeptMark, KeptScores>> {
   // A page's few ids go into every index range; a long list (every portal, to sort them) would cost more
   // to plan than the tenant's ~1,000 kept rows cost to aggregate: score the tenant and keep the asked-for ones.

@@ -6,6 +6,7 @@ import { uptimeRollupJob } from '../../jobs/uptime-rollup.job.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { createPortal, createTenant, type TestPortal, type TestTenant } from '../../../test/factories.ts';
 import { historyChanges } from '../../../test/kits/stats/history-changes-kit.ts';
+import { anchorsSettled } from '../../../test/kits/stats/mark-anchors-kit.ts';
 import { DAY, HOUR, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
 import { createMarks, MARK_LINE_MS, type Marks } from './read-marks.ts';
 import type { HourMark } from './hour-mark.repository.ts';
@@ -54,6 +55,7 @@ async function expectLive(to: Date) {
   for (const from of [new Date(to.getTime() - 20 * MIN), new Date(to.getTime() - 30 * DAY)]) {
     const win = { tenantId: tenant.id, from, to };
     const label = `${from.toISOString()}..${to.toISOString()}`;
+    await anchorsSettled(t.database.db, marks);
     expect(await reliabilityOfTenant(t.database.db, win, marks), label).toBe(await reliabilityOfTenantLive(t.database.db, win));
   }
 }
@@ -152,6 +154,7 @@ describe('marks of the current hour and of the kept windows', () => {
     const cache = createTrendCache({ live: false });
     const read: ReadTx = (fn) => fn(t.database.db);
     const expectToday = async (now: Date) => {
+      await anchorsSettled(t.database.db, trendMarks);
       const trend = await companyTrend(read, tenant.id, now, cache, trendMarks);
       expect(trend.days.at(-1)).toEqual({
         date: '2026-05-20',
@@ -195,6 +198,7 @@ describe('marks of the current hour and of the kept windows', () => {
     const expectPortalsLive = async (to: Date) => {
       for (const portalIds of [undefined, [fresh.id, portals[0].id]]) {
         const win = { tenantId: tenant.id, from: new Date(to.getTime() - KEPT_WINDOW_MS), to, portalIds };
+        await anchorsSettled(t.database.db, keptMarks);
         expect(await reliabilityByPortal(t.database.db, win, keptMarks), to.toISOString()).toEqual(
           await reliabilityByPortalLive(t.database.db, win),
         );
@@ -277,6 +281,7 @@ describe('marks of the current hour and of the kept windows', () => {
     const to = new Date(HOUR_13.getTime() + 100 * MIN);
     const win = (end: Date) => ({ tenantId: tenant.id, from: new Date(end.getTime() - 20 * MIN), to: end });
     for (const end of [to, new Date(to.getTime() + 10 * SEC)]) {
+      await anchorsSettled(t.database.db, quiet);
       expect(await reliabilityOfTenant(t.database.db, win(end), quiet)).toBe(await reliabilityOfTenantLive(t.database.db, win(end)));
       expect(quiet.usable(tenant.id, hour14, end)).toEqual([]);
     }
@@ -290,11 +295,13 @@ describe('marks of the current hour and of the kept windows', () => {
     const hour14 = new Date(HOUR_13.getTime() + HOUR);
     const to = new Date(HOUR_13.getTime() + 110 * MIN);
     const win = (end: Date) => ({ tenantId: tenant.id, from: new Date(end.getTime() - 20 * MIN), to: end });
+    await anchorsSettled(t.database.db, own);
     expect(await reliabilityOfTenant(t.database.db, win(to), own)).toBe(await reliabilityOfTenantLive(t.database.db, win(to)));
     expect(own.usable(tenant.id, hour14, to).map((m) => m.at)).toEqual([to.getTime() - 3 * SEC]);
     await removeAt(portals[0], new Date(to.getTime() - 5 * SEC));
     // Half a second later: the mark kept is less than a step older than the one this read would keep.
     const later = new Date(to.getTime() + SEC / 2);
+    await anchorsSettled(t.database.db, own);
     expect(await reliabilityOfTenant(t.database.db, win(later), own)).toBe(await reliabilityOfTenantLive(t.database.db, win(later)));
     expect(own.usable(tenant.id, hour14, later).map((m) => m.at)).toEqual([later.getTime() - 3 * SEC]);
   });

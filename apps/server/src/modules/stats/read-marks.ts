@@ -1,19 +1,15 @@
 import type { Database } from '../../db/client.ts';
 import type { HourMark } from './hour-mark.repository.ts';
 import type { KeptMark } from './kept-mark.repository.ts';
+import type { MarkAnchor, MarkCheck, MarkRead, NextMark } from './mark.repository.ts';
 import { LIVE_MS } from './trend-cache.ts';
 
 /**
- * What every mark has: the instant its sums start from (`base`, ms), the instant it was read at (`at`,
- * ms), and the end of the read that walked from the base (`root`, ms), whose sums it carries on.
+ * What every mark has (mark.repository.ts MarkCheck): the instant its sums start from (`base`, ms), the
+ * instant it was read at (`at`, ms), the end of the read that walked from the base (`root`, ms), whose
+ * sums it carries on, how many periods the statement that read it walked, and its check.
  */
-export interface Mark {
-  base: number;
-  at: number;
-  root: number;
-  /** How many periods the statement that read it walked. */
-  walked: number;
-}
+export type Mark = MarkCheck;
 
 /**
  * Marks kept per tenant in this process (docs/uptime-rollup.md "Marks of the current hour"): sums of
@@ -36,11 +32,19 @@ export interface Marks<M extends Mark> {
   /** Marks of the tenant from `base` are not asked for before instant `until` (ms). */
   rest(tenantId: number, base: Date, until: number): void;
   resting(tenantId: number, base: Date, at: Date): boolean;
+  /** The anchors of the marks read last (mark.repository.ts MarkAnchor), newest first, whichever tenant's. */
+  anchors(): MarkAnchor[];
+  anchor(anchor: MarkAnchor): void;
 }
 
 /** Tenants kept (the oldest dropped first): an hour's mark is a few hundred bytes. */
 const MAX_TENANTS = 10_000;
 const KEPT = 2;
+/**
+ * Anchors kept: a read's bound is the newest whose transaction is older than every one in flight, so
+ * a few seconds of them ride out a transaction that runs a while (one a mark read, about one a second).
+ */
+const ANCHORS = 8;
 
 /**
  * Below this many periods walked from the base a read costs milliseconds, less than checking a mark
@@ -52,6 +56,7 @@ export function createMarks<M extends Mark>(opts: { minWalk?: number; maxTenants
   const maxTenants = opts.maxTenants ?? MAX_TENANTS;
   const byTenant = new Map<number, M[]>();
   const rests = new Map<number, { base: number; until: number }>();
+  let anchors: MarkAnchor[] = [];
   const current = (tenantId: number, base: Date) => (byTenant.get(tenantId) ?? []).filter((m) => m.base === base.getTime());
   return {
     usable: (tenantId, base, to) => current(tenantId, base).filter((m) => m.at <= to.getTime()),
@@ -79,6 +84,10 @@ export function createMarks<M extends Mark>(opts: { minWalk?: number; maxTenants
       const rest = rests.get(tenantId);
       return !!rest && rest.base === base.getTime() && at.getTime() < rest.until;
     },
+    anchors: () => anchors,
+    anchor(anchor) {
+      anchors = [anchor, ...anchors].slice(0, ANCHORS);
+    },
     wants(tenantId, base, at, step) {
       const newest = current(tenantId, base)[0];
       return at.getTime() > base.getTime() && (!newest || at.getTime() - newest.at >= step);
@@ -105,65 +114,78 @@ export const MARK_LINE_MS = LIVE_MS;
 /** What a read from a mark gives: whether the mark stood (else `value` means nothing), the next mark, the value. */
 export interface MarkedRead<M extends Mark, T> {
   stands: boolean;
-  next?: Omit<M, 'root'>;
+  next?: MarkRead<M>;
   value: T;
 }
 
 /**
  * Runs `read` from the newest of the tenant's marks that stands (the older one when the newer no longer
  * does; from the base itself when none does), asking it for a new mark when one is due, and keeps that;
- * where the read from the base walked few periods, none for a line's time (`minWalk`).
- * `read(mark, nextAt)`: one statement that checks `mark`, reads from it (or from the base when undefined)
- * and, with `nextAt`, reads the mark at that instant.
+ * where the read from the base walked few periods, none for a line's time (`minWalk`). A new mark's
+ * anchor is kept whether the mark is or not; a mark without an id bound is not (mark.repository.ts).
+ * `read(mark, next)`: one statement that checks `mark`, reads from it (or from the base when undefined)
+ * and, with `next`, reads the mark at its instant.
  */
 export async function readWithMarks<M extends Mark, T>(
   marks: Marks<M>,
   tenantId: number,
   base: Date,
   to: Date,
-  read: (mark: M | undefined, nextAt: Date | undefined) => Promise<MarkedRead<M, T>>,
+  read: (mark: M | undefined, next: NextMark | undefined) => Promise<MarkedRead<M, T>>,
 ): Promise<T> {
   if (marks.resting(tenantId, base, to)) return (await read(undefined, undefined)).value;
   const nextAt = new Date(to.getTime() - MARK_LAG_MS);
-  const wanted = marks.wants(tenantId, base, nextAt, MARK_STEP_MS) ? nextAt : undefined;
+  const wanted = () => (marks.wants(tenantId, base, nextAt, MARK_STEP_MS) ? { at: nextAt, anchors: marks.anchors() } : undefined);
+  const keep = (next: MarkRead<M>, root: number) => {
+    const { xid, fromId, ...rest } = next;
+    if (xid !== null) marks.anchor({ lastId: next.lastId, xid });
+    if (fromId !== null) marks.keep(tenantId, { ...rest, fromId, root } as unknown as M);
+  };
+  const asked = wanted();
   for (const mark of marks.usable(tenantId, base, to)) {
     if (to.getTime() - mark.root > MARK_LINE_MS) {
       marks.drop(tenantId, mark);
       continue;
     }
-    const got = await read(mark, wanted && wanted.getTime() > mark.at ? wanted : undefined);
+    const got = await read(mark, asked && asked.at.getTime() > mark.at ? asked : undefined);
     if (got.stands) {
-      if (got.next) marks.keep(tenantId, { ...got.next, root: mark.root } as M);
+      if (got.next) keep(got.next, mark.root);
       return got.value;
     }
     marks.drop(tenantId, mark);
   }
   // Asked again: the marks just dropped may have been newer than a step.
-  const got = await read(undefined, marks.wants(tenantId, base, nextAt, MARK_STEP_MS) ? nextAt : undefined);
+  const got = await read(undefined, wanted());
   if (got.next && got.next.walked < marks.minWalk) marks.rest(tenantId, base, to.getTime() + MARK_LINE_MS);
-  else if (got.next) marks.keep(tenantId, { ...got.next, root: to.getTime() } as M);
+  else if (got.next) keep(got.next, to.getTime());
   return got.value;
 }
 
-/** The marks of one app's database: the current hour's (tenant score, company trend) and the kept windows' heads (portal scores). */
+/**
+ * The marks of one app's database: the current hour's (tenant score, company trend) and, on PGlite, the
+ * kept windows' heads (portal scores). On PostgreSQL a page of the Customers list reads its scores in
+ * one statement with its rows from the kept base as last read (kept-bases.ts), which marks would split.
+ */
 export interface ReadMarks {
   hour: Marks<HourMark>;
-  kept: Marks<KeptMark>;
+  kept?: Marks<KeptMark>;
 }
 
 const byDatabase = new WeakMap<Database, ReadMarks>();
 /** Tenants whose kept-window marks are kept (the oldest dropped first): 1,000 portals make a mark of about 100 KB. */
 const KEPT_MARK_TENANTS = 500;
 
-/**
- * The marks kept for `database`, or undefined where marks would not be exact (mark.repository.ts):
- * PostgreSQL, whose reads also run on connections of their own and hold up no writer.
- */
-export function readMarksOf(database: Database): ReadMarks | undefined {
-  if (database.kind !== 'pglite') return undefined;
+/** The marks kept for `database` (mark.repository.ts: exact on both, through their snapshots on PostgreSQL). */
+export function readMarksOf(database: Database): ReadMarks {
   let marks = byDatabase.get(database);
   // A kept window's mark holds a row per portal (a few hundred bytes each): fewer tenants are kept than of the hour's.
   if (!marks)
-    byDatabase.set(database, (marks = { hour: createMarks<HourMark>(), kept: createMarks<KeptMark>({ maxTenants: KEPT_MARK_TENANTS }) }));
+    byDatabase.set(
+      database,
+      (marks = {
+        hour: createMarks<HourMark>(),
+        kept: database.kind === 'pglite' ? createMarks<KeptMark>({ maxTenants: KEPT_MARK_TENANTS }) : undefined,
+      }),
+    );
   return marks;
 }

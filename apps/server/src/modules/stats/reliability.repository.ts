@@ -133,7 +133,7 @@ async function reliabilityFromRollup(executor: Executor, opts: ReliabilityWindow
 
 /**
  * The tenant-wide score (the company's avgReliabilityScore): the same ratio over all its devices.
- * With `marks` (PGlite only: hour-mark.repository.ts), a window ending after the rolled hour reads
+ * With `marks` (hour-mark.repository.ts), a window ending after the rolled hour reads
  * the periods since a kept mark of that hour instead of all of them, and leaves a newer mark.
  */
 export async function reliabilityOfTenant(executor: Executor, opts: ReliabilityWindow, marks?: Marks<HourMark>): Promise<number> {
@@ -142,7 +142,7 @@ export async function reliabilityOfTenant(executor: Executor, opts: ReliabilityW
   const { tenantId } = opts;
   if (!marks || tenantId === undefined || opts.to < until.hour) return rolledScoreTotal(executor, opts, until);
   const win = { ...opts, tenantId };
-  return readWithMarks(marks, tenantId, until.hour, opts.to, (mark, nextAt) => scoreTotalFromMark(executor, win, until, mark, nextAt));
+  return readWithMarks(marks, tenantId, until.hour, opts.to, (mark, next) => scoreTotalFromMark(executor, win, until, mark, next));
 }
 
 /** `reliabilityByPortal` computed from raw periods only (one aggregate over every period in the window). */

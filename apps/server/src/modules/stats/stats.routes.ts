@@ -25,9 +25,9 @@ export const statsModule: AppModule = (app, deps) => {
   tenantOfEvent(TOPICS.portalsChanged);
   tenantOfEvent(TOPICS.tenantChanged);
   tenantOfEvent(TOPICS.rollupRan);
-  // Marks of the current hour and of the kept windows' heads (hour-mark.repository.ts, kept-mark.repository.ts): PGlite only.
+  // Marks of the current hour and, on PGlite, of the kept windows' heads (hour-mark.repository.ts, kept-mark.repository.ts).
   const readMarks = readMarksOf(deps.database);
-  const marks = readMarks?.hour;
+  const marks = readMarks.hour;
   route(app, deps, statsEndpoints.pulseSummary, {
     permission: 'monitoring:read',
     handler: async ({ query, scope, readTx }) => ({
@@ -63,7 +63,7 @@ export const statsModule: AppModule = (app, deps) => {
   route(app, deps, statsEndpoints.customerStats, {
     permission: 'monitoring:read',
     handler: async ({ params, query, scope, readTx }) => ({
-      data: await readTx((reader) => customerStats(reader, tenantOf(scope), params.id, windowOf(query, deps.clock.now()), readMarks?.kept)),
+      data: await readTx((reader) => customerStats(reader, tenantOf(scope), params.id, windowOf(query, deps.clock.now()), readMarks.kept)),
     }),
   });
 

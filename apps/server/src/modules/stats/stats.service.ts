@@ -169,8 +169,8 @@ async function trendOnKeptFrame(
   // Today from its kept base reads the periods since the rollup's hour: from a mark of that hour when one stands.
   const check =
     marks && todayBase
-      ? await readWithMarks(marks, tenantId, until.hour, now, async (mark, nextAt) => {
-          const read = await tenantTrendCheck(tx, tenantId, now, { bounds, until }, live, { mark, nextAt });
+      ? await readWithMarks(marks, tenantId, until.hour, now, async (mark, next) => {
+          const read = await tenantTrendCheck(tx, tenantId, now, { bounds, until }, live, { mark, next });
           return { stands: read?.mark.stands ?? true, next: read?.mark.next, value: read };
         })
       : await tenantTrendCheck(tx, tenantId, now, { bounds, until }, live);

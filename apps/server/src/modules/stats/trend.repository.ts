@@ -11,7 +11,7 @@ import {
   type RolledUntil,
 } from './rollup-query.repository.ts';
 import { markAtHour, markJson, markOf, markSums, periodsSinceSums, type HourMark } from './hour-mark.repository.ts';
-import { markSinceCte, markStands } from './mark.repository.ts';
+import { markSinceCte, markStands, type MarkRead, type NextMark } from './mark.repository.ts';
 import { observed } from './observed.repository.ts';
 
 /**
@@ -158,7 +158,7 @@ export interface TrendCheck extends Pick<TrendFrame, 'goal' | 'timezone' | 'unti
   /** With a kept base: today's totals up to now and the periods in progress now (trend-cache.ts LiveToday). */
   todayNow?: TodayNow;
   /** Whether the mark read from stood (else today's figures mean nothing), and the next one when asked for. */
-  mark: { stands: boolean; next?: Omit<HourMark, 'root'> };
+  mark: { stands: boolean; next?: MarkRead<HourMark> };
 }
 
 /** Today's online and observed microseconds up to an instant, and the online and observed periods in progress then. */
@@ -186,7 +186,7 @@ export async function tenantTrendCheck(
   now: Date,
   known: { bounds: TrendBound[]; until: RolledUntil },
   live: TrendLive,
-  marked: { mark?: HourMark; nextAt?: Date } = {},
+  marked: { mark?: HourMark; next?: NextMark } = {},
 ): Promise<TrendCheck | undefined> {
   let scores: SQL;
   let todayNow = sql`null::json`;
@@ -200,14 +200,14 @@ export async function tenantTrendCheck(
     const c = condsOf({ tenantId, from: known.until.hour, to: now });
     const from = marked.mark ?? markAtHour(known.until.hour);
     // With a next mark, today is read from it: one walk up to its instant, and a short one after.
-    const at = marked.nextAt ?? new Date(from.at);
+    const at = marked.next?.at ?? new Date(from.at);
     sums = markSums(c, from, at);
     const since = sql`select * from (${periodsSinceSums(c, at, now)}) m where ${stands}`;
     const changed = live.counts
       ? sql`select null::int as portal_id, nm.on_n as online_n, nm.obs_n as observed_n from nm
             union all ${inProgressChange(c, at, now)}`
       : sql`select null::int as portal_id, 0 as online_n, 0 as observed_n where false`;
-    if (marked.nextAt) next = sql`case when ${stands} then ${markJson(tenantId, from.base, marked.nextAt)} end`;
+    if (marked.next) next = sql`case when ${stands} then ${markJson(tenantId, from, marked.next)} end`;
     todayNow = sql`(select json_build_object('on', round(sum(on_us))::text, 'obs', round(sum(obs_us))::text,
                                              'onN', (${base.onAtHour}::numeric + coalesce(ch.on_n, 0))::text,
                                              'obsN', (${base.obsAtHour}::numeric + coalesce(ch.obs_n, 0))::text)

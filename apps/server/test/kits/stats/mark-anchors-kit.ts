@@ -1,0 +1,26 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../../src/db/client.ts';
+import type { Mark, Marks } from '../../../src/modules/stats/read-marks.ts';
+
+/**
+ * Makes the next read through `marks` find an id bound (docs/uptime-rollup.md "Marks of the current
+ * hour"), as it would after a second of reads on a quiet server: an anchor read now when the store has
+ * none, then a wait until every transaction in flight on the server (the other test files' too, on
+ * PostgreSQL) took its id after the newest anchor. On PGlite nothing is in flight: it returns at once.
+ */
+export async function anchorsSettled<M extends Mark>(db: Executor, marks: Marks<M>): Promise<void> {
+  if (!marks.anchors().length) {
+    // Autocommit: the highest id is drawn before the statement's snapshot, the transaction id taken after it.
+    const [anchor] = await queryRows<{ lastId: string; xid: string }>(
+      db,
+      sql`select (select coalesce(max(id), 0) from device_status_periods)::text as "lastId", pg_current_xact_id()::text as xid`,
+    );
+    marks.anchor(anchor);
+  }
+  const { xid } = marks.anchors()[0];
+  for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 10))) {
+    const [row] = await queryRows<{ ok: boolean }>(db, sql`select pg_snapshot_xmin(pg_current_snapshot()) > ${xid}::xid8 as ok`);
+    if (row.ok) return;
+    if (Date.now() - started > 20_000) throw new Error(`a transaction older than the mark anchor ${xid} has been in flight for 20 s`);
+  }
+}
