@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.ts';
 import { ONLINE } from '../../db/codes.ts';
 import { MAINTENANCE, observed } from './observed.repository.ts';
 import { us } from './rollup-query.repository.ts';
@@ -27,7 +28,7 @@ export interface MarkCheck {
   at: number;
   /** The tenant's highest period id the mark's snapshot saw. */
   lastId: string;
-  /** Every period the mark's snapshot did not see has an id above this one (markBound). */
+  /** Every period the mark's snapshot did not see has an id above this one (markCheckJson). */
   fromId: string;
   /** The mark's snapshot (pg_snapshot's text). */
   snap: string;
@@ -53,6 +54,22 @@ export interface MarkCheck {
 export interface MarkAnchor {
   lastId: string;
   xid: string;
+}
+
+/**
+ * An anchor read now, outside any mark (read-marks.ts takes one when a process starts, so that its first
+ * marks have a bound): the period sequence's last value, read before the transaction id is taken (the
+ * inner row is made first), bounds every id drawn later, whichever tenant's. Autocommit: the statement's
+ * transaction has no id before. Through the sequence, not the periods: no tenant scope, no scan.
+ */
+export async function readAnchor(executor: Executor): Promise<MarkAnchor> {
+  const [anchor] = await queryRows<MarkAnchor>(
+    executor,
+    sql`select s.last_id::text as "lastId", pg_current_xact_id()::text as xid
+          from (select case when is_called then last_value else last_value - 1 end as last_id
+                  from device_status_periods_id_seq offset 0) s`,
+  );
+  return anchor;
 }
 
 /** What a read asks of the mark it reads next: its instant, and the anchors known (newest first). */

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.ts';
 import type { HourMark } from './hour-mark.repository.ts';
 import type { KeptMark } from './kept-mark.repository.ts';
-import type { MarkAnchor, MarkCheck, MarkRead, NextMark } from './mark.repository.ts';
+import { readAnchor, type MarkAnchor, type MarkCheck, type MarkRead, type NextMark } from './mark.repository.ts';
 import { LIVE_MS } from './trend-cache.ts';
 
 /**
@@ -175,17 +175,24 @@ const byDatabase = new WeakMap<Database, ReadMarks>();
 /** Tenants whose kept-window marks are kept (the oldest dropped first): 1,000 portals make a mark of about 100 KB. */
 const KEPT_MARK_TENANTS = 500;
 
-/** The marks kept for `database` (mark.repository.ts: exact on both, through their snapshots on PostgreSQL). */
+/**
+ * The marks kept for `database` (mark.repository.ts: exact on both, through their snapshots on
+ * PostgreSQL). A new process's stores get an anchor read at once: without one, the first read of each
+ * tenant's hour keeps no mark on PostgreSQL, and walks the hour again a second later.
+ */
 export function readMarksOf(database: Database): ReadMarks {
   let marks = byDatabase.get(database);
+  if (marks) return marks;
   // A kept window's mark holds a row per portal (a few hundred bytes each): fewer tenants are kept than of the hour's.
-  if (!marks)
-    byDatabase.set(
-      database,
-      (marks = {
-        hour: createMarks<HourMark>(),
-        kept: database.kind === 'pglite' ? createMarks<KeptMark>({ maxTenants: KEPT_MARK_TENANTS }) : undefined,
-      }),
-    );
+  const made: ReadMarks = {
+    hour: createMarks<HourMark>(),
+    kept: database.kind === 'pglite' ? createMarks<KeptMark>({ maxTenants: KEPT_MARK_TENANTS }) : undefined,
+  };
+  byDatabase.set(database, (marks = made));
+  // Not awaited: a read before it answers walks the hour, as one after it would without a bound.
+  readAnchor(database.db).then(
+    (anchor) => [made.hour, made.kept].forEach((m) => m?.anchor(anchor)),
+    () => undefined,
+  );
   return marks;
 }

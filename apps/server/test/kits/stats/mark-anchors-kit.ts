@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../../src/db/client.ts';
+import { readAnchor } from '../../../src/modules/stats/mark.repository.ts';
 import type { Mark, Marks } from '../../../src/modules/stats/read-marks.ts';
 
 /**
@@ -9,14 +10,7 @@ import type { Mark, Marks } from '../../../src/modules/stats/read-marks.ts';
  * PostgreSQL) took its id after the newest anchor. On PGlite nothing is in flight: it returns at once.
  */
 export async function anchorsSettled<M extends Mark>(db: Executor, marks: Marks<M>): Promise<void> {
-  if (!marks.anchors().length) {
-    // Autocommit: the highest id is drawn before the statement's snapshot, the transaction id taken after it.
-    const [anchor] = await queryRows<{ lastId: string; xid: string }>(
-      db,
-      sql`select (select coalesce(max(id), 0) from device_status_periods)::text as "lastId", pg_current_xact_id()::text as xid`,
-    );
-    marks.anchor(anchor);
-  }
+  if (!marks.anchors().length) marks.anchor(await readAnchor(db));
   const { xid } = marks.anchors()[0];
   for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 10))) {
     const [row] = await queryRows<{ ok: boolean }>(db, sql`select pg_snapshot_xmin(pg_current_snapshot()) > ${xid}::xid8 as ok`);
