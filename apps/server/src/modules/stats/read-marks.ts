@@ -136,10 +136,11 @@ export async function readWithMarks<M extends Mark, T>(
   if (marks.resting(tenantId, base, to)) return (await read(undefined, undefined)).value;
   const nextAt = new Date(to.getTime() - MARK_LAG_MS);
   const wanted = () => (marks.wants(tenantId, base, nextAt, MARK_STEP_MS) ? { at: nextAt, anchors: marks.anchors() } : undefined);
-  const keep = (next: MarkRead<M>, root: number) => {
+  // The anchor whatever becomes of the mark: a later read's bound may come from it.
+  const keep = (next: MarkRead<M>, root: number, mark = true) => {
     const { xid, fromId, ...rest } = next;
     if (xid !== null) marks.anchor({ lastId: next.lastId, xid });
-    if (fromId !== null) marks.keep(tenantId, { ...rest, fromId, root } as unknown as M);
+    if (mark && fromId !== null) marks.keep(tenantId, { ...rest, fromId, root } as unknown as M);
   };
   const asked = wanted();
   for (const mark of marks.usable(tenantId, base, to)) {
@@ -156,8 +157,11 @@ export async function readWithMarks<M extends Mark, T>(
   }
   // Asked again: the marks just dropped may have been newer than a step.
   const got = await read(undefined, wanted());
-  if (got.next && got.next.walked < marks.minWalk) marks.rest(tenantId, base, to.getTime() + MARK_LINE_MS);
-  else if (got.next) keep(got.next, to.getTime());
+  if (got.next) {
+    const few = got.next.walked < marks.minWalk;
+    keep(got.next, to.getTime(), !few);
+    if (few) marks.rest(tenantId, base, to.getTime() + MARK_LINE_MS);
+  }
   return got.value;
 }
 
