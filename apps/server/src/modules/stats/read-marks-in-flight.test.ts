@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { usesPostgres } from '../../../test/database.ts';
 import { createPortal, createTenant, type TestPortal, type TestTenant } from '../../../test/factories.ts';
 import { historyChanges } from '../../../test/kits/stats/history-changes-kit.ts';
-import { anchorsSettled } from '../../../test/kits/stats/mark-anchors-kit.ts';
+import { anchorsSettled, at, HOUR_13, MIN, NOW, SEC } from '../../../test/kits/stats/marks-test-kit.ts';
 import { DAY, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
 import { createMarks, type Marks } from './read-marks.ts';
 import type { HourMark } from './hour-mark.repository.ts';
@@ -17,12 +17,6 @@ import { reliabilityOfTenant, reliabilityOfTenantLive } from './reliability.repo
 // transaction in flight while a mark is read can commit a period with a lower id than the mark's highest
 // later. The mark must see it then (its snapshot did not), and no mark may be kept whose id bound a
 // transaction in flight could still undercut. Two connections: PGlite runs one transaction at a time.
-
-const HOUR_13 = new Date('2026-05-20T13:00:00Z');
-const NOW = new Date('2026-05-20T13:17:42.123Z');
-const SEC = 1_000;
-const MIN = 60_000;
-const at = (offsetMs: number) => new Date(NOW.getTime() + offsetMs);
 
 let t: TestApp;
 let tenant: TestTenant;

@@ -6,7 +6,7 @@ import { uptimeRollupJob } from '../../jobs/uptime-rollup.job.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { createPortal, createTenant, type TestPortal, type TestTenant } from '../../../test/factories.ts';
 import { historyChanges } from '../../../test/kits/stats/history-changes-kit.ts';
-import { anchorsSettled } from '../../../test/kits/stats/mark-anchors-kit.ts';
+import { anchorsSettled, at, HOUR_13, MIN, NOW, SEC } from '../../../test/kits/stats/marks-test-kit.ts';
 import { DAY, HOUR, historyKit, prng } from '../../../test/kits/stats/history-test-kit.ts';
 import { createMarks, MARK_LINE_MS, type Marks } from './read-marks.ts';
 import type { HourMark } from './hour-mark.repository.ts';
@@ -23,12 +23,6 @@ import { condsOf, edgeAndChange, edgePeriods, inProgressChange } from './rollup-
 // marks (the older one answers) and before both (read from the base again), maintenance, a new rolled
 // hour, a late report before the kept base. The windows are short or the portals young, so that seconds
 // of one device move the score.
-
-const HOUR_13 = new Date('2026-05-20T13:00:00Z');
-const NOW = new Date('2026-05-20T13:17:42.123Z');
-const SEC = 1_000;
-const MIN = 60_000;
-const at = (offsetMs: number) => new Date(NOW.getTime() + offsetMs);
 
 let t: TestApp;
 let tenant: TestTenant;

@@ -3,6 +3,14 @@ import { queryRows, type Executor } from '../../../src/db/client.ts';
 import { readAnchor } from '../../../src/modules/stats/mark.repository.ts';
 import type { Mark, Marks } from '../../../src/modules/stats/read-marks.ts';
 
+/** The rolled hour of the marks tests, and their now: 17 minutes into it. */
+export const HOUR_13 = new Date('2026-05-20T13:00:00Z');
+export const NOW = new Date('2026-05-20T13:17:42.123Z');
+export const SEC = 1_000;
+export const MIN = 60_000;
+/** The instant `offsetMs` after NOW. */
+export const at = (offsetMs: number) => new Date(NOW.getTime() + offsetMs);
+
 /**
  * Makes the next read through `marks` find an id bound (docs/uptime-rollup.md "Marks of the current
  * hour"), as it would after a second of reads on a quiet server: an anchor read now when the store has
