@@ -107,13 +107,13 @@ export function markCheckJson(tenantId: number, base: number, at: number, from: 
   const ids = `{${anchors.map((a) => BigInt(a.lastId).toString()).join(',')}}`;
   const xids = `{${anchors.map((a) => BigInt(a.xid).toString()).join(',')}}`;
   const bound = sql`case when x.xid = pg_snapshot_xmax(s.snap) and pg_snapshot_xmin(s.snap) = pg_snapshot_xmax(s.snap)
-                         then ${lastPeriodId(tenantId)}::bigint
+                         then s.last_id::bigint
                          else greatest(${from ? sql`${from.fromId}::bigint` : sql`null::bigint`},
                                        (select max(a.last_id) from unnest(${ids}::bigint[], ${xids}::xid8[]) a(last_id, xid)
                                          where a.xid < pg_snapshot_xmin(s.snap))) end`;
-  return sql`(select json_build_object('lastId', ${lastPeriodId(tenantId)}, 'fromId', (${bound})::text, 'snap', s.snap::text,
+  return sql`(select json_build_object('lastId', s.last_id, 'fromId', (${bound})::text, 'snap', s.snap::text,
                                        'xid', x.xid::text, 'removals', ${removalsIn(tenantId, base, at)})
-                from (select pg_current_snapshot() as snap) s
+                from (select pg_current_snapshot() as snap, ${lastPeriodId(tenantId)} as last_id) s
                 left join (select pg_current_xact_id() as xid
                              from (select pg_current_xact_id_if_assigned() as had offset 0) h where h.had is null) x on true)`;
 }
